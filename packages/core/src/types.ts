@@ -1,0 +1,72 @@
+/** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
+export interface ToolResult {
+  /** What the model reads: the tool's output, or one sentence saying why it failed. */
+  text: string;
+  /** True when the call was refused or failed; the model is told and may try something else. */
+  isError?: boolean;
+}
+
+/** What the agent hands every tool run. */
+export interface ToolContext {
+  /** Aborts when the caller gives up or the tool's time is up. Tools pass it on to their I/O. */
+  signal: AbortSignal;
+  /** The conversation this call belongs to, when the caller gave one. */
+  conversationId?: string;
+  /** Where a tool writes what it did; never user-facing. */
+  logger?: Logger;
+  /** A short status line for the user while the tool runs ("Fetching https://…"). */
+  onStatus?: (text: string) => void;
+}
+
+/**
+ * A function offered to models with native tool calling. Most tools need none: the agent
+ * offers each tool as a function with one string parameter named `argument`. A tool whose
+ * argument has structure (an MCP server's tools, for instance) lists its own.
+ */
+export interface NativeFunction {
+  /** Function name shown to the model, e.g. `mcp_memory__create_entities`. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  /** Turns the model's arguments object into this tool's text argument. */
+  toArgument(args: Record<string, unknown>): string;
+}
+
+/** A tool the model can call with one line: `NAME: <argument>`. */
+export interface Tool {
+  /** Protocol name the model writes, upper-case with underscores: "FETCH_URL". */
+  name: string;
+  /** One line telling the model what the tool is for. */
+  description: string;
+  /** The invocation line shown to the model: "FETCH_URL: <full URL>". */
+  usage: string;
+  /** Runs the tool. Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts. */
+  run(argument: string, context: ToolContext): Promise<string | ToolResult>;
+  /** Extra lines for the model's tool list (an MCP server's tools, say); kept short. */
+  details?(): string | undefined;
+  /** Functions offered for native tool calling instead of the default single-argument one. */
+  nativeFunctions?(): NativeFunction[];
+}
+
+/** One parsed `NAME: argument` line. */
+export interface ToolCall {
+  tool: string;
+  argument: string;
+}
+
+/** A pino-compatible subset: libraries log through this and never print. */
+export interface Logger {
+  debug(details: object, message?: string): void;
+  info(details: object, message?: string): void;
+  warn(details: object, message?: string): void;
+  error(details: object, message?: string): void;
+}
+
+/** A logger that drops everything: the default of every library. */
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};

@@ -1,0 +1,122 @@
+/** A model the fake Ollama lists and serves. */
+export interface FakeOllamaModel {
+  /** Full name with tag, e.g. `llama3.2:3b`. A request for `llama3.2` matches `llama3.2:latest`. */
+  name: string;
+  /** What `/api/show` reports, e.g. `["completion", "tools"]`. Default: completion and tools. */
+  capabilities?: string[];
+  /** Model family for `/api/tags` details. Default `llama`. */
+  family?: string;
+  /** Parameter size for `/api/tags` details. Default `3B`. */
+  parameterSize?: string;
+}
+
+/** A fault the fake injects instead of a normal reply. */
+export type FakeOllamaFault =
+  /** Never answer; the request stays open until the client gives up or the server closes. */
+  | 'hang'
+  /** HTTP 500 with `{"error": "..."}`. */
+  | 'http-500'
+  /** HTTP 404 `model "<name>" not found, try pulling it first`, as real Ollama says it. */
+  | 'model-not-found'
+  /** A line that is not JSON in the middle of a stream (or a non-JSON body when not streaming). */
+  | 'malformed-line'
+  /** The stream ends without its `done: true` line (or the body is cut short when not streaming). */
+  | 'cut-stream'
+  /** An `{"error": "..."}` line in the stream, as Ollama sends when generation fails mid-way. */
+  | 'error-line'
+  /** The TCP connection is reset before any byte of the reply. */
+  | 'reset';
+
+/** One scripted tool call in a reply. */
+export interface FakeToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/** One scripted reply. A plain string is the assistant's content. */
+export type FakeOllamaReply =
+  | string
+  | {
+      /** The assistant's text. Default empty when tool calls are given, else a stock sentence. */
+      content?: string;
+      /** Native tool calls, sent as `message.tool_calls` with object arguments. */
+      toolCalls?: FakeToolCall[];
+      /** Thinking text, sent as `message.thinking`. */
+      thinking?: string;
+      /** How the content is split into stream chunks. Default: about one word per chunk. */
+      chunks?: string[];
+      /** Wait this long before the reply starts. */
+      delayMs?: number;
+      /** Wait this long between stream chunks. */
+      chunkDelayMs?: number;
+      /** Reported `eval_count`. Default: the number of chunks. */
+      evalCount?: number;
+      /** Reported `prompt_eval_count`. Default: a rough count of the prompt's words. */
+      promptEvalCount?: number;
+      /** Reported `eval_duration` in milliseconds. Default 1 ms per evaluated token, at least 1. */
+      evalDurationMs?: number;
+      /** `done_reason`. Default `stop`. */
+      doneReason?: string;
+      /** Inject a fault instead of replying normally. */
+      fault?: FakeOllamaFault;
+      /** Message used by `http-500` and `error-line`. */
+      errorMessage?: string;
+    };
+
+/** The body of a chat request as the fake parsed it. */
+export interface FakeChatRequest {
+  model: string;
+  messages: Array<{
+    role: string;
+    content: string;
+    tool_calls?: unknown[];
+    tool_name?: string;
+    images?: unknown[];
+    thinking?: string;
+  }>;
+  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+  stream?: boolean;
+  options?: Record<string, unknown>;
+  keep_alive?: unknown;
+  think?: unknown;
+  format?: unknown;
+}
+
+/** Any request the fake received. */
+export interface FakeRequestRecord {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** Options of {@link startFakeOllama}. */
+export interface FakeOllamaOptions {
+  /** Models listed and served. Default {@link FAKE_OLLAMA_DEFAULT_MODELS}. */
+  models?: FakeOllamaModel[];
+  /** Replies served to chat requests in order; when empty, `reply` or a stock sentence is used. */
+  replies?: FakeOllamaReply[];
+  /** Computes the reply of a chat request (after the queue is empty). `index` counts chat requests from 0. */
+  reply?: (request: FakeChatRequest, index: number) => FakeOllamaReply | Promise<FakeOllamaReply>;
+  /** Version string of `/api/version`. Default `0.12.0`. */
+  version?: string;
+  /** Host to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Port to bind. Default 0, a free port. */
+  port?: number;
+}
+
+/** A running fake Ollama. */
+export interface FakeOllama {
+  /** Base URL for the `ollama` client's `host`, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  /** The parsed body of every chat request, in order. */
+  requests: FakeChatRequest[];
+  /** Every request received (any path), in order. */
+  log: FakeRequestRecord[];
+  /** Adds replies to the end of the queue. */
+  enqueue(...replies: FakeOllamaReply[]): void;
+  /** Replaces the reply function. */
+  setReply(reply: FakeOllamaOptions['reply']): void;
+  /** Stops the server and drops every open connection, hanging ones included. */
+  close(): Promise<void>;
+}

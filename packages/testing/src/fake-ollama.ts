@@ -1,0 +1,303 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type {
+  FakeChatRequest,
+  FakeOllama,
+  FakeOllamaModel,
+  FakeOllamaOptions,
+  FakeOllamaReply,
+  FakeRequestRecord,
+} from './fake-ollama-types.js';
+import { listen, readJsonBody, sendJson, sleep } from './http-helpers.js';
+
+/** Models the fake serves when none are given: two with native tools, one without. */
+export const FAKE_OLLAMA_DEFAULT_MODELS: readonly FakeOllamaModel[] = [
+  { name: 'llama3.2:3b', capabilities: ['completion', 'tools'], family: 'llama', parameterSize: '3.2B' },
+  { name: 'qwen2.5:7b', capabilities: ['completion', 'tools'], family: 'qwen2', parameterSize: '7.6B' },
+  { name: 'gemma2:2b', capabilities: ['completion'], family: 'gemma2', parameterSize: '2.6B' },
+];
+
+const STOCK_REPLY = 'This is the fake Ollama answering.';
+
+type ScriptedReply = Exclude<FakeOllamaReply, string>;
+
+function normaliseModelName(name: string): string {
+  return name.includes(':') ? name : `${name}:latest`;
+}
+
+function countWords(messages: FakeChatRequest['messages']): number {
+  let words = 0;
+  for (const message of messages)
+    words += String(message.content ?? '')
+      .split(/\s+/)
+      .filter(Boolean).length;
+  return Math.max(1, words);
+}
+
+function splitIntoChunks(content: string): string[] {
+  if (content === '') return [];
+  return content.match(/\S+\s*|\s+/g) ?? [content];
+}
+
+/**
+ * Starts a fake Ollama server on loopback that the real `ollama` npm client works against:
+ * `/api/chat` (streaming and not), `/api/tags`, `/api/show`, `/api/version`, scripted replies
+ * and faults on demand.
+ *
+ * @example
+ * const fake = await startFakeOllama({ replies: ['FETCH_URL: https://example.com', 'Done.'] });
+ * const client = new Ollama({ host: fake.url });
+ * await client.chat({ model: 'llama3.2:3b', messages: [{ role: 'user', content: 'hi' }] });
+ * await fake.close();
+ */
+export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<FakeOllama> {
+  const models = (options.models ?? FAKE_OLLAMA_DEFAULT_MODELS).map((model) => ({
+    ...model,
+    name: normaliseModelName(model.name),
+  }));
+  const queue: FakeOllamaReply[] = [...(options.replies ?? [])];
+  let replyFunction = options.reply;
+  const requests: FakeChatRequest[] = [];
+  const log: FakeRequestRecord[] = [];
+  const sockets = new Set<Socket>();
+  let chatIndex = 0;
+
+  const findModel = (name: unknown) =>
+    typeof name === 'string' ? models.find((model) => model.name === normaliseModelName(name)) : undefined;
+
+  async function nextReply(request: FakeChatRequest, index: number): Promise<ScriptedReply> {
+    const queued = queue.shift();
+    const reply = queued ?? (replyFunction ? await replyFunction(request, index) : STOCK_REPLY);
+    return typeof reply === 'string' ? { content: reply } : reply;
+  }
+
+  async function handleChat(request: IncomingMessage, response: ServerResponse, body: FakeChatRequest) {
+    const index = chatIndex++;
+    requests.push(body);
+    const model = findModel(body.model);
+    if (!model) {
+      sendJson(response, 404, { error: `model "${body.model}" not found, try pulling it first` });
+      return;
+    }
+    if (
+      body.tools &&
+      body.tools.length > 0 &&
+      !(model.capabilities ?? ['completion', 'tools']).includes('tools')
+    ) {
+      sendJson(response, 400, { error: `"${body.model}" does not support tools` });
+      return;
+    }
+    const reply = await nextReply(body, index);
+    if (reply.delayMs) await sleep(reply.delayMs);
+    if (response.destroyed) return;
+    await writeReply(request, response, body, model.name, reply);
+  }
+
+  async function writeReply(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: FakeChatRequest,
+    modelName: string,
+    reply: ScriptedReply,
+  ) {
+    const errorMessage = reply.errorMessage ?? 'an internal error occurred in the fake Ollama';
+    switch (reply.fault) {
+      case 'hang':
+        return; // the socket stays open until the client or close() ends it
+      case 'reset':
+        request.socket.resetAndDestroy();
+        return;
+      case 'http-500':
+        sendJson(response, 500, { error: errorMessage });
+        return;
+      case 'model-not-found':
+        sendJson(response, 404, { error: `model "${body.model}" not found, try pulling it first` });
+        return;
+    }
+
+    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
+      function: { name: call.name, arguments: call.arguments ?? {} },
+    }));
+    const content = reply.content ?? (toolCalls.length > 0 ? '' : STOCK_REPLY);
+    const chunks = reply.chunks ?? splitIntoChunks(content);
+    const evalCount = reply.evalCount ?? Math.max(1, chunks.length);
+    const evalDurationNs = Math.round((reply.evalDurationMs ?? Math.max(1, evalCount)) * 1e6);
+    const promptEvalCount = reply.promptEvalCount ?? countWords(body.messages);
+    const stats = {
+      done_reason: reply.doneReason ?? 'stop',
+      total_duration: evalDurationNs + 2_000_000,
+      load_duration: 1_000_000,
+      prompt_eval_count: promptEvalCount,
+      prompt_eval_duration: 1_000_000,
+      eval_count: evalCount,
+      eval_duration: evalDurationNs,
+    };
+    const base = () => ({ model: modelName, created_at: new Date().toISOString() });
+
+    if (body.stream === false) {
+      const message: Record<string, unknown> = { role: 'assistant', content };
+      if (reply.thinking) message.thinking = reply.thinking;
+      if (toolCalls.length > 0) message.tool_calls = toolCalls;
+      const text = JSON.stringify({ ...base(), message, done: true, ...stats });
+      if (reply.fault === 'malformed-line') {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(`{"model": "${modelName}", "message": {oops`);
+        return;
+      }
+      if (reply.fault === 'cut-stream') {
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(text.length),
+        });
+        response.write(text.slice(0, Math.floor(text.length / 2)));
+        setTimeout(() => response.destroy(), 5);
+        return;
+      }
+      if (reply.fault === 'error-line') {
+        sendJson(response, 500, { error: errorMessage });
+        return;
+      }
+      sendJson(response, 200, JSON.parse(text));
+      return;
+    }
+
+    response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const writeLine = (value: unknown) => response.write(`${JSON.stringify(value)}\n`);
+    if (reply.thinking)
+      writeLine({
+        ...base(),
+        message: { role: 'assistant', content: '', thinking: reply.thinking },
+        done: false,
+      });
+    let sent = 0;
+    for (const chunk of chunks) {
+      if (response.destroyed) return;
+      writeLine({ ...base(), message: { role: 'assistant', content: chunk }, done: false });
+      sent++;
+      if (reply.fault === 'malformed-line' && sent === 1) {
+        response.write('{"model": this is not json\n');
+      }
+      if (reply.fault === 'error-line' && sent === 1) {
+        writeLine({ error: errorMessage });
+        response.end();
+        return;
+      }
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    }
+    if (reply.fault === 'malformed-line' && sent === 0) response.write('{"model": this is not json\n');
+    if (reply.fault === 'error-line' && sent === 0) {
+      writeLine({ error: errorMessage });
+      response.end();
+      return;
+    }
+    if (toolCalls.length > 0) {
+      writeLine({
+        ...base(),
+        message: { role: 'assistant', content: '', tool_calls: toolCalls },
+        done: false,
+      });
+    }
+    if (reply.fault === 'cut-stream') {
+      // End the body cleanly but without the final line: the client must notice.
+      response.end();
+      return;
+    }
+    writeLine({ ...base(), message: { role: 'assistant', content: '' }, done: true, ...stats });
+    response.end();
+  }
+
+  function handleShow(response: ServerResponse, body: { model?: unknown; name?: unknown }) {
+    const name = body.model ?? body.name;
+    const model = findModel(name);
+    if (!model) {
+      sendJson(response, 404, { error: `model '${String(name)}' not found` });
+      return;
+    }
+    sendJson(response, 200, {
+      modelfile: `FROM ${model.name}`,
+      parameters: 'stop "<|eot_id|>"',
+      template: '{{ .Prompt }}',
+      details: modelDetails(model),
+      model_info: { 'general.architecture': model.family ?? 'llama' },
+      capabilities: model.capabilities ?? ['completion', 'tools'],
+      modified_at: '2026-01-01T00:00:00Z',
+    });
+  }
+
+  function modelDetails(model: FakeOllamaModel) {
+    return {
+      parent_model: '',
+      format: 'gguf',
+      family: model.family ?? 'llama',
+      families: [model.family ?? 'llama'],
+      parameter_size: model.parameterSize ?? '3B',
+      quantization_level: 'Q4_K_M',
+    };
+  }
+
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    readJsonBody(request)
+      .then(async (body) => {
+        log.push({ method: request.method ?? 'GET', path, body });
+        if (request.method === 'GET' && path === '/') {
+          response.writeHead(200, { 'content-type': 'text/plain' }).end('Ollama is running');
+        } else if (request.method === 'HEAD' && path === '/') {
+          response.writeHead(200).end();
+        } else if (request.method === 'GET' && path === '/api/version') {
+          sendJson(response, 200, { version: options.version ?? '0.12.0' });
+        } else if (request.method === 'GET' && path === '/api/tags') {
+          sendJson(response, 200, {
+            models: models.map((model) => ({
+              name: model.name,
+              model: model.name,
+              modified_at: '2026-01-01T00:00:00Z',
+              size: 2_019_393_189,
+              digest: `sha256:${Buffer.from(model.name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
+              details: modelDetails(model),
+            })),
+          });
+        } else if (request.method === 'POST' && path === '/api/show') {
+          handleShow(response, (body ?? {}) as { model?: unknown });
+        } else if (request.method === 'POST' && path === '/api/chat') {
+          if (!body || typeof body !== 'object' || !Array.isArray((body as FakeChatRequest).messages)) {
+            sendJson(response, 400, { error: 'invalid request: messages are required' });
+            return;
+          }
+          const chat = body as FakeChatRequest;
+          if (chat.stream === undefined) chat.stream = true; // Ollama's own default
+          await handleChat(request, response, chat);
+        } else {
+          sendJson(response, 404, { error: `${request.method} ${path} is not served by the fake Ollama` });
+        }
+      })
+      .catch((error: unknown) => {
+        if (!response.headersSent)
+          sendJson(response, 400, { error: String((error as Error).message ?? error) });
+        else response.destroy();
+      });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const url = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+
+  return {
+    url,
+    requests,
+    log,
+    enqueue: (...replies) => {
+      queue.push(...replies);
+    },
+    setReply: (reply) => {
+      replyFunction = reply;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

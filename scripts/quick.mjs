@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The README's two commands land here: `npm start` and `npm test`.
+// They need nothing but Node >= 20 and npm: pnpm is fetched by npx at the version the
+// root package.json pins, the workspace is installed, then the job runs.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmSpec = manifest.packageManager; // "pnpm@10.x.y"
+const job = process.argv[2];
+const rest = process.argv.slice(3);
+
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+function pnpm(args, options = {}) {
+  const result = spawnSync(npx, ['-y', pnpmSpec, ...args], { cwd: root, stdio: 'inherit', env, ...options });
+  if (result.error) {
+    console.error(`Could not run pnpm through npx: ${result.error.message}`);
+    process.exit(1);
+  }
+  return result.status ?? 1;
+}
+
+function install() {
+  const args = ['install', '--prefer-offline'];
+  if (process.env.CI) args.push('--frozen-lockfile');
+  const status = pnpm(args);
+  if (status !== 0) {
+    console.error('Installing the workspace failed; see the pnpm output above.');
+    process.exit(status);
+  }
+}
+
+if (job === 'test') {
+  install();
+  process.exit(pnpm(['run', 'test:all']));
+} else if (job === 'start') {
+  install();
+  const built = pnpm([
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@macstats/desktop...',
+    '--output-logs=errors-only',
+  ]);
+  if (built !== 0) process.exit(built);
+  process.exit(pnpm(['--filter', '@macstats/desktop', 'run', 'start', ...rest]));
+} else {
+  console.error('usage: node scripts/quick.mjs start|test');
+  process.exit(2);
+}

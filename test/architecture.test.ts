@@ -1,0 +1,69 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findLayerViolations, readWorkspace, type WorkspacePackage } from './layers.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function pkg(
+  name: string,
+  dependencies: string[] = [],
+  imports: string[] = [],
+  devDependencies: string[] = [],
+): WorkspacePackage {
+  return { name, folder: name, dependencies, devDependencies, imports };
+}
+
+describe('the one-way dependency rule (docs/architecture.md)', () => {
+  it('holds for every package in this workspace', () => {
+    const packages = readWorkspace(root);
+    expect(packages.map((p) => p.name)).toContain('@macstats/core');
+    expect(findLayerViolations(packages)).toEqual([]);
+  });
+
+  it('refuses a tool package that imports another tool package', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/tools-fetch', ['@macstats/core']),
+      pkg('@macstats/tools-brave', ['@macstats/core', '@macstats/tools-fetch'], ['@macstats/tools-fetch']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/tools-brave (layer 2) must not depend on @macstats/tools-fetch (layer 2)',
+    ]);
+  });
+
+  it('refuses core depending on a package above it', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core', ['@macstats/scheduler']),
+      pkg('@macstats/scheduler', ['@macstats/core']),
+    ]);
+    expect(problems).toContain('@macstats/core (layer 1) must not depend on @macstats/scheduler (layer 2)');
+  });
+
+  it('refuses an import of an internal package that package.json does not declare', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/metrics', [], ['@macstats/core']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/metrics imports @macstats/core without declaring it in package.json',
+    ]);
+  });
+
+  it('refuses the testing package used outside tests', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/testing'),
+      pkg('@macstats/core', ['@macstats/testing']),
+    ]);
+    expect(problems).toEqual(['@macstats/core uses @macstats/testing outside its tests']);
+  });
+
+  it('lets apps compose anything', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/tools-fetch', ['@macstats/core']),
+      pkg('@macstats/bot', ['@macstats/core', '@macstats/tools-fetch']),
+    ]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A workspace package as the layer rule sees it. */
+export interface WorkspacePackage {
+  name: string;
+  folder: string;
+  dependencies: string[];
+  devDependencies: string[];
+  /** Internal package names imported from its source files. */
+  imports: string[];
+}
+
+/** The layer of every package; a package may depend only on lower layers (and apps on anything). */
+export function layerOf(name: string): number {
+  if (name === '@macstats/testing') return 0;
+  if (name === '@macstats/core') return 1;
+  if (/^@macstats\/(tools-[a-z-]+|scheduler|metrics|discord)$/.test(name)) return 2;
+  return 3; // apps and examples
+}
+
+/** Returns one sentence per broken rule; empty when the workspace keeps the layers. */
+export function findLayerViolations(packages: WorkspacePackage[]): string[] {
+  const problems: string[] = [];
+  const internal = new Set(packages.map((pkg) => pkg.name));
+  for (const pkg of packages) {
+    const layer = layerOf(pkg.name);
+    const runtime = new Set([...pkg.dependencies, ...pkg.imports].filter((name) => internal.has(name)));
+    for (const dependency of runtime) {
+      if (dependency === pkg.name) continue;
+      const target = layerOf(dependency);
+      if (layer === 0) problems.push(`${pkg.name} must stay standalone but uses ${dependency}`);
+      else if (dependency === '@macstats/testing' && layer < 3 && !pkg.devDependencies.includes(dependency))
+        problems.push(`${pkg.name} uses @macstats/testing outside its tests`);
+      else if (layer < 3 && target >= layer && dependency !== '@macstats/testing')
+        problems.push(`${pkg.name} (layer ${layer}) must not depend on ${dependency} (layer ${target})`);
+    }
+    for (const imported of pkg.imports) {
+      if (
+        internal.has(imported) &&
+        imported !== pkg.name &&
+        !pkg.dependencies.includes(imported) &&
+        !pkg.devDependencies.includes(imported)
+      )
+        problems.push(`${pkg.name} imports ${imported} without declaring it in package.json`);
+    }
+  }
+  return problems;
+}
+
+function sourceFiles(folder: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|tsx|mts|js|mjs)$/.test(entry.name) && !/\.test\./.test(entry.name)) files.push(path);
+    }
+  };
+  walk(join(folder, 'src'));
+  return files;
+}
+
+/** Reads every workspace package under `packages/`, `apps/` and `examples/`. */
+export function readWorkspace(root: string): WorkspacePackage[] {
+  const packages: WorkspacePackage[] = [];
+  for (const group of ['packages', 'apps', 'examples']) {
+    let folders: string[] = [];
+    try {
+      folders = readdirSync(join(root, group));
+    } catch {
+      continue;
+    }
+    for (const name of folders) {
+      const folder = join(root, group, name);
+      let manifest: { name: string; dependencies?: object; devDependencies?: object };
+      try {
+        manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+      } catch {
+        continue;
+      }
+      const imports = new Set<string>();
+      for (const file of sourceFiles(folder)) {
+        const text = readFileSync(file, 'utf8');
+        for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](@macstats\/[a-z0-9-]+)/g))
+          imports.add(match[1]!);
+      }
+      packages.push({
+        name: manifest.name,
+        folder,
+        dependencies: Object.keys(manifest.dependencies ?? {}),
+        devDependencies: Object.keys(manifest.devDependencies ?? {}),
+        imports: [...imports],
+      });
+    }
+  }
+  return packages;
+}
