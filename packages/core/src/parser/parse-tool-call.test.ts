@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FIXTURE_TOOLS, REPLY_FIXTURES } from '../../test/fixtures/model-replies.js';
+import { findToolCallCandidates, parseToolCall, parseToolCalls } from './parse-tool-call.js';
+
+describe('parseToolCalls on real-looking replies', () => {
+  it('has at least 60 fixtures from several model families', () => {
+    expect(REPLY_FIXTURES.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(REPLY_FIXTURES.map((fixture) => fixture.family)).size).toBeGreaterThanOrEqual(8);
+  });
+
+  for (const fixture of REPLY_FIXTURES) {
+    it(`parses ${fixture.family}: ${fixture.name}`, () => {
+      const names = fixture.toolNames === null ? undefined : (fixture.toolNames ?? DEFAULT_FIXTURE_TOOLS);
+      expect(parseToolCalls(fixture.reply, names)).toEqual(fixture.expected);
+    });
+  }
+});
+
+describe('parseToolCall', () => {
+  it('returns the first call of several', () => {
+    expect(
+      parseToolCall('BRAVE_SEARCH: a; FETCH_URL: https://b.example', ['FETCH_URL', 'BRAVE_SEARCH']),
+    ).toEqual({
+      tool: 'BRAVE_SEARCH',
+      argument: 'a',
+    });
+  });
+
+  it('returns null for a reply without a call', () => {
+    expect(parseToolCall('Nothing to run here.', ['FETCH_URL'])).toBeNull();
+  });
+
+  it('returns the name as the caller spelled it when the model used another case', () => {
+    expect(parseToolCall('Fetch_Url: https://a.example', ['FETCH_URL'])?.tool).toBe('FETCH_URL');
+  });
+
+  it('recognises any upper-case name without a list', () => {
+    expect(parseToolCall('GET_WEATHER: Lisbon')).toEqual({ tool: 'GET_WEATHER', argument: 'Lisbon' });
+  });
+
+  it('does not read a URL scheme as a tool name', () => {
+    expect(parseToolCalls('https://example.com is up.', ['FETCH_URL'])).toEqual([]);
+  });
+
+  it('does not hang on an unterminated JSON object', () => {
+    expect(
+      parseToolCalls('{"name": "FETCH_URL", "arguments": {"argument": "https://a.example"', ['FETCH_URL']),
+    ).toEqual([]);
+  });
+});
+
+describe('findToolCallCandidates', () => {
+  it('marks a reply that is only a call as alone', () => {
+    const [candidate] = findToolCallCandidates('WEB_SEARCH: weather');
+    expect(candidate).toMatchObject({ name: 'WEB_SEARCH', alone: true, source: 'line' });
+  });
+
+  it('marks a call among prose as not alone', () => {
+    const [candidate] = findToolCallCandidates('Here you go.\nWEB_SEARCH: weather');
+    expect(candidate?.alone).toBe(false);
+  });
+
+  it('keeps the arguments object of a JSON call for native function mapping', () => {
+    const [candidate] = findToolCallCandidates(
+      '{"name": "mcp_everything__get-sum", "arguments": {"a": 1, "b": 2}}',
+    );
+    expect(candidate).toMatchObject({
+      name: 'mcp_everything__get-sum',
+      args: { a: 1, b: 2 },
+      source: 'json',
+    });
+  });
+});
