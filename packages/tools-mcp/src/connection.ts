@@ -1,0 +1,344 @@
+import { type Logger, MacstatsError, silentLogger, type Tool, type ToolResult } from '@macstats/core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_DEFAULTS } from './defaults.js';
+import type { McpConnectOptions, McpEvent } from './events.js';
+import { failureReason, isTimeout, isTransientFailure } from './failure.js';
+import { formatCallResult } from './format-result.js';
+import { redactUrl } from './mask-url.js';
+import { createMcpTool } from './mcp-tool.js';
+import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
+import { raceSignal } from './race-signal.js';
+import { describeServer, isUrlServer, type McpServerSpec } from './server-spec.js';
+import { schemaMismatch } from './tool-arguments.js';
+import type { McpToolInfo } from './tool-info.js';
+
+/** Where a connection stands. `down` means it will (re)start the server on the next use. */
+export type McpConnectionStatus = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
+
+/** Options of one `callTool`. */
+export interface McpCallOptions {
+  /** Aborts the call; an aborted call rejects with the signal's reason and is never retried. */
+  signal?: AbortSignal;
+  /** Overrides the connection's `callTimeoutMs` for this call. */
+  timeoutMs?: number;
+  /** The name the model used, for messages; default the tool's own name. */
+  displayName?: string;
+}
+
+type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger'>> & Pick<McpConnectOptions, 'onEvent'>;
+
+/**
+ * A warm connection to one MCP server. The server is started (or reached) once and reused;
+ * a stdio server that dies is restarted on the next use, with backoff when it keeps failing;
+ * `notifications/tools/list_changed` refreshes the tool list. Made by `connectMcp`.
+ */
+export class McpConnection {
+  /** Name of the server in logs, events and tool names. */
+  readonly name: string;
+  /** The server as logs may show it: the host of a URL, the program of a command. */
+  readonly description: string;
+  /** The `MCP` tool over this server's tools, for the agent's tool list. */
+  readonly tool: Tool;
+  readonly #server: McpServerSpec;
+  readonly #settings: Settings;
+  readonly #logger: Logger;
+  readonly #closing = new AbortController();
+  #open: OpenClient | undefined;
+  #connecting: Promise<OpenClient> | undefined;
+  #kind: McpTransportKind | undefined;
+  #tools: McpToolInfo[] | undefined;
+  #failures = 0;
+  #lastFailureAt = 0;
+  #refreshing: Promise<void> | undefined;
+
+  /** Prefer `connectMcp`, which also connects. */
+  constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
+    const { logger, ...rest } = options;
+    this.#server = server;
+    this.#logger = logger ?? silentLogger;
+    this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
+    this.name = this.#settings.name;
+    this.description = describeServer(server);
+    this.tool = createMcpTool(
+      () => this.tools.map((tool) => ({ displayName: tool.name, tool, connection: this })),
+      {
+        maxDescriptionChars: this.#settings.maxDescriptionChars,
+        unavailable: () => (this.#tools ? undefined : `MCP server "${this.name}" is not reachable`),
+      },
+    );
+  }
+
+  /** Where the connection stands right now. */
+  get status(): McpConnectionStatus {
+    if (this.#closing.signal.aborted) return 'closed';
+    if (this.#open) return 'connected';
+    if (this.#connecting) return 'connecting';
+    return this.#failures > 0 ? 'down' : 'idle';
+  }
+
+  /** How the server was reached, once it has been. */
+  get transport(): McpTransportKind | undefined {
+    return this.#kind;
+  }
+
+  /** Process id of a running stdio server. */
+  get pid(): number | undefined {
+    return this.#open?.pid;
+  }
+
+  /** The tools of the last successful `tools/list`; empty before the first. */
+  get tools(): readonly McpToolInfo[] {
+    return this.#tools ?? [];
+  }
+
+  /** Milliseconds until the next restart attempt of a failing server is allowed; 0 when now. */
+  get retryInMs(): number {
+    if (this.#failures <= 1) return 0;
+    const delay = Math.min(
+      this.#settings.maxRestartBackoffMs,
+      this.#settings.restartBackoffMs * 2 ** (this.#failures - 2),
+    );
+    return Math.max(0, this.#lastFailureAt + delay - this.#settings.now());
+  }
+
+  /** Starts or reaches the server and lists its tools, unless already connected. */
+  async connect(signal?: AbortSignal): Promise<void> {
+    await raceSignal(this.#ensureOpen(), signal);
+  }
+
+  /**
+   * The server's tools: the cached list, or a fresh `tools/list` when `refresh` is set or none
+   * is cached. Rejects when the server cannot be reached (after one retry).
+   */
+  async listTools(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<McpToolInfo[]> {
+    if (this.#tools && !options.refresh) return [...this.#tools];
+    await this.#attempt('tools/list', options.signal, async (open) => {
+      await this.#fetchTools(open.client, options.signal);
+    });
+    this.#failures = 0;
+    return [...(this.#tools ?? [])];
+  }
+
+  /**
+   * Calls a tool. Resolves `{ isError: true, text: 'MCP tool "<name>" failed: <reason>' }` when
+   * the arguments do not fit, the server cannot be reached, the call times out or the tool
+   * reports an error; rejects only when `options.signal` aborts or after `close()`.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: McpCallOptions = {},
+  ): Promise<ToolResult> {
+    const displayName = options.displayName ?? name;
+    const known = this.#tools?.find((tool) => tool.name === name);
+    const mismatch = known ? schemaMismatch(displayName, known, args) : undefined;
+    if (mismatch) return { isError: true, text: mismatch };
+    const timeoutMs = options.timeoutMs ?? this.#settings.callTimeoutMs;
+    // A cleared timer rather than AbortSignal.timeout: warm calls take a millisecond and
+    // should not leave a 30-second timer behind each.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new MacstatsError('MCP_TIMEOUT', 'timed out')), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    const started = performance.now();
+    try {
+      const result = await this.#attempt(`tools/call ${name}`, signal, (open) =>
+        open.client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: Math.max(1, timeoutMs - (performance.now() - started)),
+        }),
+      );
+      this.#failures = 0;
+      return formatCallResult(displayName, result, this.#settings.maxResultChars);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (MacstatsError.isInstance(error) && error.code === 'MCP_CLOSED') throw error;
+      const reason =
+        deadline.signal.aborted || isTimeout(error)
+          ? `no answer within ${formatSeconds(timeoutMs)}`
+          : this.#reason(error);
+      this.#logger.warn({ server: this.name, tool: name, reason }, 'MCP tool call failed');
+      return { isError: true, text: `MCP tool "${displayName}" failed: ${reason}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Ends the server (a child process gets stdin closed, then SIGTERM, then SIGKILL). */
+  async close(): Promise<void> {
+    if (this.#closing.signal.aborted) return;
+    this.#closing.abort(new MacstatsError('MCP_CLOSED', `MCP connection "${this.name}" is closed.`));
+    const open = this.#open ?? (await this.#connecting?.catch(() => undefined));
+    this.#open = undefined;
+    await open?.client.close().catch(() => {});
+  }
+
+  // Runs one request on a live client, with one retry on a fresh connection when the link failed.
+  async #attempt<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    run: (open: OpenClient) => Promise<T>,
+  ): Promise<T> {
+    let open = await raceSignal(this.#ensureOpen(), signal);
+    try {
+      return await run(open);
+    } catch (error) {
+      if (signal?.aborted || this.#closing.signal.aborted || !isTransientFailure(error)) throw error;
+      const reason = this.#reason(error);
+      this.#drop(open, reason);
+      this.#logger.info(
+        { server: this.name, request: what, reason },
+        'MCP request failed on a broken link; retrying once',
+      );
+      this.#emit({ type: 'call-retry', server: this.name, tool: what, reason });
+      open = await raceSignal(this.#ensureOpen(), signal);
+      return await run(open);
+    }
+  }
+
+  #ensureOpen(): Promise<OpenClient> {
+    if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason);
+    if (this.#open) return Promise.resolve(this.#open);
+    this.#connecting ??= this.#start().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #start(): Promise<OpenClient> {
+    const wait = this.retryInMs;
+    if (wait > 0) {
+      throw new MacstatsError(
+        'MCP_SERVER_DOWN',
+        `the server failed ${this.#failures} times in a row; next restart attempt in ${formatSeconds(wait)}`,
+      );
+    }
+    const signal = AbortSignal.any([
+      this.#closing.signal,
+      AbortSignal.timeout(this.#settings.connectTimeoutMs),
+    ]);
+    let opened: OpenClient | undefined;
+    try {
+      opened = await openClient(this.#server, {
+        name: this.name,
+        logger: this.#logger,
+        signal,
+        timeoutMs: this.#settings.connectTimeoutMs,
+        clientName: this.#settings.clientName,
+        clientVersion: this.#settings.clientVersion,
+        knownKind: this.#kind,
+        prepare: (client) => {
+          client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+            this.#onToolsChanged(client),
+          );
+        },
+        onClose: () => {
+          if (opened) this.#drop(opened, this.#exitReason(opened));
+        },
+      });
+      await this.#fetchTools(opened.client, signal);
+      if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
+      this.#open = opened;
+      this.#kind = opened.kind;
+      const pid = opened.pid === undefined ? {} : { pid: opened.pid };
+      this.#logger.info(
+        { server: this.name, at: this.description, transport: opened.kind, tools: this.tools.length, ...pid },
+        'MCP server connected',
+      );
+      this.#emit({
+        type: 'server-connect',
+        server: this.name,
+        transport: opened.kind,
+        tools: this.tools.length,
+        ...pid,
+      });
+      return opened;
+    } catch (error) {
+      await opened?.client.close().catch(() => {});
+      if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
+      this.#failures += 1;
+      this.#lastFailureAt = this.#settings.now();
+      const reason = signal.aborted
+        ? `no answer within ${formatSeconds(this.#settings.connectTimeoutMs)}`
+        : this.#reason(error);
+      this.#logger.warn(
+        { server: this.name, at: this.description, reason, failures: this.#failures },
+        'MCP server could not be reached',
+      );
+      this.#emit({ type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs });
+      throw new MacstatsError('MCP_CONNECT_FAILED', reason, { cause: error });
+    }
+  }
+
+  async #fetchTools(client: Client, signal: AbortSignal | undefined): Promise<void> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    // A server that pages forever is cut off rather than trusted.
+    for (let page = 0; page < 100; page++) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor }, signal ? { signal } : {});
+      for (const tool of result.tools) {
+        tools.push({
+          name: tool.name,
+          ...(tool.title === undefined ? {} : { title: tool.title }),
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          inputSchema: tool.inputSchema as Record<string, unknown>,
+          ...(tool.annotations === undefined
+            ? {}
+            : { annotations: tool.annotations as Record<string, unknown> }),
+        });
+      }
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    this.#tools = tools;
+  }
+
+  #onToolsChanged(client: Client): void {
+    if (this.#open?.client !== client || this.#refreshing) return;
+    this.#refreshing = this.#fetchTools(client, this.#closing.signal)
+      .then(() => {
+        this.#logger.info({ server: this.name, tools: this.tools.length }, 'MCP tool list changed');
+        this.#emit({ type: 'tools-change', server: this.name, tools: this.tools.length });
+      })
+      .catch((error: unknown) => {
+        this.#logger.warn({ server: this.name, reason: this.#reason(error) }, 'MCP tool list refresh failed');
+      })
+      .finally(() => {
+        this.#refreshing = undefined;
+      });
+  }
+
+  // Forgets a broken client (once) and counts the failure for the restart backoff.
+  #drop(open: OpenClient, reason: string): void {
+    if (this.#open !== open) return;
+    this.#open = undefined;
+    this.#failures += 1;
+    this.#lastFailureAt = this.#settings.now();
+    void open.client.close().catch(() => {});
+    this.#logger.warn({ server: this.name, at: this.description, reason }, 'MCP server connection lost');
+    this.#emit({ type: 'server-exit', server: this.name, reason });
+  }
+
+  #exitReason(open: OpenClient): string {
+    const last = open.stderrTail().at(-1);
+    return last ? `the server exited (stderr: ${last})` : 'the server exited';
+  }
+
+  #reason(error: unknown): string {
+    const reason = failureReason(error);
+    const text = isUrlServer(this.#server) ? redactUrl(reason, this.#server.url) : reason;
+    return text || errorText(error);
+  }
+
+  #emit(event: McpEvent): void {
+    try {
+      this.#settings.onEvent?.(event);
+    } catch (error) {
+      this.#logger.error({ server: this.name, reason: errorText(error) }, 'MCP onEvent callback threw');
+    }
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -1,0 +1,38 @@
+import type { Logger } from '@macstats/core';
+import type { McpTransportKind } from './open-client.js';
+
+/** What a connection reports through `onEvent`, for status lines and metrics. */
+export type McpEvent =
+  | { type: 'server-connect'; server: string; transport: McpTransportKind; tools: number; pid?: number }
+  | { type: 'server-exit'; server: string; reason: string }
+  | { type: 'server-fail'; server: string; reason: string; retryInMs: number }
+  | { type: 'tools-change'; server: string; tools: number }
+  | { type: 'call-retry'; server: string; tool: string; reason: string };
+
+/** Options of `connectMcp` and `connectMcpServers`. Defaults are in `MCP_DEFAULTS`. */
+export interface McpConnectOptions {
+  /** Name of the server in logs, events and tool names; default `'mcp'` (`connectMcp`). */
+  name?: string;
+  /** Where the package writes what it does; default `silentLogger`. */
+  logger?: Logger;
+  /** Called on connects, exits, failures, tool-list changes and retries. */
+  onEvent?: (event: McpEvent) => void;
+  /** Longest wait for one tool call, retry included; default 30 000 ms. */
+  callTimeoutMs?: number;
+  /** Longest wait to start a server, shake hands and list its tools; default 30 000 ms. */
+  connectTimeoutMs?: number;
+  /** Delay before the second restart of a failing server, doubled each time; default 1 000 ms. */
+  restartBackoffMs?: number;
+  /** Longest delay between restarts of a failing server; default 60 000 ms. */
+  maxRestartBackoffMs?: number;
+  /** Longest result text handed to the model; default 20 000 characters. */
+  maxResultChars?: number;
+  /** Longest tool description in the model's tool list; default 160 characters. */
+  maxDescriptionChars?: number;
+  /** Clock for the restart backoff, in milliseconds; default `Date.now`. Tests inject one. */
+  now?: () => number;
+  /** Name the client gives servers; default `'macstats-agent'`. */
+  clientName?: string;
+  /** Version the client gives servers; default `'0.1.0'`. */
+  clientVersion?: string;
+}

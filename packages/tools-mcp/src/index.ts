@@ -1,0 +1,28 @@
+export { trackedChildren } from './child-registry.js';
+export { connectMcp } from './connect-mcp.js';
+export { type McpCallOptions, McpConnection, type McpConnectionStatus } from './connection.js';
+export { MCP_DEFAULTS } from './defaults.js';
+export { describeParameters } from './describe-schema.js';
+export type { McpConnectOptions, McpEvent } from './events.js';
+export { formatCallResult } from './format-result.js';
+export { maskUrl } from './mask-url.js';
+export {
+  loadMcpConfig,
+  loadMcpServers,
+  type McpConfig,
+  type McpEnvironment,
+  type McpNamedServer,
+  mcpServersFromEnvironment,
+  parseMcpConfig,
+} from './mcp-config.js';
+export type { McpTransportKind } from './open-client.js';
+export { connectMcpServers, type McpServerSet, type McpSetToolInfo } from './server-set.js';
+export {
+  type McpCommandLine,
+  type McpCommandServer,
+  type McpServerSpec,
+  type McpStdioServer,
+  type McpUrlServer,
+  parseStdioCommand,
+} from './server-spec.js';
+export type { McpToolInfo } from './tool-info.js';

@@ -1,0 +1,118 @@
+import type { NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
+import type { McpCallOptions } from './connection.js';
+import { describeParameters } from './describe-schema.js';
+import { argumentsFor, schemaMismatch, splitInvocation } from './tool-arguments.js';
+import type { McpToolInfo } from './tool-info.js';
+import { functionNames, resolveName } from './tool-names.js';
+
+/** One tool as the model sees it: the name it writes, the server's tool, who runs it. */
+export interface McpCatalogEntry {
+  /** What the model writes after `MCP:`: the tool name, or `server__tool` with several servers. */
+  displayName: string;
+  tool: McpToolInfo;
+  connection: {
+    readonly name: string;
+    callTool(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<ToolResult>;
+  };
+}
+
+/** Options of `createMcpTool`. */
+export interface McpToolOptions {
+  /** Longest tool description in the list; default 160 characters. */
+  maxDescriptionChars: number;
+  /** Why no tool is available, when none is; shown to the model instead of a list. */
+  unavailable(): string | undefined;
+  /** Called whenever the list is read: lets a set revive servers that were down. */
+  onRead?(): void;
+}
+
+const listedNames = 30;
+
+function firstLine(text: string | undefined, maxChars: number): string {
+  const line =
+    (text ?? '')
+      .split(/\n\s*\n|\n(?=[-*#])/)[0]
+      ?.replace(/\s+/g, ' ')
+      .trim() ?? '';
+  return line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line;
+}
+
+/**
+ * The `MCP` tool over a changing catalogue of server tools. The model writes
+ * `MCP: <tool_name> <arguments>`, where arguments are a JSON object, or plain text for a tool
+ * with a single required string parameter.
+ */
+export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpToolOptions): Tool {
+  const entries = () => {
+    options.onRead?.();
+    return catalog();
+  };
+  const names = (list: McpCatalogEntry[]) =>
+    list
+      .slice(0, listedNames)
+      .map((entry) => entry.displayName)
+      .join(', ') + (list.length > listedNames ? `, … (${list.length - listedNames} more)` : '');
+  const fail = (text: string): ToolResult => ({ isError: true, text });
+
+  return {
+    name: 'MCP',
+    description:
+      'Calls a tool of a connected MCP server (Model Context Protocol); the tools are listed below.',
+    usage: 'MCP: <tool_name> <arguments as a JSON object, or plain text for a tool with one text parameter>',
+    details() {
+      const list = entries();
+      if (list.length === 0) {
+        const why = options.unavailable();
+        return `No MCP tools are available right now${why ? ` (${why})` : ''}; do not use MCP.`;
+      }
+      const lines = list.map((entry) => {
+        const about = firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars);
+        return `- ${entry.displayName}${describeParameters(entry.tool.inputSchema)}${about ? `: ${about}` : ''}`;
+      });
+      return `MCP tools:\n${lines.join('\n')}`;
+    },
+    nativeFunctions(): NativeFunction[] {
+      const list = entries();
+      const functionNameList = functionNames(list.map((entry) => entry.displayName));
+      return list.map((entry, index) => ({
+        name: functionNameList[index] as string,
+        description:
+          firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars) ||
+          `MCP tool ${entry.displayName}`,
+        parameters: withoutSchemaKey(entry.tool.inputSchema),
+        toArgument: (args) => `${entry.displayName} ${JSON.stringify(args ?? {})}`,
+      }));
+    },
+    async run(argument: string, context: ToolContext): Promise<ToolResult> {
+      const list = entries();
+      const invocation = splitInvocation(argument);
+      if (list.length === 0) {
+        const why = options.unavailable();
+        return fail(`No MCP tools are available right now${why ? ` (${why})` : ''}. Answer without MCP.`);
+      }
+      if (!invocation) {
+        return fail(`Write MCP: <tool_name> <arguments>, with one of these tools: ${names(list)}.`);
+      }
+      const entry = resolveName(list, invocation.toolName);
+      if (!entry) {
+        return fail(`There is no MCP tool "${invocation.toolName}". Available: ${names(list)}.`);
+      }
+      const outcome = argumentsFor(entry.displayName, entry.tool, invocation.argumentText);
+      if ('error' in outcome) return fail(outcome.error);
+      const mismatch = schemaMismatch(entry.displayName, entry.tool, outcome.args);
+      if (mismatch) return fail(mismatch);
+      context.onStatus?.(`Calling MCP tool ${entry.displayName}…`);
+      context.logger?.debug({ tool: entry.displayName, server: entry.connection.name }, 'MCP tool call');
+      return entry.connection.callTool(entry.tool.name, outcome.args, {
+        signal: context.signal,
+        displayName: entry.displayName,
+      });
+    },
+  };
+}
+
+// `$schema` says nothing to a model; everything else of the input schema is kept.
+function withoutSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return { type: 'object', properties: {}, ...rest };
+}

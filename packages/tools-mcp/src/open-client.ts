@@ -1,0 +1,171 @@
+import type { Logger } from '@macstats/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { trackChild, untrackChild } from './child-registry.js';
+import { redactUrl } from './mask-url.js';
+import {
+  commandLineOf,
+  isUrlServer,
+  type McpCommandServer,
+  type McpServerSpec,
+  type McpStdioServer,
+} from './server-spec.js';
+
+/** How a connection reached its server. */
+export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** A connected SDK client and what the connection needs to know about it. */
+export interface OpenClient {
+  client: Client;
+  kind: McpTransportKind;
+  /** Process id of a stdio server. */
+  pid?: number;
+  /** The last lines the server wrote to stderr, newest last: the best clue when it dies. */
+  stderrTail(): string[];
+}
+
+export interface OpenClientOptions {
+  /** Server name, for log lines. */
+  name: string;
+  logger: Logger;
+  signal: AbortSignal;
+  timeoutMs: number;
+  clientName: string;
+  clientVersion: string;
+  /** Transport of an earlier successful connection, so a reconnect skips the fallback. */
+  knownKind?: McpTransportKind | undefined;
+  /** Called on a fresh client before it connects: notification handlers go here. */
+  prepare(client: Client): void;
+  /** Called when the transport closes without `close()`: the server died or hung up. */
+  onClose(): void;
+}
+
+const stderrLines = 5;
+
+/**
+ * Starts or reaches the server, runs the MCP handshake and resolves with the client. A stdio
+ * child is tracked so it dies with this process. A URL tries Streamable HTTP, then SSE.
+ */
+export async function openClient(server: McpServerSpec, options: OpenClientOptions): Promise<OpenClient> {
+  if (!isUrlServer(server)) return openStdio(server, options);
+  const url = new URL(server.url);
+  const wanted = server.transport ?? 'auto';
+  const requestInit = server.headers ? { headers: server.headers } : undefined;
+  const streamable = () =>
+    new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {}) as Transport;
+  const sse = () => new SSEClientTransport(url, requestInit ? { requestInit } : {}) as Transport;
+
+  if (wanted === 'sse' || (wanted === 'auto' && options.knownKind === 'sse')) {
+    return { ...(await connectWith(sse(), 'sse', options)), stderrTail: () => [] };
+  }
+  try {
+    return { ...(await connectWith(streamable(), 'streamable-http', options)), stderrTail: () => [] };
+  } catch (error) {
+    if (wanted !== 'auto' || options.signal.aborted) throw error;
+    options.logger.debug(
+      { server: options.name, reason: redactUrl(String(error), server.url) },
+      'MCP server did not take Streamable HTTP; trying SSE',
+    );
+    try {
+      return { ...(await connectWith(sse(), 'sse', options)), stderrTail: () => [] };
+    } catch (sseError) {
+      // Report the first failure: a modern server that is down says more than the SSE attempt.
+      throw new AggregateError([error, sseError], errorText(error));
+    }
+  }
+}
+
+async function openStdio(
+  server: McpStdioServer | McpCommandServer,
+  options: OpenClientOptions,
+): Promise<OpenClient> {
+  const { command, args } = commandLineOf(server);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    ...(server.env ? { env: server.env } : {}),
+    ...(server.cwd ? { cwd: server.cwd } : {}),
+    // Piped, never inherited: a library must not print the server's banner on the host's
+    // stderr. The stream is always read, or a chatty server would block on a full pipe.
+    stderr: 'pipe',
+  });
+  const tail: string[] = [];
+  let partial = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const raw of lines) {
+      const line = raw.trim();
+      if (line === '') continue;
+      options.logger.debug({ server: options.name, line }, 'MCP server stderr');
+      tail.push(line.slice(0, 500));
+      if (tail.length > stderrLines) tail.shift();
+    }
+  });
+  const stderrTail = () => (partial.trim() === '' ? [...tail] : [...tail, partial.trim().slice(0, 500)]);
+
+  // The pid is known once the child has spawned, inside `connect`; wrap `start` to catch it.
+  let pid: number | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid ?? undefined;
+    if (pid !== undefined) trackChild(pid);
+  };
+  const untrack = () => {
+    if (pid !== undefined) untrackChild(pid);
+  };
+  try {
+    const opened = await connectWith(transport, 'stdio', options, untrack);
+    return { ...opened, ...(pid === undefined ? {} : { pid }), stderrTail };
+  } catch (error) {
+    untrack();
+    const last = stderrTail().at(-1);
+    if (last && !errorText(error).includes(last)) {
+      throw new Error(`${errorText(error)} (server stderr: ${last})`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function connectWith(
+  transport: Transport,
+  kind: McpTransportKind,
+  options: OpenClientOptions,
+  onTransportClose?: () => void,
+): Promise<{ client: Client; kind: McpTransportKind }> {
+  const client = new Client(
+    { name: options.clientName, version: options.clientVersion },
+    { capabilities: {} },
+  );
+  options.prepare(client);
+  let connected = false;
+  let closedByUs = false;
+  client.onclose = () => {
+    onTransportClose?.();
+    if (connected && !closedByUs) options.onClose();
+  };
+  const close = client.close.bind(client);
+  client.close = async () => {
+    closedByUs = true;
+    await close();
+  };
+  try {
+    await client.connect(transport, { signal: options.signal, timeout: options.timeoutMs });
+    connected = true;
+    return { client, kind };
+  } catch (error) {
+    // A half-open connection still owns a child process or an HTTP session: end it.
+    await client.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The message of any thrown value. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,127 @@
+import { silentLogger, type Tool, type ToolResult } from '@macstats/core';
+import { type McpCallOptions, McpConnection } from './connection.js';
+import { MCP_DEFAULTS } from './defaults.js';
+import type { McpConnectOptions } from './events.js';
+import { type McpNamedServer, serverKey } from './mcp-config.js';
+import { createMcpTool, type McpCatalogEntry } from './mcp-tool.js';
+import type { McpServerSpec } from './server-spec.js';
+import type { McpToolInfo } from './tool-info.js';
+import { resolveName, SERVER_SEPARATOR } from './tool-names.js';
+
+/** A tool of a server set, under the name the model writes. */
+export interface McpSetToolInfo extends McpToolInfo {
+  /** The server it belongs to. */
+  server: string;
+  /** `server__tool` with several servers, the tool's own name with one. */
+  displayName: string;
+}
+
+/** Several MCP servers behind one `MCP` tool. Made by `connectMcpServers`. */
+export interface McpServerSet {
+  /** Every configured server by name, reachable or not. */
+  readonly connections: ReadonlyMap<string, McpConnection>;
+  /** One `MCP` tool over the tools of every reachable server. */
+  readonly tool: Tool;
+  /** The tools of every server, fetched anew; a server that fails is left out and logged. */
+  listTools(options?: { signal?: AbortSignal }): Promise<McpSetToolInfo[]>;
+  /** Calls a tool by the name the model writes (`server__tool`, or the bare name when unique). */
+  callTool(name: string, args?: Record<string, unknown>, options?: McpCallOptions): Promise<ToolResult>;
+  /** Ends every server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to several servers at once (from `mcp.json` and the environment) and offers their
+ * tools as one `MCP` tool. With more than one server, tools are named `server__tool`, so two
+ * servers' tools never collide. A server that cannot be reached is logged and left out; it is
+ * tried again, with backoff, when the tool list is next read.
+ *
+ * @example
+ * ```ts
+ * const { servers, errors } = await loadMcpServers({ file: join(home, 'mcp.json'), environment: process.env });
+ * const mcp = await connectMcpServers(servers, { logger });
+ * const agent = createAgent({ ollama: { model: 'qwen3' }, tools: [mcp.tool] });
+ * ```
+ */
+export async function connectMcpServers(
+  servers: readonly McpNamedServer[] | Record<string, McpServerSpec>,
+  options: Omit<McpConnectOptions, 'name'> = {},
+): Promise<McpServerSet> {
+  const logger = options.logger ?? silentLogger;
+  const list = Array.isArray(servers)
+    ? (servers as readonly McpNamedServer[])
+    : Object.entries(servers).map(([name, server]) => ({ name, server }));
+  const connections = new Map<string, McpConnection>();
+  for (const { name, server } of list) {
+    const key = serverKey(name);
+    if (connections.has(key)) {
+      logger.warn({ server: name }, 'MCP server named twice; the second is skipped');
+      continue;
+    }
+    connections.set(key, new McpConnection(server, { ...options, name: key }));
+  }
+  await Promise.all(
+    [...connections.values()].map((connection) =>
+      // Each failure is logged by the connection; the set goes on without that server.
+      connection.connect().catch(() => {}),
+    ),
+  );
+
+  const qualify = connections.size > 1;
+  const catalog = (): McpCatalogEntry[] =>
+    [...connections.values()].flatMap((connection) =>
+      connection.tools.map((tool) => ({
+        displayName: qualify ? `${connection.name}${SERVER_SEPARATOR}${tool.name}` : tool.name,
+        tool,
+        connection,
+      })),
+    );
+  const revive = () => {
+    for (const connection of connections.values()) {
+      if (connection.tools.length === 0 && connection.status === 'down' && connection.retryInMs === 0) {
+        void connection.connect().catch(() => {});
+      }
+    }
+  };
+  const tool = createMcpTool(catalog, {
+    maxDescriptionChars: options.maxDescriptionChars ?? MCP_DEFAULTS.maxDescriptionChars,
+    unavailable: () =>
+      connections.size === 0 ? 'no MCP server is configured' : 'no MCP server is reachable',
+    onRead: revive,
+  });
+
+  return {
+    connections,
+    tool,
+    async listTools(listOptions = {}) {
+      const lists = await Promise.all(
+        [...connections.values()].map(async (connection) => {
+          try {
+            const tools = await connection.listTools({ refresh: true, ...listOptions });
+            return tools.map((info) => ({
+              ...info,
+              server: connection.name,
+              displayName: qualify ? `${connection.name}${SERVER_SEPARATOR}${info.name}` : info.name,
+            }));
+          } catch (error) {
+            if (listOptions.signal?.aborted) throw error;
+            logger.warn({ server: connection.name }, 'MCP tools/list failed; leaving this server out');
+            return [];
+          }
+        }),
+      );
+      return lists.flat();
+    },
+    async callTool(name, args = {}, callOptions = {}) {
+      const entry = resolveName(catalog(), name);
+      if (!entry) return { isError: true, text: `There is no MCP tool "${name}".` };
+      return entry.connection.callTool(entry.tool.name, args, {
+        displayName: entry.displayName,
+        ...callOptions,
+      });
+    },
+    async close() {
+      await Promise.all([...connections.values()].map((connection) => connection.close()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { basename } from 'node:path';
+import { MacstatsError } from '@macstats/core';
+import { maskUrl } from './mask-url.js';
+
+/** A local server in the `MCP_SERVER_STDIO` form: `command|arg1|arg2` (no shell, no quoting). */
+export interface McpStdioServer {
+  /** `command|arg1|arg2`, e.g. `npx|-y|@openbnb/mcp-server-airbnb`. */
+  stdio: string;
+  /** Extra environment for the child, on top of a few safe variables (PATH, HOME, …). */
+  env?: Record<string, string>;
+  /** Working directory of the child; default: the host's. */
+  cwd?: string;
+}
+
+/** A local server as `mcp.json` spells it: a command and its arguments. */
+export interface McpCommandServer {
+  command: string;
+  args?: readonly string[];
+  /** Extra environment for the child, on top of a few safe variables (PATH, HOME, …). */
+  env?: Record<string, string>;
+  /** Working directory of the child; default: the host's. */
+  cwd?: string;
+}
+
+/** A remote server reached over HTTP. */
+export interface McpUrlServer {
+  /** The endpoint: Streamable HTTP (`…/mcp`) or an old SSE server (`…/sse`). */
+  url: string;
+  /**
+   * `'auto'` (default) tries Streamable HTTP first and falls back to SSE, as the MCP
+   * specification advises for old servers.
+   */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Headers sent with every request, e.g. `Authorization`. Never logged. */
+  headers?: Record<string, string>;
+}
+
+/** Where an MCP server is: a child process (stdio) or a URL. */
+export type McpServerSpec = McpStdioServer | McpCommandServer | McpUrlServer;
+
+/** A command line to spawn: what `McpStdioServer` and `McpCommandServer` come down to. */
+export interface McpCommandLine {
+  command: string;
+  args: string[];
+}
+
+/**
+ * Splits the `MCP_SERVER_STDIO` form `command|arg1|arg2` into a command and its arguments.
+ * Spaces around each `|` are dropped.
+ *
+ * @throws MacstatsError `MCP_CONFIG_INVALID` when there is no command.
+ */
+export function parseStdioCommand(stdio: string): McpCommandLine {
+  const [command = '', ...args] = stdio.split('|').map((part) => part.trim());
+  if (command === '') {
+    throw new MacstatsError(
+      'MCP_CONFIG_INVALID',
+      'An MCP stdio server must be written "command|arg1|arg2"; the command is empty.',
+    );
+  }
+  return { command, args };
+}
+
+/** True for a server reached over HTTP. */
+export function isUrlServer(server: McpServerSpec): server is McpUrlServer {
+  return 'url' in server && typeof server.url === 'string';
+}
+
+/** The command line of a local server. */
+export function commandLineOf(server: McpStdioServer | McpCommandServer): McpCommandLine {
+  if ('stdio' in server) return parseStdioCommand(server.stdio);
+  if (server.command.trim() === '') {
+    throw new MacstatsError('MCP_CONFIG_INVALID', 'An MCP stdio server needs a command; it is empty.');
+  }
+  return { command: server.command, args: [...(server.args ?? [])] };
+}
+
+/**
+ * How a server is named in logs: the host of a URL, or the program of a command. Arguments,
+ * paths, queries and headers are left out because they often carry keys.
+ */
+export function describeServer(server: McpServerSpec): string {
+  if (isUrlServer(server)) return maskUrl(server.url);
+  try {
+    return `stdio ${basename(commandLineOf(server).command)}`;
+  } catch {
+    return 'stdio (no command)';
+  }
+}
