@@ -1,3 +1,17 @@
+export { startFakeDiscord } from './fake-discord.js';
+export type {
+  FakeDiscord,
+  FakeDiscordChannel,
+  FakeDiscordDispatchOptions,
+  FakeDiscordFailure,
+  FakeDiscordGatewayState,
+  FakeDiscordGuild,
+  FakeDiscordMessage,
+  FakeDiscordOptions,
+  FakeDiscordRequestRecord,
+  FakeDiscordSentRecord,
+  FakeDiscordUser,
+} from './fake-discord-types.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';
 export type {
   FakeChatRequest,

@@ -1,0 +1,195 @@
+/** A Discord user as the fake knows it. */
+export interface FakeDiscordUser {
+  /** Snowflake id. */
+  id: string;
+  username: string;
+  /** True for bot accounts (the fake's own bot user included). */
+  bot: boolean;
+}
+
+/** A channel the fake serves: a guild text channel (type 0) or a DM (type 1). */
+export interface FakeDiscordChannel {
+  id: string;
+  /** Channel type as Discord numbers it: 0 guild text, 1 DM. */
+  type: 0 | 1;
+  /** Name of a guild channel; empty for DMs. */
+  name: string;
+  /** Guild of a guild channel. */
+  guildId?: string;
+  /** The other user of a DM channel. */
+  recipientId?: string;
+}
+
+/** A guild (server) the bot is in, announced in READY and sent as GUILD_CREATE. */
+export interface FakeDiscordGuild {
+  id: string;
+  name: string;
+  channels: FakeDiscordChannel[];
+}
+
+/** A message in the fake's store, as it currently stands (edits applied). */
+export interface FakeDiscordMessage {
+  id: string;
+  channelId: string;
+  guildId?: string;
+  author: FakeDiscordUser;
+  content: string;
+  /** Ids of the users the message mentions. */
+  mentions: string[];
+  /** The message this one replies to. */
+  replyTo?: string;
+  nonce?: string;
+  flags: number;
+  /** ISO time of creation. */
+  timestamp: string;
+  /** ISO time of the last edit, if any. */
+  editedTimestamp?: string;
+  /** True once deleted; deleted messages stay in the store for the record. */
+  deleted: boolean;
+}
+
+/** One thing the bot did to a message over REST, in the order the fake accepted it. */
+export type FakeDiscordSentRecord =
+  | {
+      type: 'create';
+      channelId: string;
+      messageId: string;
+      content: string;
+      /** The message replied to (`message_reference.message_id`). */
+      replyTo?: string;
+      nonce?: string;
+      flags: number;
+      /** `allowed_mentions` as sent. */
+      allowedMentions?: unknown;
+      at: number;
+    }
+  | { type: 'edit'; channelId: string; messageId: string; content: string; flags?: number; at: number }
+  | { type: 'delete'; channelId: string; messageId: string; at: number };
+
+/** Every REST request the fake received, with the status it answered. */
+export interface FakeDiscordRequestRecord {
+  method: string;
+  /** Path below the API version, e.g. `/channels/123/messages`. */
+  path: string;
+  status: number;
+  body: unknown;
+  at: number;
+}
+
+/** A failure injected by {@link FakeDiscord.failNext}. */
+export interface FakeDiscordFailure {
+  /** Seconds sent as `retry_after` (body) and `Retry-After` (header) on 429. Default 0.05. */
+  retryAfter?: number;
+  /** How many matching requests fail. Default 1. */
+  times?: number;
+  /** How many matching requests pass before the failures start. Default 0. */
+  skip?: number;
+  /** 429 only: mark the limit global (`X-RateLimit-Global`). Default false. */
+  global?: boolean;
+  /**
+   * Apply the request (create or edit the message) and only then answer with the failure, as
+   * when Discord's answer is lost after it did the work. Default false.
+   */
+  afterCommit?: boolean;
+}
+
+/** What {@link FakeDiscord.dispatchMessage} sends through the gateway as MESSAGE_CREATE. */
+export interface FakeDiscordDispatchOptions {
+  content: string;
+  /** Target channel. Default: the first channel of the first guild, or the author's DM when `dm`. */
+  channelId?: string;
+  /** Author; a username alone gets a stable id. Default `{ username: 'alice' }`. */
+  author?: { id?: string; username?: string; bot?: boolean };
+  /** Mention the bot: adds it to `mentions` and `<@botId> ` to the content when absent. */
+  mentionsBot?: boolean;
+  /** Send as a DM from the author (a DM channel is made on first use). */
+  dm?: boolean;
+  /** Reply to this message id (sets `message_reference` and `referenced_message`). */
+  replyTo?: string;
+}
+
+/** Options of {@link startFakeDiscord}. */
+export interface FakeDiscordOptions {
+  /** When set, REST answers 401 and the gateway closes 4004 for any other token. Default: any token. */
+  token?: string;
+  /** The bot user. Default `{ username: 'macstats' }` with a fresh id. */
+  botUser?: { id?: string; username?: string };
+  /** Guilds the bot is in. Default: one guild, "Fake Guild", with `general` and `random`. */
+  guilds?: Array<{ id?: string; name?: string; channels?: Array<string | { id?: string; name: string }> }>;
+  /** Whether the portal has the privileged intents on; when false, asking for them closes 4014. Default true. */
+  allowPrivilegedIntents?: boolean;
+  /** `heartbeat_interval` sent in HELLO. Default 41250. */
+  heartbeatIntervalMs?: number;
+  /** Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own REST actions, as Discord does. Default true. */
+  echoOwnMessages?: boolean;
+  /**
+   * Enforce a rate limit per route and channel: at most `limit` requests per `windowMs`,
+   * then real 429s. Default: no limit (headers still report a large one).
+   */
+  rateLimit?: { limit: number; windowMs: number };
+  /** Host to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Port to bind. Default 0, a free port. */
+  port?: number;
+}
+
+/** The state of the gateway as the fake sees it. */
+export interface FakeDiscordGatewayState {
+  /** Open WebSocket connections. */
+  connections: number;
+  /** IDENTIFY payloads accepted. */
+  identifies: number;
+  /** RESUME payloads accepted. */
+  resumes: number;
+  /** Sessions that received READY (or RESUMED) and have an open socket. */
+  readySessions: number;
+  /** Intents of the last IDENTIFY. */
+  intents?: number;
+  /** Heartbeats received. */
+  heartbeats: number;
+}
+
+/** A running fake Discord. */
+export interface FakeDiscord {
+  /** REST base for discord.js's `rest.api` and for `createDiscordBot({ apiUrl })`, e.g. `http://127.0.0.1:40123/api`. */
+  apiUrl: string;
+  /** The gateway URL that `GET /gateway/bot` hands out. */
+  gatewayUrl: string;
+  /** The bot user. */
+  botUser: FakeDiscordUser;
+  /** The guilds the bot is in, with their channels. */
+  guilds: FakeDiscordGuild[];
+  /** Every create, edit and delete the bot made, in order. Retries deduplicated by nonce are not repeated. */
+  sent: FakeDiscordSentRecord[];
+  /** Every typing indicator the bot triggered. */
+  typing: Array<{ channelId: string; at: number }>;
+  /** Every REST request, in order, with its answer's status. */
+  requests: FakeDiscordRequestRecord[];
+  /** The gateway's counters. */
+  readonly gateway: FakeDiscordGatewayState;
+  /** Sends MESSAGE_CREATE to every session (queued for resume when the socket is down) and returns the message. */
+  dispatchMessage(options: FakeDiscordDispatchOptions): FakeDiscordMessage;
+  /** The channel's messages in order, edits applied, deleted ones left out. */
+  channelMessages(channelId: string): FakeDiscordMessage[];
+  /** A stored message by id. */
+  message(id: string): FakeDiscordMessage | undefined;
+  /**
+   * Fails the next request matching `route` (`"POST /channels/:id/messages"`, params as `:name`
+   * or literal ids) with `status`; the third argument is `retry_after` in seconds or options.
+   */
+  failNext(route: string, status: number, retryAfterOrOptions?: number | FakeDiscordFailure): void;
+  /** Drops every gateway socket without a close frame (code 1006); sessions stay resumable. */
+  dropGateway(): void;
+  /**
+   * Resolves with the predicate's first truthy value, checked on every change of the fake and
+   * every 10 ms (for state outside it); rejects after `timeoutMs` (default 5000).
+   */
+  waitFor<T>(
+    predicate: () => T | undefined | null | false,
+    options?: { timeoutMs?: number; what?: string },
+  ): Promise<T>;
+  /** Calls `listener` for every create, edit and delete as it is recorded; returns the unsubscribe function. */
+  onRecord(listener: (record: FakeDiscordSentRecord) => void): () => void;
+  /** Closes sockets and the server. */
+  close(): Promise<void>;
+}

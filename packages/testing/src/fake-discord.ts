@@ -1,0 +1,219 @@
+import { EventEmitter } from 'node:events';
+import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import { FakeGateway } from './fake-discord-gateway.js';
+import { FakeDiscordHttp } from './fake-discord-http.js';
+import { createRestRoutes, messageEventView } from './fake-discord-rest.js';
+import { FakeDiscordStore } from './fake-discord-store.js';
+import type {
+  FakeDiscord,
+  FakeDiscordDispatchOptions,
+  FakeDiscordMessage,
+  FakeDiscordOptions,
+  FakeDiscordRequestRecord,
+  FakeDiscordSentRecord,
+} from './fake-discord-types.js';
+import { listen } from './http-helpers.js';
+
+/**
+ * Starts a fake Discord on loopback that the real discord.js client works against: the REST API
+ * under `/api/v10` (gateway discovery, users, channels, messages, typing, edits, deletes, 429s
+ * with `retry_after`) and a Gateway WebSocket (HELLO, heartbeat ACK, IDENTIFY, READY,
+ * GUILD_CREATE, RESUME with replay, MESSAGE_CREATE). It records everything the bot sent.
+ *
+ * @example
+ * const fake = await startFakeDiscord();
+ * const client = new Client({ intents: [...], rest: { api: fake.apiUrl } });
+ * await client.login('any-token');
+ * fake.dispatchMessage({ content: 'hello', mentionsBot: true });
+ * await fake.waitFor(() => fake.sent.find((record) => record.type === 'create'));
+ * await fake.close();
+ */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const store = new FakeDiscordStore(options);
+  const changes = new EventEmitter();
+  changes.setMaxListeners(0);
+  const onChange = () => changes.emit('change');
+  const sent: FakeDiscordSentRecord[] = [];
+  const typing: Array<{ channelId: string; at: number }> = [];
+  const requests: FakeDiscordRequestRecord[] = [];
+  const recordListeners = new Set<(record: FakeDiscordSentRecord) => void>();
+  let gatewayUrl = '';
+  let resumeUrl = '';
+
+  const gateway = new FakeGateway({
+    token: options.token,
+    allowPrivilegedIntents: options.allowPrivilegedIntents ?? true,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    onChange,
+    readyEvents: (sessionId) => [
+      {
+        t: 'READY',
+        d: {
+          v: 10,
+          user: { ...store.userPayload(store.botUser), verified: true, mfa_enabled: false, flags: 0 },
+          guilds: store.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+          session_id: sessionId,
+          resume_gateway_url: resumeUrl,
+          shard: [0, 1],
+          application: { id: store.applicationId, flags: 0 },
+          private_channels: [],
+          presences: [],
+          relationships: [],
+          guild_join_requests: [],
+        },
+      },
+      ...store.guilds.map((guild) => ({ t: 'GUILD_CREATE', d: store.guildCreatePayload(guild) })),
+    ],
+  });
+
+  const routes = createRestRoutes({
+    store,
+    get gatewayUrl() {
+      return gatewayUrl;
+    },
+    echoOwnMessages: options.echoOwnMessages ?? true,
+    record(record) {
+      sent.push(record);
+      for (const listener of recordListeners) listener(record);
+    },
+    recordTyping(channelId) {
+      typing.push({ channelId, at: Date.now() });
+    },
+    dispatchMessageEvent(t, message) {
+      gateway.dispatch(t, messageEventView(store, message));
+    },
+    dispatchRaw(t, d) {
+      gateway.dispatch(t, () => d);
+    },
+  });
+  const http = new FakeDiscordHttp(routes, {
+    token: options.token,
+    rateLimit: options.rateLimit,
+    requests,
+    onChange,
+  });
+
+  const sockets = new Set<Socket>();
+  const server = createServer((request, response) => {
+    http.handle(request, response).catch(() => response.destroy());
+  });
+  server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const base = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  gatewayUrl = `${base.replace(/^http/, 'ws')}/gateway`;
+  resumeUrl = `${base.replace(/^http/, 'ws')}/gateway-resume`;
+
+  function dispatchMessage(dispatch: FakeDiscordDispatchOptions): FakeDiscordMessage {
+    const author = store.user(dispatch.author);
+    const channel = dispatch.dm
+      ? store.dmChannel(author)
+      : dispatch.channelId
+        ? store.channels.get(dispatch.channelId)
+        : store.guilds[0]?.channels[0];
+    if (!channel) throw new Error(`dispatchMessage: unknown channel ${dispatch.channelId ?? '(none)'}`);
+    let content = dispatch.content;
+    const mentions: string[] = [];
+    if (dispatch.mentionsBot) {
+      mentions.push(store.botUser.id);
+      if (!content.includes(`<@${store.botUser.id}>`) && !content.includes(`<@!${store.botUser.id}>`))
+        content = `<@${store.botUser.id}> ${content}`;
+    }
+    if (dispatch.replyTo && !store.messages.has(dispatch.replyTo))
+      throw new Error(`dispatchMessage: replyTo ${dispatch.replyTo} is not a known message`);
+    const message: FakeDiscordMessage = {
+      id: store.nextId(),
+      channelId: channel.id,
+      ...(channel.guildId ? { guildId: channel.guildId } : {}),
+      author,
+      content,
+      mentions,
+      ...(dispatch.replyTo ? { replyTo: dispatch.replyTo } : {}),
+      flags: 0,
+      timestamp: new Date().toISOString(),
+      deleted: false,
+    };
+    store.addMessage(message);
+    gateway.dispatch('MESSAGE_CREATE', messageEventView(store, message));
+    onChange();
+    return message;
+  }
+
+  function waitFor<T>(
+    predicate: () => T | undefined | null | false,
+    waitOptions: { timeoutMs?: number; what?: string } = {},
+  ): Promise<T> {
+    const timeoutMs = waitOptions.timeoutMs ?? 5000;
+    return new Promise<T>((resolve, reject) => {
+      const check = () => {
+        let value: T | undefined | null | false;
+        try {
+          value = predicate();
+        } catch (error) {
+          finish();
+          reject(error);
+          return;
+        }
+        if (value) {
+          finish();
+          resolve(value);
+        }
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(
+          new Error(
+            `fake Discord: timed out after ${timeoutMs} ms waiting for ${waitOptions.what ?? 'a condition'}`,
+          ),
+        );
+      }, timeoutMs);
+      // Predicates may look at state outside the fake (what a client received): poll too.
+      const poll = setInterval(check, 10);
+      const finish = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        changes.off('change', check);
+      };
+      changes.on('change', check);
+      check();
+    });
+  }
+
+  return {
+    apiUrl: `${base}/api`,
+    gatewayUrl,
+    botUser: store.botUser,
+    guilds: store.guilds,
+    sent,
+    typing,
+    requests,
+    get gateway() {
+      return {
+        connections: gateway.connections,
+        identifies: gateway.counters.identifies,
+        resumes: gateway.counters.resumes,
+        readySessions: gateway.readySessions,
+        heartbeats: gateway.counters.heartbeats,
+        ...(gateway.counters.intents !== undefined ? { intents: gateway.counters.intents } : {}),
+      };
+    },
+    dispatchMessage,
+    channelMessages: (channelId) => store.channelMessages(channelId),
+    message: (id) => store.messages.get(id),
+    failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),
+    dropGateway: () => gateway.drop(),
+    waitFor,
+    onRecord(listener) {
+      recordListeners.add(listener);
+      return () => recordListeners.delete(listener);
+    },
+    close: async () => {
+      await gateway.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
