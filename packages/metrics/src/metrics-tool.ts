@@ -1,0 +1,42 @@
+import type { Tool } from '@macstats/core';
+import type { MetricsSnapshot } from './snapshot-types.js';
+import { describeSection, METRICS_TOOL_SECTIONS, type MetricsToolSection } from './tool-replies.js';
+
+/** What the tool reads from: a collector, or anything with `latest()`. */
+export interface MetricsToolSource {
+  latest(): MetricsSnapshot | null;
+  /** Used when there is no snapshot yet (a collector that was never started). */
+  sample?(): Promise<MetricsSnapshot>;
+}
+
+/**
+ * The `METRICS` tool: `METRICS: cpu`, `memory`, `disk`, `network`, `processes` or `all` (the
+ * default when the argument is empty) answers in a few compact lines from the latest sample.
+ *
+ * @example
+ * const collector = createMetricsCollector();
+ * collector.start();
+ * const agent = createAgent({ ollama: { model }, tools: [createMetricsTool(collector)] });
+ */
+export function createMetricsTool(source: MetricsToolSource): Tool {
+  return {
+    name: 'METRICS',
+    description: "This computer's live CPU, memory, disk, network and busiest processes.",
+    usage: `METRICS: ${METRICS_TOOL_SECTIONS.join(' | ')}`,
+    async run(argument, context) {
+      context.signal.throwIfAborted();
+      const section = (argument.trim().toLowerCase() || 'all') as MetricsToolSection;
+      if (!METRICS_TOOL_SECTIONS.includes(section)) {
+        return {
+          isError: true,
+          text: `Unknown section "${argument.trim()}": use one of ${METRICS_TOOL_SECTIONS.join(', ')}.`,
+        };
+      }
+      const snapshot = source.latest() ?? (source.sample ? await source.sample() : null);
+      if (!snapshot) {
+        return { isError: true, text: 'No metrics have been collected yet; the monitor is not running.' };
+      }
+      return describeSection(snapshot, section);
+    },
+  };
+}
