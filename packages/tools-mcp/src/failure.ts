@@ -9,7 +9,7 @@ const transientCodes = new Set([
   'UND_ERR_SOCKET',
 ]);
 const transientText =
-  /connection closed|not connected|econnrefused|econnreset|epipe|socket hang up|fetch failed|other side closed|HTTP (404|502|503|504)\b|session not found/i;
+  /connection closed|not connected|econnrefused|econnreset|epipe|socket hang up|fetch failed|other side closed|HTTP (404|502|503|504)\b|session not found|no valid session/i;
 
 function codeOf(error: unknown): string | undefined {
   let current: unknown = error;
@@ -67,5 +67,8 @@ export function failureReason(error: unknown): string {
     return 'the server closed the connection';
   }
   const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/^MCP error -?\d+:\s*/, '').trim() || 'unknown error';
+  // undici says only "fetch failed"; the reason is one level down.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+  const detailed = text === 'fetch failed' && cause ? `fetch failed (${cause})` : text;
+  return detailed.replace(/^MCP error -?\d+:\s*/, '').trim() || 'unknown error';
 }

@@ -73,7 +73,7 @@ export async function openClient(server: McpServerSpec, options: OpenClientOptio
       return { ...(await connectWith(sse(), 'sse', options)), stderrTail: () => [] };
     } catch (sseError) {
       // Report the first failure: a modern server that is down says more than the SSE attempt.
-      throw new AggregateError([error, sseError], errorText(error));
+      throw new AggregateError([error, sseError], errorText(error), { cause: error });
     }
   }
 }
