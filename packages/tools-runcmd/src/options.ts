@@ -36,8 +36,11 @@ export type RunCmdEvent =
       type: 'command-end';
       command: string;
       args: readonly string[];
+      /** Null when the program was killed, or never started. */
       exitCode: number | null;
       timedOut: boolean;
+      /** True when the caller's signal aborted the run (the call then rejects). */
+      aborted: boolean;
       durationMs: number;
     };
 

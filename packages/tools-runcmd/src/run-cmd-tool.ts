@@ -11,7 +11,7 @@ import { RUN_CMD_DEFAULTS, type RunCmdOptions } from './options.js';
 import { parseCommand } from './parse-command.js';
 import { findChangedPath, planCommand } from './plan-command.js';
 import type { Sandbox } from './resolve-path.js';
-import { runProcess } from './run-process.js';
+import { type ProcessOutcome, runProcess } from './run-process.js';
 import { splitArguments } from './split-arguments.js';
 import { describeAllowedOptions } from './usage-text.js';
 
@@ -76,26 +76,36 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
       context.onStatus?.(`Running ${plan.command}`);
       options.onEvent?.({ type: 'command-start', command: plan.command, args: plan.args });
       const started = performance.now();
-      const outcome = await runProcess({
-        file,
-        args: plan.args,
-        cwd: sandbox.realBase,
-        signal: context.signal,
-        ...settings.process,
-      });
-      const durationMs = performance.now() - started;
-      options.onEvent?.({
-        type: 'command-end',
-        command: plan.command,
-        args: plan.args,
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        durationMs,
-      });
-      logger.info(
-        { command: plan.command, args: plan.args, exitCode: outcome.exitCode, durationMs },
-        'RUN_CMD ran',
-      );
+      const end = (exitCode: number | null, timedOut: boolean, aborted: boolean) => {
+        const durationMs = performance.now() - started;
+        options.onEvent?.({
+          type: 'command-end',
+          command: plan.command,
+          args: plan.args,
+          exitCode,
+          timedOut,
+          aborted,
+          durationMs,
+        });
+        logger.info(
+          { command: plan.command, args: plan.args, exitCode, timedOut, aborted, durationMs },
+          'RUN_CMD ran',
+        );
+      };
+      let outcome: ProcessOutcome;
+      try {
+        outcome = await runProcess({
+          file,
+          args: plan.args,
+          cwd: sandbox.realBase,
+          signal: context.signal,
+          ...settings.process,
+        });
+      } catch (error) {
+        end(null, false, true);
+        throw error;
+      }
+      end(outcome.exitCode, outcome.timedOut, false);
       if (outcome.startError !== undefined) {
         return { text: `${plan.command} could not be started (${outcome.startError})`, isError: true };
       }
