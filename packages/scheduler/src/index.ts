@@ -1,0 +1,26 @@
+export type { Clock } from './clock.js';
+export { systemClock } from './clock.js';
+export { SCHEDULER_DEFAULTS, STATE_FILES } from './defaults.js';
+export { editSchedulesFile } from './edit-schedules-file.js';
+export { formatDelivery, formatRunTimes } from './format.js';
+export type { NextRunTimesOptions } from './next-run-times.js';
+export { nextRunTimes } from './next-run-times.js';
+export type { ParsedSchedules } from './parse-schedules.js';
+export { parseSchedules } from './parse-schedules.js';
+export type { LockHolder } from './process-lock.js';
+export type { RunOutcome, RunRecord } from './run-history.js';
+export { readRunHistory } from './run-history.js';
+export type { Schedule, SchedulesFile } from './schedule.js';
+export type { ScheduleToolsOptions } from './schedule-tools.js';
+export { createScheduleTools, SCHEDULE_TOOLS_DEFAULTS } from './schedule-tools.js';
+export { createScheduler } from './scheduler.js';
+export type {
+  ExecuteTask,
+  RunResult,
+  Scheduler,
+  SchedulerEvent,
+  SchedulerOptions,
+  ScheduleStatus,
+} from './scheduler-types.js';
+export type { TaskAgent, TaskExecutorOptions } from './task-executor.js';
+export { createTaskExecutor, DEFAULT_DIRECT_TOOLS } from './task-executor.js';

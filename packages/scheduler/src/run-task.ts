@@ -1,0 +1,107 @@
+import { MacstatsError } from '@macstats/core';
+import type { Clock } from './clock.js';
+import type { RunRecord } from './run-history.js';
+import type { Schedule } from './schedule.js';
+import type { ExecuteTask, RunResult } from './scheduler-types.js';
+
+/** A run in progress. */
+export interface ActiveRun {
+  controller: AbortController;
+  /** Settles when the task finished, failed, timed out or was aborted; never rejects. */
+  finished: Promise<{ record: RunRecord; result?: RunResult }>;
+}
+
+/**
+ * Starts one run of a schedule: calls `execute` with a signal that aborts after `timeoutMs`
+ * or when the controller is aborted, and turns whatever happens into a run record (and, unless
+ * the run was aborted by a stop, a result to deliver). A task that ignores its signal is left
+ * behind: the run counts as over when its signal aborts.
+ */
+export function runTask(
+  schedule: Schedule,
+  due: number,
+  execute: ExecuteTask,
+  clock: Clock,
+  timeoutMs: number,
+): ActiveRun {
+  const controller = new AbortController();
+  const startedAt = clock.now();
+  const timer = clock.setTimeout(() => {
+    controller.abort(
+      new MacstatsError(
+        'TASK_TIMEOUT',
+        `Schedule "${schedule.id}" was stopped after ${formatDuration(timeoutMs)} without finishing.`,
+      ),
+    );
+  }, timeoutMs);
+
+  const finished = (async () => {
+    let outcome: RunResult['outcome'] | 'aborted';
+    let text: string;
+    try {
+      text = await untilAborted(
+        Promise.resolve().then(() => execute(schedule, controller.signal)),
+        controller.signal,
+      );
+      outcome = 'ok';
+    } catch (error) {
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      text = reason instanceof Error ? reason.message : String(reason);
+      outcome = !controller.signal.aborted
+        ? 'error'
+        : MacstatsError.isInstance(reason) && reason.code === 'TASK_TIMEOUT'
+          ? 'timeout'
+          : 'aborted';
+    } finally {
+      clock.clearTimeout(timer);
+    }
+    const durationMs = Math.max(0, clock.now() - startedAt);
+    const record: RunRecord = {
+      id: schedule.id,
+      due: new Date(due).toISOString(),
+      start: new Date(startedAt).toISOString(),
+      durationMs,
+      outcome,
+    };
+    if (outcome !== 'ok') record.error = text;
+    if (outcome === 'aborted') return { record };
+    const result: RunResult = {
+      text,
+      isError: outcome !== 'ok',
+      outcome,
+      due: new Date(due),
+      startedAt: new Date(startedAt),
+      durationMs,
+    };
+    return { record, result };
+  })();
+  return { controller, finished };
+}
+
+/** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function formatDuration(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}

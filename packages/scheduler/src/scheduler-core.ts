@@ -1,0 +1,275 @@
+import { type Logger, MacstatsError } from '@macstats/core';
+import type { Clock } from './clock.js';
+import type { SchedulerSettings } from './defaults.js';
+import { nextRunTimes } from './next-run-times.js';
+import type { ProcessLock } from './process-lock.js';
+import type { RunHistory, RunRecord } from './run-history.js';
+import { planSchedule, type SchedulePlan } from './run-planner.js';
+import type { ActiveRun } from './run-task.js';
+import type { Schedule } from './schedule.js';
+import type { RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
+import { emptyState, pruneState, type SchedulerState, type StateStore } from './state-store.js';
+
+/** What {@link SchedulerCore} needs from its owner. */
+export interface SchedulerCoreOptions {
+  settings: SchedulerSettings;
+  clock: Clock;
+  logger: Logger;
+  lock: ProcessLock;
+  store: StateStore;
+  history: RunHistory;
+  emit: (event: SchedulerEvent) => void;
+  fail: (code: string, message: string, cause?: unknown) => void;
+  schedules: () => Schedule[];
+  zoneOf: (schedule: Schedule) => string;
+  signatureOf: (schedule: Schedule) => string;
+  startRun: (schedule: Schedule, due: number) => ActiveRun;
+  deliver: (schedule: Schedule, result: RunResult) => Promise<void>;
+  onLost: () => void;
+}
+
+/**
+ * The leader's loop: plans every schedule against the saved state, saves the state *before*
+ * starting runs (so a run happens at most once, whatever crashes), starts them, and sleeps
+ * until the next due time. Every step runs through one queue, so reloads, ticks and run ends
+ * never interleave.
+ */
+export class SchedulerCore {
+  readonly #options: SchedulerCoreOptions;
+  #queue: Promise<void> = Promise.resolve();
+  #state: SchedulerState = emptyState();
+  #leader = false;
+  #careful = false;
+  #stopping = false;
+  #timer: unknown;
+  readonly #nextDue = new Map<string, number | undefined>();
+  readonly #running = new Map<string, ActiveRun>();
+  readonly #completions = new Set<Promise<void>>();
+
+  constructor(options: SchedulerCoreOptions) {
+    this.#options = options;
+  }
+
+  get isLeader(): boolean {
+    return this.#leader;
+  }
+
+  /** Runs `step` after every step queued before it; a failing step is reported, not thrown. */
+  enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(step).catch((error: unknown) => {
+      this.#options.fail(
+        'SCHEDULER_FAILED',
+        `The scheduler hit an unexpected error: ${String(error)}`,
+        error,
+      );
+    });
+    this.#queue = run;
+    return run;
+  }
+
+  /** Takes the lock if it is free (or its holder is dead); on success loads the state. */
+  async tryLead(): Promise<boolean> {
+    const { lock, store, clock, emit, history } = this.#options;
+    if (this.#leader) return true;
+    const attempt = await lock.acquire();
+    if (!attempt.acquired) {
+      this.#options.logger.info({ holder: attempt.holder }, 'another scheduler holds the lock; waiting');
+      emit({ type: 'lock-waiting', holder: attempt.holder });
+      return false;
+    }
+    const now = clock.now();
+    const loaded = await store.load(now);
+    this.#state = loaded.state;
+    this.#careful = loaded.recovered !== undefined;
+    if (loaded.recovered !== undefined) this.#options.fail('STATE_RECOVERED', loaded.recovered);
+    let interrupted = false;
+    for (const [id, record] of Object.entries(this.#state.schedules)) {
+      if (record.running === undefined) continue;
+      await history.append({ id, ...record.running, durationMs: 0, outcome: 'interrupted' });
+      delete record.running;
+      interrupted = true;
+    }
+    if (interrupted) await store.save(this.#state);
+    this.#leader = true;
+    emit({ type: 'lock-acquired' });
+    return true;
+  }
+
+  /** Plans every schedule now, records what was missed, starts what is due, re-arms the timer. */
+  async tick(): Promise<void> {
+    const { clock, settings, store, schedules, signatureOf, zoneOf } = this.#options;
+    if (!this.#leader || this.#stopping) return;
+    const now = clock.now();
+    const next = structuredClone(this.#state);
+    const plans: Array<[Schedule, SchedulePlan]> = [];
+    let changed = false;
+    for (const schedule of schedules()) {
+      const plan = planSchedule(
+        schedule,
+        zoneOf(schedule),
+        signatureOf(schedule),
+        next.schedules[schedule.id],
+        now,
+        settings,
+        this.#careful,
+      );
+      next.schedules[schedule.id] = plan.state;
+      this.#nextDue.set(schedule.id, plan.nextDue);
+      changed ||= plan.changed;
+      plans.push([schedule, plan]);
+    }
+    changed = pruneState(next, new Set(schedules().map((schedule) => schedule.id)), now) || changed;
+    const due = plans.filter(
+      ([schedule, plan]) => plan.fire !== undefined && !this.#running.has(schedule.id),
+    );
+    for (const [schedule, plan] of due) {
+      const record = next.schedules[schedule.id];
+      if (record) record.running = { due: iso(plan.fire ?? now), start: iso(now) };
+    }
+    if (due.length > 0 && !(await this.#stillLeader())) return;
+    if (changed) {
+      try {
+        await store.save(next);
+      } catch (error) {
+        // Without the record on disk a run could repeat after a crash: run nothing, retry later.
+        this.#options.fail(
+          'STATE_WRITE_FAILED',
+          `Cannot save ${store.path}; no run starts until it can.`,
+          error,
+        );
+        this.#arm(now + settings.maxSleepMs);
+        return;
+      }
+      this.#state = next;
+    }
+    this.#careful = false;
+    for (const [schedule, plan] of plans) await this.#recordUnrun(schedule, plan, now);
+    for (const [schedule, plan] of due) this.#start(schedule, plan.fire ?? now);
+    this.#arm(Math.min(...[...this.#nextDue.values()].map((value) => value ?? Number.POSITIVE_INFINITY)));
+  }
+
+  /** Status of one schedule for `list()`. */
+  status(schedule: Schedule): ScheduleStatus {
+    const record = this.#state.schedules[schedule.id];
+    const current = record?.signature === this.#options.signatureOf(schedule) ? record : undefined;
+    const timezone = this.#options.zoneOf(schedule);
+    const done = current?.done === true;
+    const nextRun = this.#leader
+      ? this.#nextDue.get(schedule.id)
+      : done
+        ? undefined
+        : nextRunTimes(schedule, 1, new Date(this.#options.clock.now()), { timezone })[0]?.getTime();
+    const status: ScheduleStatus = { schedule, timezone, running: this.#running.has(schedule.id), done };
+    if (nextRun !== undefined) status.nextRun = new Date(nextRun);
+    const last = current?.lastRun;
+    if (last !== undefined) {
+      status.lastRun = {
+        due: new Date(last.due),
+        startedAt: new Date(last.start),
+        durationMs: last.durationMs,
+        outcome: last.outcome,
+      };
+    }
+    return status;
+  }
+
+  /** Stops the timer, aborts running tasks, waits for their records, gives up the lock. */
+  async shutdown(): Promise<void> {
+    this.#stopping = true;
+    this.#options.clock.clearTimeout(this.#timer);
+    // Let a tick in progress finish first, so no run starts after the aborts below.
+    await this.enqueue(async () => {});
+    for (const run of this.#running.values()) {
+      run.controller.abort(new MacstatsError('SCHEDULER_STOPPED', 'The scheduler was stopped.'));
+    }
+    await Promise.all([...this.#completions]);
+    await this.enqueue(async () => {});
+    if (this.#leader) await this.#options.lock.release();
+    this.#leader = false;
+    this.#stopping = false;
+  }
+
+  async #stillLeader(): Promise<boolean> {
+    const still = await this.#options.lock.verify().catch(() => false);
+    if (still) return true;
+    this.#leader = false;
+    this.#options.emit({ type: 'lock-lost' });
+    this.#options.fail(
+      'LOCK_LOST',
+      `The lock ${this.#options.lock.path} was taken away; not firing schedules.`,
+    );
+    this.#options.onLost();
+    return false;
+  }
+
+  async #recordUnrun(schedule: Schedule, plan: SchedulePlan, now: number): Promise<void> {
+    const { history, emit, logger } = this.#options;
+    if (plan.missed !== undefined) {
+      const missed = plan.missed;
+      const record: RunRecord = {
+        id: schedule.id,
+        due: iso(missed.last),
+        start: iso(now),
+        durationMs: 0,
+        outcome: 'missed',
+        missed: missed.count,
+        firstMissed: iso(missed.first),
+      };
+      if (missed.truncated) record.missedTruncated = true;
+      logger.warn({ ...record }, `schedule "${schedule.id}" missed ${missed.count} run(s)`);
+      await history.append(record);
+      emit({ type: 'runs-missed', id: schedule.id, record });
+    }
+    if (plan.fire !== undefined && this.#running.has(schedule.id)) {
+      const record: RunRecord = {
+        id: schedule.id,
+        due: iso(plan.fire),
+        start: iso(now),
+        durationMs: 0,
+        outcome: 'skipped',
+        error: 'The previous run of this schedule was still running.',
+      };
+      logger.warn({ ...record }, `schedule "${schedule.id}" skipped: previous run still going`);
+      await history.append(record);
+      emit({ type: 'run-skipped', id: schedule.id, record });
+    }
+  }
+
+  #start(schedule: Schedule, due: number): void {
+    const { startRun, emit, logger, history, store, deliver, clock } = this.#options;
+    const run = startRun(schedule, due);
+    this.#running.set(schedule.id, run);
+    logger.info({ id: schedule.id, due: iso(due) }, 'run started');
+    emit({ type: 'run-start', id: schedule.id, due: new Date(due), startedAt: new Date(clock.now()) });
+    const completion = run.finished.then(async ({ record, result }) => {
+      this.#running.delete(schedule.id);
+      await this.enqueue(async () => {
+        const saved = this.#state.schedules[schedule.id];
+        if (saved !== undefined) {
+          delete saved.running;
+          const { due: runDue, start, durationMs, outcome } = record;
+          saved.lastRun = { due: runDue, start, durationMs, outcome };
+          await store.save(this.#state);
+        }
+        await history.append(record);
+      });
+      logger.info({ ...record }, 'run finished');
+      emit({ type: 'run-end', id: schedule.id, record });
+      if (result !== undefined) await deliver(schedule, result);
+    });
+    this.#completions.add(completion);
+    void completion.finally(() => this.#completions.delete(completion));
+  }
+
+  #arm(at: number): void {
+    const { clock, settings } = this.#options;
+    clock.clearTimeout(this.#timer);
+    if (this.#stopping) return;
+    const delay = Math.min(Math.max(0, at - clock.now()), settings.maxSleepMs);
+    this.#timer = clock.setTimeout(() => void this.enqueue(() => this.tick()), delay);
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,102 @@
+import type { Logger, MacstatsError } from '@macstats/core';
+import type { Clock } from './clock.js';
+import type { LockHolder } from './process-lock.js';
+import type { RunOutcome, RunRecord } from './run-history.js';
+import type { Schedule } from './schedule.js';
+
+/** Runs a schedule's task. Resolves with the text to deliver; rejects when the task failed. */
+export type ExecuteTask = (schedule: Schedule, signal: AbortSignal) => Promise<string>;
+
+/** What a finished run produced, as handed to `onDeliver`. */
+export interface RunResult {
+  /** The task's text, or one sentence saying why it failed or timed out. */
+  text: string;
+  isError: boolean;
+  outcome: Extract<RunOutcome, 'ok' | 'error' | 'timeout'>;
+  due: Date;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/** What the scheduler reports as it works; for dashboards and logs. */
+export type SchedulerEvent =
+  | { type: 'run-start'; id: string; due: Date; startedAt: Date }
+  | { type: 'run-end'; id: string; record: RunRecord }
+  | { type: 'runs-missed'; id: string; record: RunRecord }
+  | { type: 'run-skipped'; id: string; record: RunRecord }
+  | { type: 'schedules-reloaded'; schedules: number; errors: string[]; keptPrevious: boolean }
+  | { type: 'lock-waiting'; holder: LockHolder | undefined }
+  | { type: 'lock-acquired' }
+  | { type: 'lock-lost' }
+  | { type: 'error'; error: MacstatsError };
+
+/** Options of {@link createScheduler}. Defaults are in `SCHEDULER_DEFAULTS`. */
+export interface SchedulerOptions {
+  /** Path of `schedules.json`. A missing file means no schedules (it is picked up once created). */
+  file: string;
+  /** Folder for `scheduler-state.json`, `runs.jsonl` and `scheduler.lock`. Default: the file's folder. */
+  stateDir?: string;
+  /** Runs a task; see `createTaskExecutor` for the usual one. Gets a signal that aborts on timeout and `stop()`. */
+  execute: ExecuteTask;
+  /** Receives each finished run's result (not aborted ones). The Discord bot posts it to `reply_to_channel_id`. */
+  onDeliver?: (schedule: Schedule, result: RunResult) => void | Promise<void>;
+  /** Every event: runs starting and ending, missed and skipped runs, reloads, the lock, errors. */
+  onEvent?: (event: SchedulerEvent) => void;
+  /** Errors only (bad file, state write failed, delivery threw, lock lost). */
+  onError?: (error: MacstatsError) => void;
+  /** Where the scheduler logs. Default: `silentLogger`. */
+  logger?: Logger;
+  /** Time source and timers. Default: the system clock. */
+  clock?: Clock;
+  /** IANA zone for entries without `timezone`. Default: the system's local zone. */
+  timezone?: string;
+  /** Default 600 000 (10 min). */
+  taskTimeoutMs?: number;
+  /** A missed one-shot runs on start if at most this late. Default 3 600 000 (1 h); 0 never runs it late. */
+  missedOneShotGraceMs?: number;
+  /** A cron run reached at most this late still runs. Default 60 000 (1 min). */
+  cronGraceMs?: number;
+  /** Cron runs missed beyond the grace: `skip` (default) logs them; `run-once` runs the latest once. */
+  missedCron?: 'skip' | 'run-once';
+  /** Periodic check of the file besides the watcher. Default 5 000. */
+  reloadIntervalMs?: number;
+  /** Longest timer sleep before re-reading the clock. Default 60 000. */
+  maxSleepMs?: number;
+  /** Retry period while another process holds the lock. Default 30 000. */
+  lockRetryMs?: number;
+  /** Use `fs.watch` on the file's folder. Default true. */
+  watch?: boolean;
+  /** Rotate `runs.jsonl` past this size. Default 5 MiB. */
+  maxHistoryBytes?: number;
+}
+
+/** One schedule as {@link Scheduler.list} shows it. */
+export interface ScheduleStatus {
+  schedule: Schedule;
+  /** The zone its times are computed in. */
+  timezone: string;
+  /** Next time it fires; `undefined` for a one-shot that is done or a cron that has no more dates. */
+  nextRun?: Date;
+  running: boolean;
+  /** A one-shot that ran or was missed. */
+  done: boolean;
+  lastRun?: { due: Date; startedAt: Date; durationMs: number; outcome: string };
+}
+
+/** A running scheduler. See {@link createScheduler}. */
+export interface Scheduler {
+  /** Takes the lock (or waits for it), loads state and file, and starts the timer and watcher. */
+  start(): Promise<void>;
+  /** Stops timers and watcher, aborts running tasks and waits for them, releases the lock. */
+  stop(): Promise<void>;
+  /** Re-reads the schedules file now; resolves when the new schedules are in effect. */
+  reload(): Promise<void>;
+  /** The current schedules with their next run and last run. */
+  list(): ScheduleStatus[];
+  /** Problems found in the file by the last reload, one sentence each. */
+  errors(): string[];
+  /** The next `count` fire times of every schedule (done one-shots have none). */
+  dryRun(count: number): Array<{ id: string; timezone: string; times: Date[] }>;
+  /** True while this scheduler holds the lock and fires schedules. */
+  readonly isLeader: boolean;
+}

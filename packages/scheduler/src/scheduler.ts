@@ -1,0 +1,191 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Logger, MacstatsError, silentLogger } from '@macstats/core';
+import { type Clock, systemClock } from './clock.js';
+import { resolveSettings, STATE_FILES } from './defaults.js';
+import { FileWatcher } from './file-watcher.js';
+import { nextRunTimes, scheduleZone } from './next-run-times.js';
+import { parseSchedules } from './parse-schedules.js';
+import { ProcessLock } from './process-lock.js';
+import { RunHistory } from './run-history.js';
+import { type ActiveRun, runTask } from './run-task.js';
+import { type Schedule, scheduleSignature } from './schedule.js';
+import { SchedulerCore } from './scheduler-core.js';
+import type { Scheduler, SchedulerEvent, SchedulerOptions, ScheduleStatus } from './scheduler-types.js';
+import { StateStore } from './state-store.js';
+import { isValidTimezone } from './zoned-time.js';
+
+/**
+ * Creates a scheduler for a `schedules.json`: it sleeps until the next due time, runs the task
+ * through `execute`, records each run, and keeps a one-shot from ever running twice, also across
+ * restarts. Only one scheduler per state folder fires at a time; others wait for the lock.
+ *
+ * @example
+ * const scheduler = createScheduler({
+ *   file: join(home, 'schedules.json'),
+ *   execute: createTaskExecutor({ tools, agent }),
+ *   onDeliver: (schedule, result) => bot.post(schedule.reply_to_channel_id, formatDelivery(schedule, result)),
+ * });
+ * await scheduler.start();
+ */
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  if (options.timezone !== undefined && !isValidTimezone(options.timezone)) {
+    throw new MacstatsError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
+  }
+  const settings = resolveSettings(options);
+  const clock: Clock = options.clock ?? systemClock;
+  const logger: Logger = options.logger ?? silentLogger;
+  const stateDir = options.stateDir ?? dirname(options.file);
+  const lock = new ProcessLock(join(stateDir, STATE_FILES.lock));
+  const history = new RunHistory(join(stateDir, STATE_FILES.history), settings.maxHistoryBytes);
+  const store = new StateStore(join(stateDir, STATE_FILES.state));
+
+  let schedules: Schedule[] = [];
+  let fileErrors: string[] = [];
+  let lastText: string | undefined;
+  let started = false;
+  let lockTimer: unknown;
+  let reloadQueued = false;
+
+  const emit = (event: SchedulerEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.error({ err: error }, 'onEvent threw');
+    }
+    if (event.type === 'error') options.onError?.(event.error);
+  };
+  const fail = (code: string, message: string, cause?: unknown) => {
+    const error = new MacstatsError(code, message, cause === undefined ? undefined : { cause });
+    logger.error({ code, err: cause }, message);
+    emit({ type: 'error', error });
+  };
+
+  const core = new SchedulerCore({
+    settings,
+    clock,
+    logger,
+    lock,
+    store,
+    history,
+    emit,
+    fail,
+    schedules: () => schedules,
+    zoneOf: (schedule) => scheduleZone(schedule, options.timezone),
+    signatureOf: (schedule) => scheduleSignature(schedule, options.timezone),
+    startRun: (schedule, due): ActiveRun =>
+      runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs),
+    deliver: async (schedule, result) => {
+      try {
+        await options.onDeliver?.(schedule, result);
+      } catch (error) {
+        fail('DELIVERY_FAILED', `Delivering the result of schedule "${schedule.id}" failed.`, error);
+      }
+    },
+    onLost: () => armLockRetry(),
+  });
+
+  const watcher = new FileWatcher({
+    file: options.file,
+    clock,
+    intervalMs: settings.reloadIntervalMs,
+    watch: settings.watch,
+    logger,
+    onChange: () => queueReload(),
+  });
+
+  function queueReload(): void {
+    if (reloadQueued || !started) return;
+    reloadQueued = true;
+    void core.enqueue(async () => {
+      reloadQueued = false;
+      await loadFile(false);
+    });
+  }
+
+  async function loadFile(force: boolean): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(options.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        const message = `Cannot read ${options.file} (${(error as Error).message}); keeping the last good schedules.`;
+        fileErrors = [message];
+        fail('SCHEDULES_UNREADABLE', message, error);
+        emit({
+          type: 'schedules-reloaded',
+          schedules: schedules.length,
+          errors: fileErrors,
+          keptPrevious: true,
+        });
+        return;
+      }
+      text = '{"schedules":[]}';
+    }
+    if (text === lastText && !force) return;
+    lastText = text;
+    const parsed = parseSchedules(text);
+    fileErrors = parsed.errors;
+    if (parsed.usable) schedules = parsed.schedules;
+    for (const message of parsed.errors) {
+      fail('SCHEDULES_INVALID', parsed.usable ? message : `${message} Keeping the last good schedules.`);
+    }
+    logger.info(
+      { file: options.file, schedules: schedules.length, errors: parsed.errors.length },
+      'schedules loaded',
+    );
+    emit({
+      type: 'schedules-reloaded',
+      schedules: schedules.length,
+      errors: parsed.errors,
+      keptPrevious: !parsed.usable,
+    });
+    await core.tick();
+  }
+
+  function armLockRetry(): void {
+    clock.clearTimeout(lockTimer);
+    lockTimer = clock.setTimeout(() => {
+      if (!started) return;
+      void core.enqueue(async () => {
+        if (await core.tryLead()) await core.tick();
+        else armLockRetry();
+      });
+    }, settings.lockRetryMs);
+  }
+
+  return {
+    get isLeader() {
+      return core.isLeader;
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      await mkdir(stateDir, { recursive: true });
+      await mkdir(dirname(options.file), { recursive: true });
+      await core.enqueue(async () => {
+        if (!(await core.tryLead())) armLockRetry();
+        await loadFile(true);
+      });
+      watcher.start();
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      watcher.stop();
+      clock.clearTimeout(lockTimer);
+      await core.shutdown();
+    },
+    reload: () => core.enqueue(() => loadFile(false)),
+    list: (): ScheduleStatus[] => schedules.map((schedule) => core.status(schedule)),
+    errors: () => [...fileErrors],
+    dryRun(count) {
+      return schedules.map((schedule) => {
+        const timezone = scheduleZone(schedule, options.timezone);
+        const done = core.status(schedule).done;
+        const times = done ? [] : nextRunTimes(schedule, count, new Date(clock.now()), { timezone });
+        return { id: schedule.id, timezone, times };
+      });
+    },
+  };
+}

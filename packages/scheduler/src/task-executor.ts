@@ -1,0 +1,77 @@
+import { MacstatsError, parseToolCall, type Tool, toToolResult } from '@macstats/core';
+import type { Schedule } from './schedule.js';
+import type { ExecuteTask } from './scheduler-types.js';
+
+/** The part of core's `Agent` the executor uses. */
+export interface TaskAgent {
+  answer(
+    question: string,
+    options?: { signal?: AbortSignal; conversationId?: string },
+  ): Promise<{ text: string }>;
+}
+
+/** Options of {@link createTaskExecutor}. */
+export interface TaskExecutorOptions {
+  /** The tools a direct tool line may call. */
+  tools: Tool[];
+  /** Answers free-text tasks. Without it, a free-text task fails with `NO_AGENT`. */
+  agent?: TaskAgent;
+  /**
+   * Tool names a task may call directly, without the model, as in the original app.
+   * Default: `['FETCH_URL', 'BRAVE_SEARCH']` (those of them that are in `tools`).
+   */
+  directTools?: string[];
+  /** Conversation id for a schedule's agent runs, to give them memory. Default: none (every run fresh). */
+  conversationId?: (schedule: Schedule) => string | undefined;
+}
+
+/** Default of {@link TaskExecutorOptions.directTools}. */
+export const DEFAULT_DIRECT_TOOLS: readonly string[] = ['FETCH_URL', 'BRAVE_SEARCH'];
+
+/**
+ * Builds the scheduler's `execute`: a task that is one tool line (`FETCH_URL: https://…`) runs
+ * that tool directly, without the model; anything else is answered by the agent with its tools.
+ * A tool's refusal (`isError`) rejects with `TOOL_FAILED` and the tool's words.
+ *
+ * @example
+ * const execute = createTaskExecutor({ tools: [fetchUrl, braveSearch], agent });
+ * createScheduler({ file, execute });
+ */
+export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
+  const allowed = new Set((options.directTools ?? DEFAULT_DIRECT_TOOLS).map((name) => name.toUpperCase()));
+  const direct = options.tools.filter((tool) => allowed.has(tool.name.toUpperCase()));
+  const names = direct.map((tool) => tool.name);
+
+  return async (schedule, signal) => {
+    const task = schedule.task.trim();
+    const tool = directTool(task, direct);
+    if (tool !== undefined) {
+      const call = parseToolCall(task, names);
+      if (call === null || call.argument.trim() === '') {
+        throw new MacstatsError('TOOL_FAILED', `${tool.name} needs an argument: "${tool.usage}".`);
+      }
+      const result = toToolResult(await tool.run(call.argument, { signal }));
+      if (result.isError === true) throw new MacstatsError('TOOL_FAILED', result.text);
+      return result.text;
+    }
+    if (options.agent === undefined) {
+      throw new MacstatsError(
+        'NO_AGENT',
+        `Schedule "${schedule.id}" needs the model, and none is configured.`,
+      );
+    }
+    const conversationId = options.conversationId?.(schedule);
+    const answer = await options.agent.answer(
+      task,
+      conversationId === undefined ? { signal } : { signal, conversationId },
+    );
+    return answer.text;
+  };
+}
+
+/** The direct tool a task calls when the whole task is one `NAME: argument` line. */
+function directTool(task: string, tools: Tool[]): Tool | undefined {
+  if (task.includes('\n')) return undefined;
+  const name = /^([A-Za-z][A-Za-z0-9_]*)\s*:/.exec(task)?.[1]?.toUpperCase();
+  return name === undefined ? undefined : tools.find((tool) => tool.name.toUpperCase() === name);
+}
