@@ -52,10 +52,27 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
+function stringLeaves(value: unknown, leaves: string[]): boolean {
+  if (typeof value === 'string') return leaves.push(value) > 0;
+  if (Array.isArray(value)) return value.every((item) => stringLeaves(item, leaves));
+  if (typeof value === 'object' && value !== null) {
+    return Object.values(value).every((item) => stringLeaves(item, leaves));
+  }
+  return false;
+}
+
+// Servers often send the same result twice, as text and as structured content: as the JSON
+// text of it, or (the filesystem server) as `{ content: <the text> }`. Show it once.
+function repeats(items: Content[], text: string, structured: unknown): boolean {
+  if (items.some((item) => item.type === 'text' && sameJson(String(item.text), structured))) return true;
+  const leaves: string[] = [];
+  return stringLeaves(structured, leaves) && leaves.length > 0 && leaves.every((leaf) => text.includes(leaf));
+}
+
 /**
  * A `tools/call` result as text for the model: text content joined, images, audio and
- * resources described in one line each, `structuredContent` as JSON (unless a text item
- * already carries the same JSON), cut at `maxChars`. An `isError` result stays an error.
+ * resources described in one line each, `structuredContent` as JSON (unless the text
+ * already carries it), cut at `maxChars`. An `isError` result stays an error.
  */
 export function formatCallResult(
   displayName: string,
@@ -65,10 +82,7 @@ export function formatCallResult(
   const items = Array.isArray(result.content) ? (result.content as Content[]) : [];
   const parts = items.map(describeContent).filter((part) => part !== '');
   const structured = result.structuredContent;
-  if (
-    structured !== undefined &&
-    !items.some((item) => item.type === 'text' && sameJson(String(item.text), structured))
-  ) {
+  if (structured !== undefined && !repeats(items, parts.join('\n'), structured)) {
     parts.push(JSON.stringify(structured));
   }
   // Servers of protocol 2024-10-07 answer `{ toolResult }` instead of content.
