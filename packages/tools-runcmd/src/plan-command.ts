@@ -80,16 +80,18 @@ export async function planCommand(
  * all are as checked.
  */
 export async function findChangedPath(checked: readonly ResolvedPath[]): Promise<string | undefined> {
-  for (const entry of checked) {
-    try {
-      const [real, now] = await Promise.all([realpath(entry.path), stat(entry.path)]);
-      if (real !== entry.path || now.dev !== entry.stats.dev || now.ino !== entry.stats.ino)
-        return entry.path;
-    } catch {
-      return entry.path;
-    }
-  }
-  return undefined;
+  const changed = await Promise.all(
+    checked.map(async (entry) => {
+      try {
+        const [real, now] = await Promise.all([realpath(entry.path), stat(entry.path)]);
+        return real !== entry.path || now.dev !== entry.stats.dev || now.ino !== entry.stats.ino;
+      } catch {
+        return true;
+      }
+    }),
+  );
+  const index = changed.indexOf(true);
+  return index === -1 ? undefined : checked[index]!.path;
 }
 
 function refuse(error: string): PlanResult {

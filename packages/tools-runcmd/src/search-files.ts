@@ -1,4 +1,4 @@
-import type { Dirent, Stats } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { ResolvedPath } from './resolve-path.js';
 
@@ -54,23 +54,23 @@ async function walk(folder: string, depth: number, limits: SearchLimits, found: 
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const path = folder.endsWith('/') ? `${folder}${entry.name}` : `${folder}/${entry.name}`;
+  const pathOf = (name: string) => (folder.endsWith('/') ? `${folder}${name}` : `${folder}/${name}`);
+  // Files of one folder are checked together; folders are walked one after another, in order.
+  const fileStats = await Promise.all(
+    entries.map((entry) => (entry.isFile() ? lstat(pathOf(entry.name)).catch(() => undefined) : undefined)),
+  );
+  for (const [index, entry] of entries.entries()) {
+    const path = pathOf(entry.name);
     if (entry.isSymbolicLink()) {
       found.skippedSymlinks++;
     } else if (entry.isDirectory()) {
       if (depth + 1 > limits.maxDepth) found.skippedUnreadable++;
       else await walk(path, depth + 1, limits, found);
     } else if (entry.isFile()) {
-      let stats: Stats;
-      try {
-        stats = await lstat(path);
-      } catch {
-        found.skippedUnreadable++;
-        continue;
-      }
+      const stats = fileStats[index];
       // Checked again on the entry itself: the name may have changed type since readdir.
-      if (!stats.isFile()) found.skippedSpecial++;
+      if (stats === undefined) found.skippedUnreadable++;
+      else if (!stats.isFile()) found.skippedSpecial++;
       else if (stats.nlink > 1 && !limits.allowHardLinks) found.skippedHardLinks++;
       else if (found.files.length >= limits.maxFiles) found.tooMany = true;
       else found.files.push({ path, stats });

@@ -127,6 +127,12 @@ describe('RUN_CMD as the seed shows it', () => {
     );
   });
 
+  it('reads and lists files with non-ASCII names', async () => {
+    writeFileSync(join(fixture.base, 'café ☃.txt'), 'crème brûlée\n');
+    expect(await runTool(tool, "cat 'café ☃.txt'")).toEqual({ text: 'crème brûlée' });
+    expect((await runTool(tool, 'ls')).text.split('\n')).toContain('café ☃.txt');
+  });
+
   it('never shows the secret in any of these ordinary uses', async () => {
     for (const argument of ['ls -la', 'grep -r .', 'ls -R', 'cat schedules.json']) {
       expect((await runTool(tool, argument)).text).not.toContain(SECRET);
