@@ -1,4 +1,3 @@
-import { createRingBuffer, type RingBuffer } from './ring-buffer.js';
 import type { MetricsSnapshot } from './snapshot-types.js';
 
 /** The four history resolutions. */
@@ -53,16 +52,21 @@ export function historyValues(snapshot: MetricsSnapshot): Record<HistoryField, n
   };
 }
 
+/** One resolution, stored in columns: every number lives in a typed array allocated once. */
 interface Tier {
   bucketMs: number;
-  ring: RingBuffer<HistoryPoint>;
-  bucket: number | null;
-  samples: number;
+  capacity: number;
+  /** Slot of the oldest bucket. */
+  start: number;
+  size: number;
+  times: Float64Array;
+  samples: Float64Array;
+  /** Per slot and field: the sum of known values and how many there were. */
   sums: Float64Array;
-  weights: Float64Array;
+  counts: Float64Array;
 }
 
-/** History at four resolutions; each coarser one is the weighted mean of the finer one's completed buckets. */
+/** History at four resolutions; a bucket at any of them is the mean of the samples it spans. */
 export interface MetricsHistory {
   /** Adds one sample's values at `time` (ms). */
   add(time: number, values: Record<HistoryField, number | null>): void;
@@ -71,74 +75,77 @@ export interface MetricsHistory {
   clear(): void;
 }
 
-/** Creates an empty {@link MetricsHistory} of constant size. */
-export function createMetricsHistory(): MetricsHistory {
-  const tiers: Tier[] = Object.values(HISTORY_RESOLUTIONS).map(({ bucketMs, capacity }) => ({
-    bucketMs,
-    ring: createRingBuffer<HistoryPoint>(capacity),
-    bucket: null,
-    samples: 0,
-    sums: new Float64Array(HISTORY_FIELDS.length),
-    weights: new Float64Array(HISTORY_FIELDS.length),
-  }));
+const fieldCount = HISTORY_FIELDS.length;
 
-  function meanOf(tier: Tier): HistoryPoint {
-    const point = { time: tier.bucket ?? 0, samples: tier.samples } as HistoryPoint;
-    HISTORY_FIELDS.forEach((field, index) => {
-      const weight = tier.weights[index] ?? 0;
-      point[field] = weight > 0 ? (tier.sums[index] ?? 0) / weight : null;
+/**
+ * Creates an empty {@link MetricsHistory}. Its memory is allocated here, once: adding samples
+ * allocates nothing, however long the collector runs.
+ */
+export function createMetricsHistory(): MetricsHistory {
+  const tiers = new Map<HistoryResolution, Tier>();
+  for (const [resolution, { bucketMs, capacity }] of Object.entries(HISTORY_RESOLUTIONS)) {
+    tiers.set(resolution as HistoryResolution, {
+      bucketMs,
+      capacity,
+      start: 0,
+      size: 0,
+      times: new Float64Array(capacity),
+      samples: new Float64Array(capacity),
+      sums: new Float64Array(capacity * fieldCount),
+      counts: new Float64Array(capacity * fieldCount),
     });
-    return point;
   }
 
-  /** Adds `values` (means over `samples` samples; `fieldWeights` says how many had each field). */
-  function addTo(
-    level: number,
-    time: number,
-    values: Record<HistoryField, number | null>,
-    samples: number,
-    fieldWeights?: Float64Array,
-  ): void {
-    const tier = tiers[level];
-    if (!tier) return;
+  function addTo(tier: Tier, time: number, values: Record<HistoryField, number | null>): void {
     const bucket = Math.floor(time / tier.bucketMs) * tier.bucketMs;
-    if (tier.bucket !== bucket) {
-      // The bucket in progress is complete: it feeds the next resolution up, with its sample count as weight.
-      if (tier.bucket !== null) addTo(level + 1, tier.bucket, meanOf(tier), tier.samples, tier.weights);
-      tier.bucket = bucket;
-      tier.samples = 0;
-      tier.sums.fill(0);
-      tier.weights.fill(0);
-      tier.ring.push(meanOf(tier));
+    let slot = (tier.start + tier.size - 1) % tier.capacity;
+    if (tier.size === 0 || tier.times[slot] !== bucket) {
+      if (tier.size < tier.capacity) tier.size += 1;
+      else tier.start = (tier.start + 1) % tier.capacity; // overwrite the oldest bucket
+      slot = (tier.start + tier.size - 1) % tier.capacity;
+      tier.times[slot] = bucket;
+      tier.samples[slot] = 0;
+      tier.sums.fill(0, slot * fieldCount, (slot + 1) * fieldCount);
+      tier.counts.fill(0, slot * fieldCount, (slot + 1) * fieldCount);
     }
-    tier.samples += samples;
-    HISTORY_FIELDS.forEach((field, index) => {
-      const value = values[field];
-      const weight = fieldWeights ? (fieldWeights[index] ?? 0) : samples;
-      if (value === null || !Number.isFinite(value) || weight === 0) return;
-      tier.sums[index] = (tier.sums[index] ?? 0) + value * weight;
-      tier.weights[index] = (tier.weights[index] ?? 0) + weight;
-    });
-    tier.ring.replaceLast(meanOf(tier));
+    tier.samples[slot] = (tier.samples[slot] ?? 0) + 1;
+    for (let field = 0; field < fieldCount; field++) {
+      const value = values[HISTORY_FIELDS[field] as HistoryField];
+      if (value === null || !Number.isFinite(value)) continue;
+      const cell = slot * fieldCount + field;
+      tier.sums[cell] = (tier.sums[cell] ?? 0) + value;
+      tier.counts[cell] = (tier.counts[cell] ?? 0) + 1;
+    }
+  }
+
+  function pointAt(tier: Tier, slot: number): HistoryPoint {
+    const point = { time: tier.times[slot] ?? 0, samples: tier.samples[slot] ?? 0 } as HistoryPoint;
+    for (let field = 0; field < fieldCount; field++) {
+      const cell = slot * fieldCount + field;
+      const count = tier.counts[cell] ?? 0;
+      point[HISTORY_FIELDS[field] as HistoryField] = count > 0 ? (tier.sums[cell] ?? 0) / count : null;
+    }
+    return point;
   }
 
   return {
     add(time, values) {
-      addTo(0, time, values, 1);
+      // Every resolution takes the sample itself, so each bucket is the mean of the samples it
+      // spans: the sample-weighted mean of the finer buckets, without waiting for them to close.
+      for (const tier of tiers.values()) addTo(tier, time, values);
     },
     points(resolution) {
-      const index = Object.keys(HISTORY_RESOLUTIONS).indexOf(resolution);
-      const tier = tiers[index];
+      const tier = tiers.get(resolution);
       if (!tier) throw new RangeError(`Unknown history resolution "${resolution}": use 1s, 1m, 5m or 1h.`);
-      return tier.ring.toArray();
+      const points: HistoryPoint[] = [];
+      for (let index = 0; index < tier.size; index++)
+        points.push(pointAt(tier, (tier.start + index) % tier.capacity));
+      return points;
     },
     clear() {
-      for (const tier of tiers) {
-        tier.ring.clear();
-        tier.bucket = null;
-        tier.samples = 0;
-        tier.sums.fill(0);
-        tier.weights.fill(0);
+      for (const tier of tiers.values()) {
+        tier.start = 0;
+        tier.size = 0;
       }
     },
   };

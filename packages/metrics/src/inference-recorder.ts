@@ -105,11 +105,10 @@ export function createInferenceRecorder(
       if (!isLlmCallEnd(event)) return null;
       const time = clock();
       const latest = host.latest();
-      // Samples stamped within the call measured the interval the call ran in.
-      const start = Math.floor((time - event.durationMs) / 1000) * 1000;
-      const during = (host.history?.('1s') ?? []).filter(
-        (point) => point.time >= start && point.time <= time,
-      );
+      // A sample measures the interval that ends at its time stamp: those stamped after the call
+      // began measured (mostly) the call. One stamped at its very start measured what came before.
+      const start = time - event.durationMs;
+      const during = (host.history?.('1s') ?? []).filter((point) => point.time > start && point.time <= time);
       const fromHistory = during.length > 0;
       const gpuLoads = (latest?.gpus ?? []).map((gpu) => gpu.utilizationPercent);
       const record: InferenceRecord = {
