@@ -1,5 +1,33 @@
+export type {
+  Agent,
+  AgentAnswer,
+  AgentEvent,
+  AgentOptions,
+  AgentToolCall,
+  AnswerOptions,
+  LlmCallPurpose,
+  MemoryOptions,
+  ToolSkipReason,
+} from './agent/agent-types.js';
+export { RUN_JS_UNAVAILABLE } from './agent/answer-turn.js';
+export { createAgent } from './agent/create-agent.js';
+export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
+export type {
+  ConversationRecord,
+  ConversationTurn,
+  MemoryStore,
+  MemoryStoreOptions,
+} from './memory/memory-store.js';
+export { createMemoryStore } from './memory/memory-store.js';
+export type { CheckOllamaOptions, OllamaCheck } from './ollama/check-ollama.js';
+export { checkOllama } from './ollama/check-ollama.js';
+export type { OllamaErrorCode, OllamaErrorContext } from './ollama/ollama-errors.js';
+export { describeOllamaError } from './ollama/ollama-errors.js';
+export type { ModelDescription } from './ollama/pick-model.js';
+export { isEmbeddingModel, pickModel } from './ollama/pick-model.js';
 export type { ToolCallCandidate } from './parser/candidate.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
+export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
 export type { Logger, NativeFunction, Tool, ToolCall, ToolContext, ToolResult } from './types.js';
 export { silentLogger } from './types.js';

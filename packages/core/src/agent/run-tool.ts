@@ -1,0 +1,54 @@
+import { toToolResult } from '../errors.js';
+import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
+
+/** Options of {@link runTool}. */
+export interface RunToolOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+  logger: Logger;
+  conversationId?: string | undefined;
+  onStatus?: (text: string) => void;
+}
+
+/**
+ * Runs one tool with the caller's signal and a time limit. A tool that throws or overruns gives
+ * an error result the model can read; only the caller's abort propagates.
+ */
+export async function runTool(
+  tool: Tool,
+  argument: string,
+  options: RunToolOptions,
+): Promise<{ result: ToolResult; durationMs: number }> {
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const context: ToolContext = { signal, logger: options.logger };
+  if (options.conversationId !== undefined) context.conversationId = options.conversationId;
+  if (options.onStatus) context.onStatus = options.onStatus;
+
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const value = await Promise.race([tool.run(argument, context), aborted]);
+    return { result: toToolResult(value), durationMs: performance.now() - started };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const durationMs = performance.now() - started;
+    if (timeout.aborted) {
+      const seconds = Math.round(options.timeoutMs / 100) / 10;
+      return {
+        result: { text: `${tool.name} took longer than ${seconds} s and was stopped.`, isError: true },
+        durationMs,
+      };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    options.logger.error({ tool: tool.name, err: error }, 'tool threw instead of returning an error result');
+    return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs };
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+}

@@ -1,0 +1,41 @@
+/** Where Ollama listens unless told otherwise. */
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+/** Every default of the agent, in one place. */
+export const AGENT_DEFAULTS = {
+  /** Ollama base URL. */
+  host: DEFAULT_OLLAMA_HOST,
+  /** Tool runs allowed per answer (guard-refused attempts count too). */
+  maxToolIterations: 5,
+  /** Ask for a `RECOMMEND:` plan before executing. */
+  planning: false,
+  /** Native tool calling: `'auto'` asks `/api/show` whether the model has the `tools` capability. */
+  native: 'auto' as boolean | 'auto',
+  /** Time limit of one Ollama chat request, in milliseconds. */
+  requestTimeoutMs: 180_000,
+  /** Time limit of one tool run, in milliseconds. */
+  toolTimeoutMs: 60_000,
+  /** Tool output longer than this is cut (with a note) before the model reads it. */
+  maxToolOutputChars: 12_000,
+  /** This many failed tool runs in a row end the tool phase. */
+  maxFailuresInARow: 3,
+  /** Time limit of `/api/show` and the other quick Ollama requests, in milliseconds. */
+  quickRequestTimeoutMs: 5_000,
+  memory: {
+    /** Turns kept verbatim in the prompt. */
+    keepTurns: 2,
+    /** A conversation untouched this long is forgotten, in milliseconds (24 hours). */
+    ttlMs: 24 * 60 * 60 * 1000,
+    /** Target length of the rolling summary, in characters. */
+    summaryChars: 600,
+    /** A summary longer than this is cut to `summaryChars`. */
+    summaryHardCapChars: 650,
+    /** Time limit of one summarisation request, in milliseconds. */
+    summaryTimeoutMs: 60_000,
+  },
+} as const;
+
+/** The system prompt used when the app gives none. */
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are a helpful assistant that runs on the user's own computer through Ollama. " +
+  "Answer briefly and accurately, in the user's language. If you do not know, say so.";

@@ -1,0 +1,194 @@
+import type { ChatMessage } from '../ollama/chat.js';
+import type { Logger } from '../types.js';
+import type { ConversationRecord, ConversationTurn, MemoryStore } from './memory-store.js';
+import { buildSummaryMessages, capSummary } from './summary-prompt.js';
+
+/** Settings of {@link ConversationMemory}. */
+export interface ConversationMemoryOptions {
+  store: MemoryStore;
+  keepTurns: number;
+  ttlMs: number;
+  summaryChars: number;
+  summaryHardCapChars: number;
+  now: () => Date;
+  logger: Logger;
+  /** Makes one summarisation request (no tools) and resolves its text. */
+  summarise: (messages: ChatMessage[], signal: AbortSignal) => Promise<string>;
+}
+
+/** What an answer needs from memory. */
+export interface MemoryContext {
+  summary: string | null;
+  /** The last turns, verbatim, oldest first. */
+  turns: ConversationTurn[];
+}
+
+/**
+ * Per-conversation memory: the last turns verbatim plus a rolling summary of older ones.
+ * Summaries are made in the background, one at a time per conversation, and never delay a reply:
+ * a new message in the same conversation aborts the summary under way (it runs again after the
+ * reply). Records expire after the TTL. Store failures are logged, never thrown at the answer.
+ */
+export class ConversationMemory {
+  private readonly cache = new Map<string, ConversationRecord>();
+  private readonly loading = new Map<string, Promise<ConversationRecord>>();
+  private readonly summaries = new Map<string, AbortController>();
+  private readonly writes = new Map<string, Promise<void>>();
+  private readonly background = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(private readonly options: ConversationMemoryOptions) {}
+
+  /** The summary and the last turns of a conversation; aborts its summary under way. */
+  async context(id: string): Promise<MemoryContext> {
+    this.summaries.get(id)?.abort();
+    const record = await this.load(id);
+    return { summary: record.summary, turns: record.turns.slice(-this.options.keepTurns) };
+  }
+
+  /** Appends a finished turn, saves it in the background and starts a summary when due. */
+  async recordTurn(id: string, question: string, answer: string): Promise<void> {
+    const record = await this.load(id);
+    const at = this.options.now().getTime();
+    record.turns.push({ question, answer, at });
+    record.updatedAt = at;
+    this.persist(id);
+    this.scheduleSummary(id);
+  }
+
+  /** Forgets a conversation, here and in the store. */
+  async forget(id: string): Promise<void> {
+    this.summaries.get(id)?.abort();
+    this.cache.delete(id);
+    await this.writes.get(id);
+    await this.options.store.delete(id);
+  }
+
+  /** Resolves when no summary or write is under way. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0 || this.writes.size > 0) {
+      await Promise.allSettled([...this.background, ...this.writes.values()]);
+    }
+  }
+
+  /** Aborts summaries under way and waits for pending writes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.summaries.values()) controller.abort();
+    await this.idle();
+  }
+
+  private async load(id: string): Promise<ConversationRecord> {
+    const now = this.options.now().getTime();
+    let record = this.cache.get(id);
+    if (!record) {
+      let pending = this.loading.get(id);
+      if (!pending) {
+        pending = this.options.store
+          .load(id)
+          .catch((error: unknown) => {
+            this.options.logger.warn(
+              { conversationId: id, err: error },
+              'conversation memory could not be loaded',
+            );
+            return undefined;
+          })
+          .then((loaded) => loaded ?? { id, summary: null, turns: [], updatedAt: now });
+        this.loading.set(id, pending);
+      }
+      try {
+        record = await pending;
+      } finally {
+        this.loading.delete(id);
+      }
+      record = this.cache.get(id) ?? record;
+      this.cache.set(id, record);
+    }
+    if (record.turns.length + (record.summary ? 1 : 0) > 0 && now - record.updatedAt > this.options.ttlMs) {
+      this.summaries.get(id)?.abort();
+      record = { id, summary: null, turns: [], updatedAt: now };
+      this.cache.set(id, record);
+      this.track(this.options.store.delete(id));
+    }
+    return record;
+  }
+
+  private persist(id: string): void {
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const record = this.cache.get(id);
+        if (record) await this.options.store.save(structuredClone(record));
+      })
+      .catch((error: unknown) => {
+        this.options.logger.warn(
+          { conversationId: id, err: error },
+          'conversation memory could not be saved',
+        );
+      })
+      .finally(() => {
+        if (this.writes.get(id) === next) this.writes.delete(id);
+      });
+    this.writes.set(id, next);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => {}).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+  }
+
+  private scheduleSummary(id: string): void {
+    const record = this.cache.get(id);
+    if (this.closed || this.summaries.has(id) || !record || record.turns.length <= this.options.keepTurns)
+      return;
+    const controller = new AbortController();
+    this.summaries.set(id, controller);
+    this.track(
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.summarise(id, controller.signal))
+        .then((folded) => {
+          this.summaries.delete(id);
+          // Turns that arrived while this summary ran are folded in by the next one.
+          if (folded) this.scheduleSummary(id);
+        })
+        .finally(() => {
+          if (this.summaries.get(id) === controller) this.summaries.delete(id);
+        }),
+    );
+  }
+
+  /** Makes one summary; resolves true when it was folded into the record. */
+  private async summarise(id: string, signal: AbortSignal): Promise<boolean> {
+    const record = this.cache.get(id);
+    if (!record || signal.aborted) return false;
+    const older = record.turns.slice(0, -this.options.keepTurns);
+    if (older.length === 0) return false;
+    const { summaryChars, summaryHardCapChars } = this.options;
+    let text: string;
+    try {
+      const messages = buildSummaryMessages(record.summary, older, summaryChars);
+      text = capSummary(await this.options.summarise(messages, signal), summaryChars, summaryHardCapChars);
+    } catch (error) {
+      if (!signal.aborted)
+        this.options.logger.warn(
+          { conversationId: id, err: error },
+          'summary failed; history left as it was',
+        );
+      return false;
+    }
+    const current = this.cache.get(id);
+    // Fold in only if the turns are still the ones summarised (not forgotten or expired meanwhile).
+    if (
+      signal.aborted ||
+      text === '' ||
+      current !== record ||
+      !older.every((turn, i) => current.turns[i] === turn)
+    )
+      return false;
+    current.summary = text;
+    current.turns = current.turns.slice(older.length);
+    current.updatedAt = this.options.now().getTime();
+    this.persist(id);
+    return true;
+  }
+}

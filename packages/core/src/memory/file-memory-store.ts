@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { Logger } from '../types.js';
+import type { ConversationRecord, MemoryStore } from './memory-store.js';
+
+/**
+ * The file a conversation lives in. The id is hashed, so no id — however it is spelled — can
+ * name a path outside the folder.
+ */
+export function conversationFileName(id: string): string {
+  return `conversation-${createHash('sha256').update(id).digest('hex').slice(0, 40)}.json`;
+}
+
+function isRecord(value: unknown, id: string): value is ConversationRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<ConversationRecord>;
+  return (
+    record.id === id &&
+    (record.summary === null || typeof record.summary === 'string') &&
+    typeof record.updatedAt === 'number' &&
+    Array.isArray(record.turns) &&
+    record.turns.every(
+      (turn) =>
+        typeof turn === 'object' &&
+        turn !== null &&
+        typeof turn.question === 'string' &&
+        typeof turn.answer === 'string' &&
+        typeof turn.at === 'number',
+    )
+  );
+}
+
+/** A store of one JSON file per conversation under `dir` (created with mode 700, files 600). */
+export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore {
+  let ready: Promise<unknown> | undefined;
+  const ensureDir = () => {
+    ready ??= mkdir(dir, { recursive: true, mode: 0o700 }).catch((error) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  };
+
+  return {
+    async load(id) {
+      const file = join(dir, conversationFileName(id));
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        logger.warn({ file, err: error }, 'conversation memory file could not be read; starting afresh');
+        return undefined;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (isRecord(parsed, id)) return parsed;
+      const aside = `${file}.corrupt-${Date.now()}`;
+      try {
+        await rename(file, aside);
+        logger.warn(
+          { file, movedTo: aside },
+          'conversation memory file was corrupt; set aside and starting afresh',
+        );
+      } catch (error) {
+        logger.warn({ file, err: error }, 'conversation memory file was corrupt and could not be set aside');
+      }
+      return undefined;
+    },
+    async save(record) {
+      await ensureDir();
+      await writeFileAtomic(join(dir, conversationFileName(record.id)), `${JSON.stringify(record)}\n`, {
+        mode: 0o600,
+      });
+    },
+    async delete(id) {
+      await rm(join(dir, conversationFileName(id)), { force: true });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { type Logger, silentLogger } from '../types.js';
+import { createFileMemoryStore } from './file-memory-store.js';
+
+/** One question and the reply the user saw. */
+export interface ConversationTurn {
+  question: string;
+  answer: string;
+  /** When the turn ended, in milliseconds since the epoch. */
+  at: number;
+}
+
+/** What is remembered of one conversation. */
+export interface ConversationRecord {
+  id: string;
+  /** Rolling summary of the turns no longer kept verbatim. */
+  summary: string | null;
+  /** Turns not yet folded into the summary, oldest first. */
+  turns: ConversationTurn[];
+  /** Last change, in milliseconds since the epoch; the TTL counts from here. */
+  updatedAt: number;
+}
+
+/** Where conversation records live. */
+export interface MemoryStore {
+  /** The record, or undefined when there is none (or it could not be read). */
+  load(id: string): Promise<ConversationRecord | undefined>;
+  save(record: ConversationRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Folder for one JSON file per conversation; without it, records live in this process only. */
+  dir?: string;
+  /** Where a corrupt file is reported. Default: silent. */
+  logger?: Logger;
+}
+
+function createInProcessStore(): MemoryStore {
+  const records = new Map<string, ConversationRecord>();
+  return {
+    load: async (id) => {
+      const record = records.get(id);
+      return record ? structuredClone(record) : undefined;
+    },
+    save: async (record) => {
+      records.set(record.id, structuredClone(record));
+    },
+    delete: async (id) => {
+      records.delete(id);
+    },
+  };
+}
+
+/**
+ * A conversation store: in this process, or durable under `dir` (one file per conversation,
+ * written atomically; a corrupt file is set aside and logged, never thrown).
+ *
+ * @example
+ * const store = createMemoryStore({ dir: join(macstatsHome, 'sessions') });
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  return options.dir
+    ? createFileMemoryStore(options.dir, options.logger ?? silentLogger)
+    : createInProcessStore();
+}

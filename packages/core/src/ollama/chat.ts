@@ -1,0 +1,126 @@
+import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
+import { MacstatsError } from '../errors.js';
+import { toOllamaError } from './ollama-errors.js';
+
+/** A native tool call as Ollama returns it: arguments are an object. */
+export interface NativeToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+/** A chat message as sent to Ollama. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: NativeToolCall[];
+  tool_name?: string;
+}
+
+/** One chat request. */
+export interface ChatParams {
+  host: string;
+  model: string;
+  messages: ChatMessage[];
+  /** Native tool definitions; omitted when empty. */
+  tools?: OllamaTool[];
+  /** The caller's signal: aborting rejects with its reason, never retried. */
+  signal?: AbortSignal | undefined;
+  /** Time limit of the whole request. */
+  timeoutMs: number;
+  /** When given, the reply is streamed and each piece of content is passed here. */
+  onToken?: (text: string) => void;
+}
+
+/** What one chat request produced. */
+export interface ChatResult {
+  content: string;
+  toolCalls: NativeToolCall[];
+  promptTokens: number | null;
+  completionTokens: number | null;
+  tokensPerSecond: number | null;
+  durationMs: number;
+}
+
+/**
+ * An `ollama` client whose every request carries `signal`. ollama-js's non-streaming calls take no
+ * signal, and its `abort()` reaches only streams already answering, so the signal goes in through
+ * the `fetch` it is given (merged with the client's own stream signal).
+ */
+export function createAbortableClient(host: string, signal: AbortSignal): Ollama {
+  return new Ollama({
+    host,
+    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+      fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+  });
+}
+
+/** Runs `work` with a client bound to the caller's signal plus a timeout; maps failures to `OLLAMA_*` errors. */
+export async function withOllama<T>(
+  host: string,
+  options: { signal?: AbortSignal | undefined; timeoutMs: number },
+  work: (client: Ollama, phase: { started: boolean }) => Promise<T>,
+): Promise<T> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const phase = { started: false };
+  try {
+    return await work(createAbortableClient(host, signal), phase);
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (timeout.aborted)
+      throw new MacstatsError('OLLAMA_TIMEOUT', `no answer within ${options.timeoutMs} ms`, { cause: error });
+    throw toOllamaError(error, phase.started ? 'stream' : 'request');
+  }
+}
+
+function stats(
+  final: { prompt_eval_count?: number; eval_count?: number; eval_duration?: number } | undefined,
+) {
+  const promptTokens = typeof final?.prompt_eval_count === 'number' ? final.prompt_eval_count : null;
+  const completionTokens = typeof final?.eval_count === 'number' ? final.eval_count : null;
+  const seconds = typeof final?.eval_duration === 'number' ? final.eval_duration / 1e9 : 0;
+  const tokensPerSecond = completionTokens !== null && seconds > 0 ? completionTokens / seconds : null;
+  return { promptTokens, completionTokens, tokensPerSecond };
+}
+
+/**
+ * One chat request to Ollama: streamed when `onToken` is given, else a single JSON reply.
+ * Rejects with the caller's abort reason, or a `MacstatsError` with an `OLLAMA_*` code.
+ */
+export async function chat(params: ChatParams): Promise<ChatResult> {
+  const started = performance.now();
+  const base = {
+    model: params.model,
+    messages: params.messages as Message[],
+    ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
+  };
+  return withOllama(
+    params.host,
+    { signal: params.signal, timeoutMs: params.timeoutMs },
+    async (client, phase) => {
+      if (!params.onToken) {
+        const reply = await client.chat({ ...base, stream: false });
+        return {
+          content: reply.message?.content ?? '',
+          toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
+          ...stats(reply),
+          durationMs: performance.now() - started,
+        };
+      }
+      const stream = await client.chat({ ...base, stream: true });
+      phase.started = true;
+      let content = '';
+      const toolCalls: NativeToolCall[] = [];
+      let final: Parameters<typeof stats>[0];
+      for await (const part of stream) {
+        const piece = part.message?.content ?? '';
+        if (piece) {
+          content += piece;
+          params.onToken?.(piece);
+        }
+        if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
+        if (part.done) final = part;
+      }
+      return { content, toolCalls, ...stats(final), durationMs: performance.now() - started };
+    },
+  );
+}

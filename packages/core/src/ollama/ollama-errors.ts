@@ -1,0 +1,117 @@
+import { MacstatsError } from '../errors.js';
+
+/** Codes of the errors the Ollama wrapper raises. */
+export type OllamaErrorCode =
+  | 'OLLAMA_UNREACHABLE'
+  | 'OLLAMA_CONNECTION_LOST'
+  | 'OLLAMA_MODEL_NOT_FOUND'
+  | 'OLLAMA_TOOLS_UNSUPPORTED'
+  | 'OLLAMA_TIMEOUT'
+  | 'OLLAMA_BAD_RESPONSE'
+  | 'OLLAMA_STREAM_ERROR'
+  | 'OLLAMA_SERVER_ERROR'
+  | 'OLLAMA_HTTP_ERROR'
+  | 'OLLAMA_ERROR';
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+]);
+const LOST = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+function short(text: string, limit = 200): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > limit ? `${oneLine.slice(0, limit - 1)}…` : oneLine;
+}
+
+function causeCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Turns whatever the `ollama` client or `fetch` threw into a {@link MacstatsError} with an
+ * `OLLAMA_*` code. `phase` says whether the reply had started (errors after that are stream errors).
+ */
+export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'request'): MacstatsError {
+  if (MacstatsError.isInstance(error) && error.code.startsWith('OLLAMA_')) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const status = (error as { status_code?: unknown }).status_code;
+  if (typeof status === 'number') {
+    if (status === 404 && /not found/i.test(message))
+      return new MacstatsError('OLLAMA_MODEL_NOT_FOUND', short(message), { cause: error });
+    if (status === 400 && /does not support tools/i.test(message))
+      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', short(message), { cause: error });
+    if (status >= 500)
+      return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
+    return new MacstatsError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
+  }
+  const code = causeCode(error);
+  if (code && UNREACHABLE.has(code))
+    return new MacstatsError('OLLAMA_UNREACHABLE', short(message), { cause: error });
+  if (code && LOST.has(code))
+    return new MacstatsError('OLLAMA_CONNECTION_LOST', short(message), { cause: error });
+  if ((error as Error)?.name === 'TimeoutError')
+    return new MacstatsError('OLLAMA_TIMEOUT', short(message), { cause: error });
+  if (error instanceof SyntaxError || /did not receive done|unexpected end|terminated|json/i.test(message))
+    return new MacstatsError('OLLAMA_BAD_RESPONSE', short(message), { cause: error });
+  if (message === 'fetch failed') return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error });
+  if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', short(message), { cause: error });
+  return new MacstatsError('OLLAMA_ERROR', short(message), { cause: error });
+}
+
+/** What {@link describeOllamaError} needs to name the fix. */
+export interface OllamaErrorContext {
+  host: string;
+  model?: string;
+  /** The time limit that ran out, for timeouts. */
+  timeoutMs?: number;
+}
+
+/**
+ * One sentence for the user naming what went wrong with Ollama and how to fix it
+ * (`ollama serve`, `ollama pull <model>`, ...).
+ *
+ * @example
+ * describeOllamaError(error, { host: 'http://127.0.0.1:11434', model: 'llama3.2:3b' });
+ * // 'The model "llama3.2:3b" is not installed in Ollama: run `ollama pull llama3.2:3b` ...'
+ */
+export function describeOllamaError(error: unknown, context: OllamaErrorContext): string {
+  const known = toOllamaError(error);
+  const model = context.model ?? 'the model';
+  const detail = known.message;
+  switch (known.code as OllamaErrorCode) {
+    case 'OLLAMA_UNREACHABLE':
+      return `Ollama is not reachable at ${context.host}: start it with \`ollama serve\`, or set OLLAMA_HOST to where it runs.`;
+    case 'OLLAMA_CONNECTION_LOST':
+      return `Ollama at ${context.host} closed the connection before answering: it may have crashed; restart it with \`ollama serve\` and try again.`;
+    case 'OLLAMA_MODEL_NOT_FOUND':
+      return `The model "${model}" is not installed in Ollama: run \`ollama pull ${model}\`, or set OLLAMA_MODEL to a model you have.`;
+    case 'OLLAMA_TOOLS_UNSUPPORTED':
+      return `The model "${model}" does not support native tool calling: turn native tool calling off, or use a model with the tools capability.`;
+    case 'OLLAMA_TIMEOUT': {
+      const seconds = context.timeoutMs
+        ? ` within ${Math.round(context.timeoutMs / 1000)} seconds`
+        : ' in time';
+      return `Ollama did not answer${seconds}: the model may still be loading or be too big for this machine; try again, or use a smaller model (\`ollama pull llama3.2:3b\`).`;
+    }
+    case 'OLLAMA_BAD_RESPONSE':
+      return `Ollama's reply was cut off or malformed (${detail}): try again, and restart Ollama with \`ollama serve\` if it keeps happening.`;
+    case 'OLLAMA_STREAM_ERROR':
+      return `Ollama stopped in the middle of its reply (${detail}): try again, and restart it with \`ollama serve\` if it keeps happening.`;
+    case 'OLLAMA_SERVER_ERROR':
+      return `Ollama failed with an internal error (${detail}): check its log, and restart it with \`ollama serve\`.`;
+    case 'OLLAMA_HTTP_ERROR':
+      return `Ollama at ${context.host} refused the request (${detail}): check that OLLAMA_HOST points at an Ollama server and that Ollama is up to date.`;
+    default:
+      return `Something went wrong while talking to Ollama at ${context.host} (${detail}): check that \`ollama serve\` is running.`;
+  }
+}

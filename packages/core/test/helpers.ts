@@ -1,0 +1,58 @@
+import type { FakeChatRequest } from '@macstats/testing';
+import type { Logger, Tool, ToolContext, ToolResult } from '../src/index.js';
+
+/** A tool that records its calls and answers from a function (default: "<NAME> result for <argument>"). */
+export function recordingTool(
+  name: string,
+  respond: (argument: string, context: ToolContext) => string | ToolResult | Promise<string | ToolResult> = (
+    argument,
+  ) => `${name} result for ${argument}`,
+): Tool & { calls: string[]; contexts: ToolContext[] } {
+  const calls: string[] = [];
+  const contexts: ToolContext[] = [];
+  return {
+    name,
+    description: `The ${name.toLowerCase()} tool.`,
+    usage: `${name}: <argument>`,
+    calls,
+    contexts,
+    async run(argument, context) {
+      calls.push(argument);
+      contexts.push(context);
+      return respond(argument, context);
+    },
+  };
+}
+
+/** All message contents of a request, joined: what the model read. */
+export function promptText(request: FakeChatRequest | undefined): string {
+  return (request?.messages ?? []).map((message) => `${message.role}: ${message.content}`).join('\n');
+}
+
+/** The last message of a request. */
+export function lastMessage(request: FakeChatRequest | undefined) {
+  const messages = request?.messages ?? [];
+  return messages[messages.length - 1];
+}
+
+/** A logger that keeps what it was told. */
+export function memoryLogger(): Logger & {
+  entries: Array<{ level: string; details: object; message?: string }>;
+} {
+  const entries: Array<{ level: string; details: object; message?: string }> = [];
+  const at =
+    (level: string) =>
+    (details: object, message?: string): void => {
+      entries.push(message === undefined ? { level, details } : { level, details, message });
+    };
+  return { entries, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** Resolves once `check` is true, polling the event loop (no wall-clock thresholds). */
+export async function until(check: () => boolean, rounds = 2000): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('condition never became true');
+}
