@@ -1,0 +1,20 @@
+/** Every default of {@link createDiscordBot}, in one place. */
+export const DISCORD_BOT_DEFAULTS = {
+  /** Discord's API base, without the version. */
+  apiUrl: 'https://discord.com/api',
+  statusIntervalMs: 1500,
+  /** Discord's message limit. */
+  maxReplyChars: 2000,
+  errorMessage: 'Sorry, something went wrong while answering.',
+  /** Added to the error message when the model could not be reached (the original app's words). */
+  unreachableHint: '(Is Ollama configured?)',
+  timeoutMessage: 'Sorry, that took too long to answer.',
+  emptyAnswerMessage: 'The model gave an empty answer.',
+  allowBots: false,
+  answerTimeoutMs: 300_000,
+  /** Discord shows "typing…" for about 10 seconds; renew before it fades. */
+  typingIntervalMs: 8000,
+  seenMessageLimit: 1000,
+  /** Status lines are cut to this many characters. */
+  maxStatusChars: 300,
+} as const;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { statusForEvent } from './status-text.js';
+
+describe('statusForEvent', () => {
+  it('says which URL is fetched', () => {
+    expect(
+      statusForEvent({ type: 'tool-call-start', tool: 'FETCH_URL', argument: 'https://example.com/a' }),
+    ).toBe('Fetching https://example.com/a…');
+  });
+
+  it('names the MCP tool being called', () => {
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'MCP', argument: 'get-sum {"a":1,"b":2}' })).toBe(
+      'Calling MCP tool get-sum…',
+    );
+  });
+
+  it('quotes a web search', () => {
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'BRAVE_SEARCH', argument: 'ollama news' })).toBe(
+      'Searching the web for "ollama news"…',
+    );
+  });
+
+  it('names any other tool', () => {
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x' })).toBe(
+      'Using SCHEDULE…',
+    );
+  });
+
+  it("shows the agent's own status lines on one line", () => {
+    expect(statusForEvent({ type: 'status', text: 'Reading\nthe page' })).toBe('Reading the page');
+  });
+
+  it('cuts a very long status line', () => {
+    const line = statusForEvent({
+      type: 'tool-call-start',
+      tool: 'FETCH_URL',
+      argument: `https://x.dev/${'a'.repeat(500)}`,
+    });
+    expect(line?.length).toBe(300);
+    expect(line?.endsWith('…')).toBe(true);
+  });
+
+  it('shows nothing for tokens, model calls and planning', () => {
+    expect(statusForEvent({ type: 'token', call: 1, text: 'hi' })).toBeUndefined();
+    expect(statusForEvent({ type: 'llm-call-start', call: 1 })).toBeUndefined();
+    expect(statusForEvent({ type: 'planning-start' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,82 @@
+import type { Logger } from '@macstats/core';
+
+/**
+ * What the bot reads of the agent's events. Structurally a subset of core's `AgentEvent`: the
+ * bot shows `tool-call-start` and `status` events, and watches `error` events for Ollama faults.
+ */
+export type DiscordAgentEvent =
+  | { type: 'tool-call-start'; tool: string; argument: string; iteration?: number }
+  | { type: 'status'; text: string }
+  | { type: 'error'; code: string; message: string }
+  | { type: string; [key: string]: unknown };
+
+/** Options the bot passes to {@link DiscordAgent.answer}. */
+export interface DiscordAnswerOptions {
+  /** `discord-<channel id>`: memory is kept per channel (or DM). */
+  conversationId?: string;
+  /** Aborts when the bot stops or the answer takes longer than `answerTimeoutMs`. */
+  signal?: AbortSignal;
+  onEvent?: (event: DiscordAgentEvent) => void;
+  /** The channel's `prompt` from `discord_channels.json`. */
+  systemPromptExtra?: string;
+  /** The channel's `model` from `discord_channels.json`. */
+  model?: string;
+}
+
+/** The answer the bot posts; core's `AgentAnswer` fits. */
+export interface DiscordAgentAnswer {
+  text: string;
+  toolCalls?: readonly unknown[];
+  llmCalls?: number;
+  /** Set by core's agent when Ollama failed; `text` then says what went wrong. */
+  error?: { code: string; message: string };
+}
+
+/** Anything that answers a question: core's `Agent` (from `createAgent`) fits this shape. */
+export interface DiscordAgent {
+  answer(question: string, options?: DiscordAnswerOptions): Promise<DiscordAgentAnswer>;
+}
+
+/** Options of {@link createDiscordBot}. Defaults are in {@link DISCORD_BOT_DEFAULTS}. */
+export interface DiscordBotOptions {
+  /** The bot token from the developer portal. */
+  token: string;
+  /** Answers the messages: core's `createAgent(...)`. */
+  agent: DiscordAgent;
+  /**
+   * API base URL for REST and gateway discovery, without the version: `https://discord.com/api`
+   * by default; a fake's `apiUrl` in tests.
+   */
+  apiUrl?: string;
+  /** Path of `discord_channels.json` (apps pass `$MACSTATS_HOME/discord_channels.json`). Default: none, every channel `mention_only`. */
+  channelsFile?: string;
+  /** Where the bot logs what it does and every error in full. Default: silent. */
+  logger?: Logger;
+  /** Least time between two edits of the status message, in milliseconds. Default 1500. */
+  statusIntervalMs?: number;
+  /** Longest message part, in UTF-16 units; at most 2000 (Discord's limit). Default 2000. */
+  maxReplyChars?: number;
+  /** What the user sees when answering failed. Default: "Sorry, something went wrong while answering." */
+  errorMessage?: string;
+  /** Answer other bots everywhere (channels can also allow it one by one). Default false. The bot never answers itself. */
+  allowBots?: boolean;
+  /** Give up on an answer after this long, in milliseconds. Default 300 000. */
+  answerTimeoutMs?: number;
+  /** How often the typing indicator is renewed while working, in milliseconds. Default 8000. */
+  typingIntervalMs?: number;
+  /** How many message ids are remembered to drop a redelivered message. Default 1000. */
+  seenMessageLimit?: number;
+}
+
+/** A running Discord bot. */
+export interface DiscordBot {
+  /** Logs in and resolves once the gateway is ready; rejects with a `MacstatsError` on a bad token or disallowed intents. */
+  start(): Promise<void>;
+  /** Stops taking messages, aborts answers in progress, and disconnects. */
+  stop(): Promise<void>;
+  /**
+   * Posts `text` to a channel (the scheduler's deliveries), split like replies; resolves with the
+   * ids of the messages posted. Works before `start()`: it needs only REST.
+   */
+  sendToChannel(channelId: string, text: string): Promise<string[]>;
+}
