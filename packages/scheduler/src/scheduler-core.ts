@@ -45,6 +45,7 @@ export class SchedulerCore {
   readonly #nextDue = new Map<string, number | undefined>();
   readonly #running = new Map<string, ActiveRun>();
   readonly #completions = new Set<Promise<void>>();
+  readonly #settling = new Set<Promise<void>>();
 
   constructor(options: SchedulerCoreOptions) {
     this.#options = options;
@@ -65,6 +66,18 @@ export class SchedulerCore {
     });
     this.#queue = run;
     return run;
+  }
+
+  /** Resolves when the queue is empty and every finished task's bookkeeping is done. */
+  async whenIdle(): Promise<void> {
+    while (true) {
+      const queue = this.#queue;
+      await queue;
+      await Promise.all([...this.#settling]);
+      // Let tasks that settled meanwhile register their bookkeeping before looking again.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#queue === queue && this.#settling.size === 0) return;
+    }
   }
 
   /** Takes the lock if it is free (or its holder is dead); on success loads the state. */
@@ -236,29 +249,36 @@ export class SchedulerCore {
   }
 
   #start(schedule: Schedule, due: number): void {
-    const { startRun, emit, logger, history, store, deliver, clock } = this.#options;
+    const { startRun, emit, logger, clock } = this.#options;
     const run = startRun(schedule, due);
     this.#running.set(schedule.id, run);
     logger.info({ id: schedule.id, due: iso(due) }, 'run started');
     emit({ type: 'run-start', id: schedule.id, due: new Date(due), startedAt: new Date(clock.now()) });
     const completion = run.finished.then(async ({ record, result }) => {
       this.#running.delete(schedule.id);
-      await this.enqueue(async () => {
-        const saved = this.#state.schedules[schedule.id];
-        if (saved !== undefined) {
-          delete saved.running;
-          const { due: runDue, start, durationMs, outcome } = record;
-          saved.lastRun = { due: runDue, start, durationMs, outcome };
-          await store.save(this.#state);
-        }
-        await history.append(record);
-      });
-      logger.info({ ...record }, 'run finished');
-      emit({ type: 'run-end', id: schedule.id, record });
-      if (result !== undefined) await deliver(schedule, result);
+      const settled = this.#settle(schedule, record, result);
+      this.#settling.add(settled);
+      await settled.finally(() => this.#settling.delete(settled));
     });
     this.#completions.add(completion);
     void completion.finally(() => this.#completions.delete(completion));
+  }
+
+  async #settle(schedule: Schedule, record: RunRecord, result: RunResult | undefined): Promise<void> {
+    const { emit, logger, history, store, deliver } = this.#options;
+    await this.enqueue(async () => {
+      const saved = this.#state.schedules[schedule.id];
+      if (saved !== undefined) {
+        delete saved.running;
+        const { due, start, durationMs, outcome } = record;
+        saved.lastRun = { due, start, durationMs, outcome };
+        await store.save(this.#state);
+      }
+      await history.append(record);
+    });
+    logger.info({ ...record }, 'run finished');
+    emit({ type: 'run-end', id: schedule.id, record });
+    if (result !== undefined) await deliver(schedule, result);
   }
 
   #arm(at: number): void {

@@ -89,6 +89,11 @@ export interface Scheduler {
   start(): Promise<void>;
   /** Stops timers and watcher, aborts running tasks and waits for them, releases the lock. */
   stop(): Promise<void>;
+  /**
+   * Resolves once queued work is done: reloads, due runs being started, and the bookkeeping and
+   * delivery of runs whose task has finished. Does not wait for tasks still running.
+   */
+  whenIdle(): Promise<void>;
   /** Re-reads the schedules file now; resolves when the new schedules are in effect. */
   reload(): Promise<void>;
   /** The current schedules with their next run and last run. */

@@ -177,6 +177,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       await core.shutdown();
     },
     reload: () => core.enqueue(() => loadFile(false)),
+    whenIdle: () => core.whenIdle(),
     list: (): ScheduleStatus[] => schedules.map((schedule) => core.status(schedule)),
     errors: () => [...fileErrors],
     dryRun(count) {
