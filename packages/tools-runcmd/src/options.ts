@@ -1,17 +1,17 @@
 import type { Logger } from '@macstats/core';
 
 /** The defaults of every {@link RunCmdOptions} field, in one place. */
-export const RUN_CMD_DEFAULTS = {
+export const RUN_CMD_DEFAULTS = Object.freeze({
   /** The base directory, relative to the home directory: `~/.mac-stats`. */
   baseDirName: '.mac-stats',
   /** A command still running after this many milliseconds is killed. */
   timeoutMs: 5_000,
   /** Bytes of standard output kept; the rest is cut with a note saying how much. */
-  maxOutputBytes: 64 * 1024,
+  maxOutputBytes: 65_536,
   /** Bytes of standard error kept. */
-  maxStderrBytes: 8 * 1024,
+  maxStderrBytes: 8_192,
   /** Bytes counted past the output cap before the command is stopped. */
-  maxDiscardedBytes: 1024 * 1024,
+  maxDiscardedBytes: 1_048_576,
   /** Commands running at the same time, per tool. */
   maxConcurrent: 2,
   /** Calls waiting for a free slot before new ones are refused. */
@@ -25,8 +25,8 @@ export const RUN_CMD_DEFAULTS = {
   /** Whether a regular file with more than one hard link may be read. */
   allowHardLinks: false,
   /** Folders searched, in order, for the five programs. Never the caller's `PATH`. */
-  binDirs: ['/bin', '/usr/bin'] as readonly string[],
-} as const;
+  binDirs: Object.freeze(['/bin', '/usr/bin']) as readonly string[],
+} as const);
 
 /** Something the tool did, for an app's status line or audit log. */
 export type RunCmdEvent =
