@@ -73,7 +73,8 @@ describe('createMetricsHistory', () => {
   it('holds a constant number of points at every resolution however long it runs', () => {
     const history = createMetricsHistory();
     // Eight days of a sample every 5 s.
-    for (let time = start; time < start + 8 * 86_400_000; time += 5000) history.add(time, values(25));
+    const sample = values(25);
+    for (let time = start; time < start + 8 * 86_400_000; time += 5000) history.add(time, sample);
     for (const [resolution, { capacity }] of Object.entries(HISTORY_RESOLUTIONS)) {
       expect(history.points(resolution as keyof typeof HISTORY_RESOLUTIONS)).toHaveLength(capacity);
     }
