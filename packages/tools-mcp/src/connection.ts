@@ -1,4 +1,4 @@
-import { type Logger, MacstatsError, silentLogger, type Tool, type ToolResult } from '@macstats/core';
+import { type Logger, MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
@@ -6,7 +6,7 @@ import type { McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
 import { redactUrl } from './mask-url.js';
-import { createMcpTool } from './mcp-tool.js';
+import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { raceSignal } from './race-signal.js';
 import { describeServer, isUrlServer, type McpServerSpec } from './server-spec.js';
@@ -39,7 +39,7 @@ export class McpConnection {
   /** The server as logs may show it: the host of a URL, the program of a command. */
   readonly description: string;
   /** The `MCP` tool over this server's tools, for the agent's tool list. */
-  readonly tool: Tool;
+  readonly tool: McpTool;
   readonly #server: McpServerSpec;
   readonly #settings: Settings;
   readonly #logger: Logger;

@@ -15,6 +15,7 @@ export {
   mcpServersFromEnvironment,
   parseMcpConfig,
 } from './mcp-config.js';
+export type { McpTool } from './mcp-tool.js';
 export type { McpTransportKind } from './open-client.js';
 export { connectMcpServers, type McpServerSet, type McpSetToolInfo } from './server-set.js';
 export {

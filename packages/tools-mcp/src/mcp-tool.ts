@@ -16,6 +16,13 @@ export interface McpCatalogEntry {
   };
 }
 
+/** The `MCP` tool: a core `Tool` whose `run` always resolves a `ToolResult`. */
+export interface McpTool extends Tool {
+  run(argument: string, context: ToolContext): Promise<ToolResult>;
+  details(): string;
+  nativeFunctions(): NativeFunction[];
+}
+
 /** Options of `createMcpTool`. */
 export interface McpToolOptions {
   /** Longest tool description in the list; default 160 characters. */
@@ -42,7 +49,7 @@ function firstLine(text: string | undefined, maxChars: number): string {
  * `MCP: <tool_name> <arguments>`, where arguments are a JSON object, or plain text for a tool
  * with a single required string parameter.
  */
-export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpToolOptions): Tool {
+export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpToolOptions): McpTool {
   const entries = () => {
     options.onRead?.();
     return catalog();

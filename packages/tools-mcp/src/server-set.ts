@@ -1,9 +1,9 @@
-import { silentLogger, type Tool, type ToolResult } from '@macstats/core';
+import { silentLogger, type ToolResult } from '@macstats/core';
 import { type McpCallOptions, McpConnection } from './connection.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import type { McpConnectOptions } from './events.js';
 import { type McpNamedServer, serverKey } from './mcp-config.js';
-import { createMcpTool, type McpCatalogEntry } from './mcp-tool.js';
+import { createMcpTool, type McpCatalogEntry, type McpTool } from './mcp-tool.js';
 import type { McpServerSpec } from './server-spec.js';
 import type { McpToolInfo } from './tool-info.js';
 import { resolveName, SERVER_SEPARATOR } from './tool-names.js';
@@ -21,7 +21,7 @@ export interface McpServerSet {
   /** Every configured server by name, reachable or not. */
   readonly connections: ReadonlyMap<string, McpConnection>;
   /** One `MCP` tool over the tools of every reachable server. */
-  readonly tool: Tool;
+  readonly tool: McpTool;
   /** The tools of every server, fetched anew; a server that fails is left out and logged. */
   listTools(options?: { signal?: AbortSignal }): Promise<McpSetToolInfo[]>;
   /** Calls a tool by the name the model writes (`server__tool`, or the bare name when unique). */
