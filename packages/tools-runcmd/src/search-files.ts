@@ -1,4 +1,4 @@
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { ResolvedPath } from './resolve-path.js';
 
@@ -55,11 +55,11 @@ async function walk(folder: string, depth: number, limits: SearchLimits, found: 
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const pathOf = (name: string) => (folder.endsWith('/') ? `${folder}${name}` : `${folder}/${name}`);
-  // Files of one folder are checked together; folders are walked one after another, in order.
-  const fileStats = await Promise.all(
-    entries.map((entry) => (entry.isFile() ? lstat(pathOf(entry.name)).catch(() => undefined) : undefined)),
-  );
+  let fileStats: Array<Stats | undefined> = [];
   for (const [index, entry] of entries.entries()) {
+    // Files are looked at a batch at a time, so a huge folder costs no more than the limit.
+    if (index % STAT_BATCH === 0)
+      fileStats = await statFiles(entries.slice(index, index + STAT_BATCH), pathOf);
     const path = pathOf(entry.name);
     if (entry.isSymbolicLink()) {
       found.skippedSymlinks++;
@@ -67,7 +67,7 @@ async function walk(folder: string, depth: number, limits: SearchLimits, found: 
       if (depth + 1 > limits.maxDepth) found.skippedUnreadable++;
       else await walk(path, depth + 1, limits, found);
     } else if (entry.isFile()) {
-      const stats = fileStats[index];
+      const stats = fileStats[index % STAT_BATCH];
       // Checked again on the entry itself: the name may have changed type since readdir.
       if (stats === undefined) found.skippedUnreadable++;
       else if (!stats.isFile()) found.skippedSpecial++;
@@ -79,6 +79,17 @@ async function walk(folder: string, depth: number, limits: SearchLimits, found: 
     }
     if (found.tooMany) return;
   }
+}
+
+const STAT_BATCH = 64;
+
+function statFiles(
+  entries: readonly Dirent[],
+  pathOf: (name: string) => string,
+): Promise<Array<Stats | undefined>> {
+  return Promise.all(
+    entries.map((entry) => (entry.isFile() ? lstat(pathOf(entry.name)).catch(() => undefined) : undefined)),
+  );
 }
 
 /** A line for the model about what a recursive search left out, or undefined when nothing was. */
