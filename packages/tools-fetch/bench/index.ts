@@ -60,7 +60,9 @@ function main(): void {
   console.log('quality (median over pages; words of htmlToText output vs words of expected.html)');
   console.log(`  recall                          ${format(recall)}   target >= ${TARGETS.recall}`);
   console.log(`  precision                       ${format(precision)}   target >= ${TARGETS.precision}`);
-  console.log(`  precision, link URLs as words   ${format(median(rows.map((row) => row.precisionWithLinks)))}`);
+  console.log(
+    `  precision, link URLs as words   ${format(median(rows.map((row) => row.precisionWithLinks)))}`,
+  );
   console.log(
     `  mean recall / precision         ${format(rows.reduce((s, r) => s + r.recall, 0) / rows.length)} / ${format(rows.reduce((s, r) => s + r.precision, 0) / rows.length)}`,
   );
@@ -98,7 +100,9 @@ function main(): void {
   console.log(
     `  @mozilla/readability on jsdom (baseline)      ${(baselineMs / pages.length).toFixed(1)} ms/page, ${(bytes / 1024 / 1024 / (baselineMs / 1000)).toFixed(1)} MB/s`,
   );
-  console.log(`  speed-up                                      ${speedup.toFixed(2)}x   target >= ${TARGETS.speedup}x\n`);
+  console.log(
+    `  speed-up                                      ${speedup.toFixed(2)}x   target >= ${TARGETS.speedup}x\n`,
+  );
 
   const met = recall >= TARGETS.recall && precision >= TARGETS.precision && speedup >= TARGETS.speedup;
   console.log(met ? 'bench: all targets met' : 'bench: a target was missed (see above)');

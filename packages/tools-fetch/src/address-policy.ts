@@ -83,7 +83,9 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   if (range === 'rfc6052') {
     // 64:ff9b::/96 carries the address in its last 32 bits; the local-use 64:ff9b:1::/48 is
     // local by definition and is refused as a whole (its embedding depends on the prefix).
-    return parts.slice(2, 6).every((part) => part === 0) ? fromWords(parts[6] ?? 0, parts[7] ?? 0) : undefined;
+    return parts.slice(2, 6).every((part) => part === 0)
+      ? fromWords(parts[6] ?? 0, parts[7] ?? 0)
+      : undefined;
   }
   if (range === '6to4') return fromWords(parts[1] ?? 0, parts[2] ?? 0);
   // IPv4-compatible (::a.b.c.d, deprecated): the first 96 bits are zero; :: and ::1 are not.

@@ -4,17 +4,20 @@
  * `<?xml encoding?>` in the first bytes, then UTF-8 if the bytes are valid UTF-8, else
  * windows-1252 (which is also what browsers use for `iso-8859-1`).
  */
-export function detectCharset(bytes: Uint8Array, contentType: string | undefined): string {
+export function detectCharset(bytes: Uint8Array, contentType: string | undefined, truncated = false): string {
   const bom = fromByteOrderMark(bytes);
   if (bom) return bom;
   const declared = charsetParameter(contentType) ?? fromDocumentHead(bytes);
   if (declared && isSupported(declared)) return normalise(declared);
-  return isUtf8(bytes) ? 'utf-8' : 'windows-1252';
+  return isUtf8(bytes, truncated) ? 'utf-8' : 'windows-1252';
 }
 
-/** Decodes `bytes` in the detected encoding. A body cut mid-character loses only that character. */
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined): string {
-  const charset = detectCharset(bytes, contentType);
+/**
+ * Decodes `bytes` in the detected encoding. When `truncated` (the byte cap cut the body), a
+ * character cut in half at the end loses only that character.
+ */
+export function decodeBody(bytes: Uint8Array, contentType: string | undefined, truncated = false): string {
+  const charset = detectCharset(bytes, contentType, truncated);
   return new TextDecoder(charset).decode(bytes);
 }
 
@@ -54,10 +57,10 @@ function normalise(label: string): string {
   return new TextDecoder(label).encoding;
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
+function isUtf8(bytes: Uint8Array, truncated: boolean): boolean {
   try {
-    // stream: a character cut by the byte cap at the very end does not make the body invalid.
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    // stream: a character the byte cap cut at the very end does not make the body invalid.
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
     return true;
   } catch {
     return false;

@@ -22,7 +22,8 @@ export function mediaType(contentType: string | undefined): string {
  */
 export function contentKind(type: string, head: Uint8Array): { kind: ContentKind; type: string } {
   if (type === 'text/html' || type === 'application/xhtml+xml') return { kind: 'html', type };
-  if (type === 'application/json' || type.endsWith('+json') || type === 'text/json') return { kind: 'json', type };
+  if (type === 'application/json' || type.endsWith('+json') || type === 'text/json')
+    return { kind: 'json', type };
   if (type.startsWith('text/') || isTextualApplication(type)) return { kind: 'text', type };
   if (type !== '' && type !== 'application/octet-stream' && type !== 'binary/octet-stream') {
     return { kind: 'binary', type };

@@ -20,9 +20,14 @@ export function describeFailure(error: unknown, url: URL, timeoutMs: number, tim
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
     return `the server at ${where} closed the connection before answering (${code})`;
   }
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${where} cannot be reached from here (${code})`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `${where} cannot be reached from here (${code})`;
   if (TLS_CODE.test(code)) return `TLS failed for ${where}: ${cause?.message ?? code}`;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return `timed out after ${seconds(timeoutMs)} fetching ${url.href}`;
   }
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));

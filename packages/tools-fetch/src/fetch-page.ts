@@ -118,7 +118,10 @@ function nextUrl(location: string, base: URL): URL {
   try {
     return new URL(location, base);
   } catch {
-    throw new MacstatsError('FETCH_BAD_REDIRECT', `${base.href} redirects to "${location}", which is not a URL`);
+    throw new MacstatsError(
+      'FETCH_BAD_REDIRECT',
+      `${base.href} redirects to "${location}", which is not a URL`,
+    );
   }
 }
 

@@ -3,9 +3,9 @@ import { FETCH_URL_DEFAULTS } from './defaults.js';
 import { describeFailure, seconds } from './describe-failure.js';
 import { fetchPage } from './fetch-page.js';
 import { createHostPolicy } from './host-policy.js';
-import { createPinnedAgent, type HostResolver, systemResolver } from './pinned-agent.js';
 import { pageToText } from './page-to-text.js';
 import { parseTarget } from './parse-target.js';
+import { createPinnedAgent, type HostResolver, systemResolver } from './pinned-agent.js';
 
 /** Options of {@link createFetchUrlTool}. Every default is in {@link FETCH_URL_DEFAULTS}. */
 export interface FetchUrlToolOptions {
@@ -110,5 +110,8 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
 
 function isDeclaredBinary(contentType: string | undefined): boolean {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return /^(?:image|audio|video|font)\//.test(type) || /^application\/(?:pdf|zip|gzip|x-tar|octet-stream)$/.test(type);
+  return (
+    /^(?:image|audio|video|font)\//.test(type) ||
+    /^application\/(?:pdf|zip|gzip|x-tar|octet-stream)$/.test(type)
+  );
 }

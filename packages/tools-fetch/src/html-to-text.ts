@@ -16,7 +16,8 @@ interface ParsedDocument {
 }
 
 /** Elements dropped when the page has no article and the whole body is shown instead. */
-const CHROME = 'script,style,noscript,template,nav,header,footer,aside,form,dialog,[role=navigation],[role=banner]';
+const CHROME =
+  'script,style,noscript,template,nav,header,footer,aside,form,dialog,[role=navigation],[role=banner]';
 
 /**
  * Turns an HTML page into the text a model should read: the title first, then the article

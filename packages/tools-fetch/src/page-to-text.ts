@@ -16,7 +16,10 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
   const url = page.url.href;
   const bytes = page.body?.bytes ?? Buffer.alloc(0);
   if (page.status >= 400) {
-    const excerpt = oneLine(readable(bytes, page.contentType, url)).slice(0, EXCERPT_CHARS);
+    const excerpt = oneLine(readable(bytes, page.contentType, url, page.body?.truncated ?? false)).slice(
+      0,
+      EXCERPT_CHARS,
+    );
     const status = `${page.status}${page.statusText ? ` ${page.statusText}` : ''}`;
     return { isError: true, text: `[GET] ${url}: ${status}${excerpt ? `: ${excerpt}` : ''}` };
   }
@@ -26,7 +29,7 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
     const size = page.contentLength ?? (page.body?.truncated ? undefined : bytes.length);
     return { text: redirected + describeBinary(url, type, size) };
   }
-  const text = readable(bytes, page.contentType, url, kind).trim();
+  const text = readable(bytes, page.contentType, url, page.body?.truncated ?? false, kind).trim();
   if (text === '') return { text: `${redirected}${url} answered ${page.status} with an empty body.` };
   const notes: string[] = [];
   let shown = text;
@@ -34,13 +37,20 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
     shown = cutAtWord(shown, limits.maxChars);
     notes.push(`[cut: ${(text.length - shown.length).toLocaleString('en')} more characters not shown]`);
   }
-  if (page.body?.truncated) notes.push(`[cut: the page is larger than ${formatBytes(limits.maxBytes)}; only that much was read]`);
+  if (page.body?.truncated)
+    notes.push(`[cut: the page is larger than ${formatBytes(limits.maxBytes)}; only that much was read]`);
   return { text: `${redirected}${shown}${notes.length > 0 ? `\n\n${notes.join('\n')}` : ''}` };
 }
 
-function readable(bytes: Buffer, contentType: string | undefined, url: string, kind = contentKind(mediaType(contentType), bytes).kind) {
+function readable(
+  bytes: Buffer,
+  contentType: string | undefined,
+  url: string,
+  truncated: boolean,
+  kind = contentKind(mediaType(contentType), bytes).kind,
+): string {
   if (kind === 'binary' || bytes.length === 0) return '';
-  const decoded = decodeBody(bytes, contentType);
+  const decoded = decodeBody(bytes, contentType, truncated);
   if (kind === 'html') return htmlToText(decoded, { url });
   if (kind === 'json') {
     try {

@@ -5,7 +5,9 @@
  */
 export function parseTarget(argument: string): URL | string {
   const first = argument.trim().split(/\s+/)[0] ?? '';
-  const unwrapped = first.replace(/^[<"'`([]+/, '').replace(/[>"'`\]]+$/, '');
+  const unwrapped = stripTrailingPunctuation(first)
+    .replace(/^[<"'`([]+/, '')
+    .replace(/[>"'`\]]+$/, '');
   const stripped = stripTrailingPunctuation(unwrapped);
   if (stripped === '') return 'FETCH_URL needs a URL, as in FETCH_URL: https://example.com/page';
   const withScheme = /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(stripped) ? stripped : `https://${stripped}`;

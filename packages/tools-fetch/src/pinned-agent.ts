@@ -1,5 +1,5 @@
-import { promises as dns } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import { promises as dns } from 'node:dns';
 import { type Logger, MacstatsError } from '@macstats/core';
 import { Agent } from 'undici';
 import { isIpAddress, unbracket } from './address-policy.js';

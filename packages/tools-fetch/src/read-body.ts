@@ -30,13 +30,12 @@ export async function readBody(body: Readable, options: ReadBodyOptions): Promis
   const encoding = (options.encoding ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return readCapped(body, body, options.maxBytes);
   const inflater = createInflater(encoding);
-  let compressed = 0;
-  body.on('data', (chunk: Buffer) => {
-    compressed += chunk.length;
-  });
   body.on('error', (error) => inflater.destroy(error));
   body.pipe(inflater);
   const read = await readCapped(inflater, body, options.maxBytes);
+  // bytesWritten counts the compressed bytes the inflater has consumed so far, not what the
+  // network has delivered ahead of it: the ratio of what was inflated to what it came from.
+  const compressed = inflater.bytesWritten;
   if (read.truncated && read.bytes.length / Math.max(compressed, 1) > options.maxCompressionRatio) {
     throw new MacstatsError(
       'FETCH_COMPRESSION_BOMB',
@@ -74,9 +73,13 @@ async function readCapped(stream: Readable, source: Readable, maxBytes: number):
     }
   } catch (error) {
     if (isZlibError(error)) {
-      throw new MacstatsError('FETCH_BAD_ENCODING', `the body could not be decompressed: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new MacstatsError(
+        'FETCH_BAD_ENCODING',
+        `the body could not be decompressed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

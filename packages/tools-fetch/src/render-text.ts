@@ -124,7 +124,13 @@ function renderNode(node: DomNode, options: RenderOptions): string {
     case 'menu':
       return renderList(node, tag === 'ol', options);
     case 'li':
-      return block(prefixLines(clean(renderChildren(node, options)), '- ', HARD_SPACE.repeat(2)));
+      return block(
+        prefixLines(
+          clean(renderChildren(node, options)).replace(/\n{2,}/g, '\n'),
+          '- ',
+          HARD_SPACE.repeat(2),
+        ),
+      );
     case 'table':
       return renderTable(node, options);
     // Rows and cells of layout tables: data tables are rendered whole by renderTable.
@@ -181,7 +187,9 @@ function linkTarget(href: string | null, options: RenderOptions): string | undef
 }
 
 function renderPre(node: DomNode): string {
-  const code = textOf(node).replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
+  const code = textOf(node)
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\n+|\s+$/g, '');
   if (!code) return '';
   const hard = code.replace(/ /g, HARD_SPACE).replace(/\t/g, HARD_TAB);
   return block(`\`\`\`\n${hard}\n\`\`\``);
@@ -199,7 +207,8 @@ function renderList(node: DomNode, ordered: boolean, options: RenderOptions): st
       continue;
     }
     if (isHidden(child)) continue;
-    const text = clean(renderChildren(child, options));
+    // A list item stays tight: its paragraphs and nested lists on the lines right below it.
+    const text = clean(renderChildren(child, options)).replace(/\n{2,}/g, '\n');
     if (!text) continue;
     const marker = ordered ? `${number++}. ` : '- ';
     items.push(prefixLines(text, marker, HARD_SPACE.repeat(marker.length)));
@@ -268,7 +277,8 @@ function textOf(node: DomNode): string {
   if (tag === 'br') return '\n';
   if (tag === 'script' || tag === 'style') return '';
   let out = '';
-  for (let index = 0; index < node.childNodes.length; index++) out += textOf(node.childNodes[index] as DomNode);
+  for (let index = 0; index < node.childNodes.length; index++)
+    out += textOf(node.childNodes[index] as DomNode);
   return out;
 }
 
@@ -279,7 +289,7 @@ function oneLine(text: string): string {
 function prefixLines(text: string, first: string, rest: string): string {
   return text
     .split('\n')
-    .map((line, index) => (index === 0 ? first : line === '' ? rest.trimEnd() : rest) + line)
+    .map((line, index) => (index === 0 ? first : line === '' ? '' : rest) + line)
     .join('\n');
 }
 

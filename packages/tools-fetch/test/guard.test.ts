@@ -35,7 +35,11 @@ function fakeResolver(table: Record<string, string[] | string[][]>): HostResolve
     calls.push(hostname);
     const entry = table[hostname];
     if (!entry) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    const answer = (Array.isArray(entry[0]) ? (entry as string[][])[Math.min(calls.filter((c) => c === hostname).length - 1, entry.length - 1)] : entry) as string[];
+    const answer = (
+      Array.isArray(entry[0])
+        ? (entry as string[][])[Math.min(calls.filter((c) => c === hostname).length - 1, entry.length - 1)]
+        : entry
+    ) as string[];
     return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   return Object.assign(resolver, { calls });
@@ -65,7 +69,9 @@ describe('the SSRF guard', () => {
       const before = server.requests.length;
       const result = await run(`http://${host}:${server.port}/`);
       expect(result.isError).toBe(true);
-      expect(result.text).toMatch(/^blocked: 127\.\d+\.\d+\.\d+ is a loopback address; add the host to allowHosts/);
+      expect(result.text).toMatch(
+        /^blocked: 127\.\d+\.\d+\.\d+ is a loopback address; add the host to allowHosts/,
+      );
       expect(server.requests.length).toBe(before);
     });
   }
@@ -92,7 +98,9 @@ describe('the SSRF guard', () => {
       const result = await run(`http://${host}:${server.port}/`);
       expect(result).toEqual({
         isError: true,
-        text: expect.stringMatching(new RegExp(`^blocked: \\S+ is ${why}; add the host to allowHosts to fetch it$`)),
+        text: expect.stringMatching(
+          new RegExp(`^blocked: \\S+ is ${why}; add the host to allowHosts to fetch it$`),
+        ),
       });
     });
   }
@@ -107,7 +115,9 @@ describe('the SSRF guard', () => {
 
   it('refuses a private address in the words of the issue', async () => {
     const result = await run('http://10.0.0.5/');
-    expect(result.text).toBe('blocked: 10.0.0.5 is a private address; add the host to allowHosts to fetch it');
+    expect(result.text).toBe(
+      'blocked: 10.0.0.5 is a private address; add the host to allowHosts to fetch it',
+    );
   });
 
   it('refuses a name that resolves to a private address, naming both', async () => {
@@ -123,13 +133,17 @@ describe('the SSRF guard', () => {
   it('refuses localhost through the system resolver', async () => {
     const result = await run(`http://localhost:${server.port}/`);
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/^blocked: (127\.0\.0\.1|::1) \(the address of localhost\) is a loopback address/);
+    expect(result.text).toMatch(
+      /^blocked: (127\.0\.0\.1|::1) \(the address of localhost\) is a loopback address/,
+    );
   });
 
   it('refuses a name when any of its addresses is private, even after a public one', async () => {
     const lookup = fakeResolver({ 'mixed.test': ['93.184.216.34', '127.0.0.1'] });
     const result = await run(`http://mixed.test:${server.port}/`, { lookup });
-    expect(result.text).toMatch(/^blocked: 127\.0\.0\.1 \(the address of mixed\.test\) is a loopback address/);
+    expect(result.text).toMatch(
+      /^blocked: 127\.0\.0\.1 \(the address of mixed\.test\) is a loopback address/,
+    );
   });
 
   it('fetches loopback when allowPrivateNetwork is set', async () => {
@@ -164,7 +178,9 @@ describe('the SSRF guard', () => {
 
   it('refuses a redirect to a private address without following it', async () => {
     const result = await run(`${server.origin}/to-private`, { allowHosts: ['127.0.0.1'] });
-    expect(result.text).toBe('blocked: 10.0.0.5 is a private address; add the host to allowHosts to fetch it');
+    expect(result.text).toBe(
+      'blocked: 10.0.0.5 is a private address; add the host to allowHosts to fetch it',
+    );
   });
 
   it('refuses a redirect to IPv6 loopback when only IPv4 loopback is allowed', async () => {
@@ -180,7 +196,12 @@ describe('the SSRF guard', () => {
     );
   });
 
-  for (const url of ['file:///etc/passwd', 'ftp://example.com/file', 'gopher://127.0.0.1:6379/_INFO', 'data:text/plain,hi']) {
+  for (const url of [
+    'file:///etc/passwd',
+    'ftp://example.com/file',
+    'gopher://127.0.0.1:6379/_INFO',
+    'data:text/plain,hi',
+  ]) {
     it(`refuses the non-http URL ${url}`, async () => {
       const result = await run(url, { allowPrivateNetwork: true });
       expect(result.isError).toBe(true);
