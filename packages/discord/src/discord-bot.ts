@@ -1,0 +1,199 @@
+import { MacstatsError, silentLogger } from '@macstats/core';
+import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
+import { answerMessage } from './answer-message.js';
+import { ChannelSettingsFile } from './channel-settings-file.js';
+import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { MessageSender } from './message-sender.js';
+import { RecentIds } from './recent-ids.js';
+import { MIN_SPLIT_LIMIT } from './split-message.js';
+import { systemTimers } from './timers.js';
+import type { DiscordBot, DiscordBotOptions } from './types.js';
+
+/** How long `stop()` waits for answers to wind down before disconnecting anyway. */
+const STOP_GRACE_MS = 10_000;
+
+/** Close codes after which discord.js gives up, and what the owner should do about them. */
+const FATAL_CLOSE_CODES: Record<number, string> = {
+  4004: 'Discord refused the bot token. Check DISCORD_BOT_TOKEN.',
+  4010: 'Discord refused the shard settings.',
+  4011: 'Discord requires sharding for this bot.',
+  4012: 'Discord refused the gateway version.',
+  4013: 'Discord refused the gateway intents as invalid.',
+  4014: 'Discord refused the Message Content intent. Turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal.',
+};
+
+function checkOptions(options: DiscordBotOptions): void {
+  if (typeof options.token !== 'string' || options.token.trim() === '')
+    throw new MacstatsError('DISCORD_BAD_OPTIONS', 'createDiscordBot needs a bot token (DISCORD_BOT_TOKEN).');
+  if (typeof options.agent?.answer !== 'function')
+    throw new MacstatsError(
+      'DISCORD_BAD_OPTIONS',
+      'createDiscordBot needs an agent with an answer() method.',
+    );
+  const max = options.maxReplyChars;
+  if (max !== undefined && (!Number.isInteger(max) || max < MIN_SPLIT_LIMIT || max > 2000))
+    throw new MacstatsError(
+      'DISCORD_BAD_OPTIONS',
+      `maxReplyChars must be an integer from ${MIN_SPLIT_LIMIT} to 2000.`,
+    );
+}
+
+/**
+ * Creates a Discord bot that answers DMs, mentions and replies to its own messages with `agent`,
+ * following `discord_channels.json`. Messages are answered one at a time per channel, in order,
+ * and many channels at once; each channel (or DM) is its own conversation.
+ *
+ * @example
+ * const bot = createDiscordBot({
+ *   token: process.env.DISCORD_BOT_TOKEN!,
+ *   agent: createAgent({ ollama: { model: 'llama3.2:3b' }, tools: [] }),
+ *   channelsFile: join(home, 'discord_channels.json'),
+ * });
+ * await bot.start();
+ */
+export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
+  checkOptions(options);
+  const logger = options.logger ?? silentLogger;
+  const apiUrl = (options.apiUrl ?? DISCORD_BOT_DEFAULTS.apiUrl).replace(/\/+$/, '');
+  const client = new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.DirectMessages,
+      GatewayIntentBits.MessageContent,
+    ],
+    // DMs arrive for channels the client has not cached yet.
+    partials: [Partials.Channel],
+    rest: { api: apiUrl },
+    allowedMentions: { parse: [] },
+  });
+  // REST alone is enough for sendToChannel, before (or without) the gateway.
+  client.rest.setToken(options.token);
+  const sender = new MessageSender(client.rest, options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars);
+  const channelsFile = new ChannelSettingsFile(options.channelsFile, logger);
+  const workQueue = new KeyedQueue();
+  const sendQueue = new KeyedQueue();
+  const seen = new RecentIds(options.seenMessageLimit ?? DISCORD_BOT_DEFAULTS.seenMessageLimit);
+  const answers = new Set<AbortController>();
+  let state: 'idle' | 'starting' | 'running' | 'stopped' = 'idle';
+
+  const context = (botId: string) => ({
+    agent: options.agent,
+    sender,
+    sendQueue,
+    channelsFile,
+    logger,
+    timers: systemTimers,
+    botId,
+    allowBots: options.allowBots ?? DISCORD_BOT_DEFAULTS.allowBots,
+    statusIntervalMs: options.statusIntervalMs ?? DISCORD_BOT_DEFAULTS.statusIntervalMs,
+    typingIntervalMs: options.typingIntervalMs ?? DISCORD_BOT_DEFAULTS.typingIntervalMs,
+    answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
+    errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
+    isStopped: () => state === 'stopped',
+    track: (controller: AbortController) => {
+      answers.add(controller);
+      return () => answers.delete(controller);
+    },
+  });
+
+  const onMessage = (message: Message) => {
+    const botId = client.user?.id;
+    if ((state !== 'running' && state !== 'starting') || !botId) return;
+    // A message delivered twice (a replayed dispatch) is answered once.
+    if (!seen.add(message.id)) {
+      logger.warn({ messageId: message.id }, 'message delivered twice; answered once');
+      return;
+    }
+    if (message.author.id === botId) return;
+    workQueue
+      .run(message.channelId, () => answerMessage(message, context(botId)))
+      .catch((error: unknown) =>
+        logger.error({ err: error, messageId: message.id }, 'message handling failed'),
+      );
+  };
+  client.on(Events.MessageCreate, onMessage);
+  client.on(Events.ShardDisconnect, (event, shardId) =>
+    logger.warn({ code: event.code, shardId }, 'gateway closed'),
+  );
+  client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
+  client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway resumed'));
+  client.on(Events.ShardError, (error, shardId) => logger.warn({ err: error, shardId }, 'gateway error'));
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord.js error'));
+  client.rest.on('rateLimited', (info) =>
+    logger.warn(
+      { route: info.route, retryAfter: info.retryAfter, global: info.global },
+      'Discord rate limit',
+    ),
+  );
+
+  async function start(): Promise<void> {
+    if (state === 'running') return;
+    if (state !== 'idle')
+      throw new MacstatsError(
+        'DISCORD_BOT_STATE',
+        `The Discord bot cannot start while ${state}; create a new one.`,
+      );
+    state = 'starting';
+    const ready = new Promise<void>((resolve, reject) => {
+      client.once(Events.ClientReady, () => resolve());
+      client.on(Events.ShardDisconnect, (event) => {
+        const reason = FATAL_CLOSE_CODES[event.code] ?? `The gateway closed with code ${event.code}.`;
+        reject(new MacstatsError('DISCORD_GATEWAY_REFUSED', reason));
+      });
+    });
+    try {
+      await Promise.all([client.login(options.token), ready]);
+    } catch (error) {
+      state = 'stopped';
+      await client.destroy().catch(() => undefined);
+      if (MacstatsError.isInstance(error)) throw error;
+      const invalid = (error as { code?: unknown }).code === 'TokenInvalid';
+      throw new MacstatsError(
+        'DISCORD_LOGIN_FAILED',
+        invalid
+          ? 'Discord refused the bot token. Check DISCORD_BOT_TOKEN.'
+          : `Could not connect to Discord at ${apiUrl}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    state = 'running';
+    logger.info(
+      { user: client.user?.tag, id: client.user?.id, guilds: client.guilds.cache.size },
+      'Discord bot ready',
+    );
+  }
+
+  async function stop(): Promise<void> {
+    if (state === 'stopped') return;
+    state = 'stopped';
+    for (const controller of answers)
+      controller.abort(new MacstatsError('DISCORD_BOT_STOPPED', 'The bot stopped.'));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_GRACE_MS);
+    });
+    await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle()]), grace]);
+    clearTimeout(timer);
+    await client.destroy();
+    logger.info({}, 'Discord bot stopped');
+  }
+
+  async function sendToChannel(channelId: string, text: string): Promise<string[]> {
+    if (!/^\d{1,20}$/.test(channelId))
+      throw new MacstatsError(
+        'DISCORD_BAD_CHANNEL',
+        `"${channelId}" is not a Discord channel id (digits only).`,
+      );
+    if (text.trim() === '') {
+      logger.warn({ channelId }, 'sendToChannel: nothing to send');
+      return [];
+    }
+    const ids = await sendQueue.run(channelId, () => sender.sendText(channelId, text));
+    logger.info({ channelId, parts: ids.length, chars: text.length }, 'message delivered');
+    return ids;
+  }
+
+  return { start, stop, sendToChannel };
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { MacstatsError } from '@macstats/core';
+import { MessageFlags, type REST, Routes } from 'discord.js';
+import { splitMessage } from './split-message.js';
+
+/** No link previews and no push notification: for the status message. */
+const QUIET_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications;
+
+/** A fresh nonce per message: with `enforce_nonce`, a retried send cannot post it twice. */
+function newNonce(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/**
+ * Posts, edits and deletes the bot's messages over REST. Long text is split with
+ * {@link splitMessage}; the parts go out one after another, each with its own nonce and
+ * `enforce_nonce`, so discord.js's retries after a 429 or a 5xx never double a part, and a part
+ * that fails for good stops the rest (a later part never lands before an earlier one). Nothing the
+ * model writes can ping anyone: `allowed_mentions` parses no mentions.
+ */
+export class MessageSender {
+  constructor(
+    private readonly rest: REST,
+    private readonly maxChars: number,
+  ) {}
+
+  /** Sends `text` in parts; the first part replies to `replyTo` when given. Resolves with the ids posted. */
+  async sendText(channelId: string, text: string, replyTo?: string): Promise<string[]> {
+    const parts = splitMessage(text, this.maxChars);
+    const ids: string[] = [];
+    for (const [index, content] of parts.entries()) {
+      const reference = index === 0 && replyTo !== undefined;
+      const body = {
+        content,
+        nonce: newNonce(),
+        enforce_nonce: true,
+        allowed_mentions: { parse: [], replied_user: reference },
+        ...(reference ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
+      };
+      try {
+        const posted = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
+        ids.push(posted.id);
+      } catch (error) {
+        throw new MacstatsError(
+          'DISCORD_SEND_FAILED',
+          `Could not post part ${index + 1} of ${parts.length} to channel ${channelId}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+    return ids;
+  }
+
+  /** Posts a quiet status message (no embeds, no notification) replying to `replyTo`; resolves with its id. */
+  async createStatus(channelId: string, text: string, replyTo: string): Promise<string> {
+    const body = {
+      content: text,
+      nonce: newNonce(),
+      enforce_nonce: true,
+      flags: QUIET_FLAGS,
+      allowed_mentions: { parse: [], replied_user: false },
+      message_reference: { message_id: replyTo, fail_if_not_exists: false },
+    };
+    const posted = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
+    return posted.id;
+  }
+
+  async edit(channelId: string, messageId: string, text: string): Promise<void> {
+    await this.rest.patch(Routes.channelMessage(channelId, messageId), {
+      body: { content: text, allowed_mentions: { parse: [] } },
+    });
+  }
+
+  async remove(channelId: string, messageId: string): Promise<void> {
+    await this.rest.delete(Routes.channelMessage(channelId, messageId));
+  }
+
+  async typing(channelId: string): Promise<void> {
+    await this.rest.post(Routes.channelTyping(channelId));
+  }
+}

@@ -1,0 +1,140 @@
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAgent, type Logger, type Tool } from '@macstats/core';
+import {
+  type FakeChatRequest,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  type FakeOllama,
+  type FakeOllamaOptions,
+  startFakeDiscord,
+  startFakeOllama,
+} from '@macstats/testing';
+import {
+  createDiscordBot,
+  type DiscordAgent,
+  type DiscordBot,
+  type DiscordBotOptions,
+} from '../src/index.js';
+
+/** One log line the bot wrote. */
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string | undefined;
+  details: Record<string, unknown>;
+}
+
+/** A logger that keeps every line, for assertions. */
+export function recordingLogger(): { logger: Logger; entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const at = (level: LogEntry['level']) => (details: object, message?: string) =>
+    entries.push({ level, message, details: details as Record<string, unknown> });
+  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, entries };
+}
+
+/** The text of the last user message of a chat request: the question the model was asked. */
+export function lastQuestion(request: FakeChatRequest): string {
+  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+}
+
+export interface HarnessOptions {
+  ollama?: FakeOllamaOptions;
+  discord?: FakeDiscordOptions;
+  bot?: Partial<DiscordBotOptions>;
+  tools?: Tool[];
+  /** Replaces the real agent (for the tests of a broken agent). */
+  agent?: DiscordAgent;
+  /** Writes discord_channels.json before the bot starts. */
+  channels?: unknown;
+}
+
+export interface Harness {
+  ollama: FakeOllama;
+  discord: FakeDiscord;
+  bot: DiscordBot;
+  logs: LogEntry[];
+  /** The first guild's channels. */
+  general: string;
+  random: string;
+  channelsFile: string;
+  /** Rewrites discord_channels.json atomically. */
+  writeChannels(value: unknown): Promise<void>;
+  /** Messages the bot posted in a channel (edits applied, deleted ones left out). */
+  replies(channelId: string): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the fake Ollama, the fake Discord, core's real agent on the fake Ollama, and the bot
+ * with the real discord.js client pointed at the fake Discord.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const ollama = await startFakeOllama({
+    reply: (request) => `Answer to: ${lastQuestion(request)}`,
+    ...options.ollama,
+  });
+  const discord = await startFakeDiscord({ token: 'test-token', ...options.discord });
+  const dir = await mkdtemp(join(tmpdir(), 'macstats-discord-'));
+  const channelsFile = join(dir, 'discord_channels.json');
+  const writeChannels = async (value: unknown) => {
+    await writeFile(`${channelsFile}.tmp`, JSON.stringify(value));
+    await rename(`${channelsFile}.tmp`, channelsFile);
+  };
+  if (options.channels !== undefined) await writeChannels(options.channels);
+  const agent =
+    options.agent ??
+    createAgent({
+      ollama: { host: ollama.url, model: 'llama3.2:3b' },
+      tools: options.tools ?? [],
+      native: true,
+    });
+  const { logger, entries } = recordingLogger();
+  const bot = createDiscordBot({
+    token: 'test-token',
+    agent,
+    apiUrl: discord.apiUrl,
+    channelsFile,
+    logger,
+    ...options.bot,
+  });
+  const close = async () => {
+    await bot.stop();
+    await discord.close();
+    await ollama.close();
+    if ('close' in agent && typeof agent.close === 'function') await agent.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await bot.start();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const [general, random] = (discord.guilds[0]?.channels ?? []).map((channel) => channel.id);
+  return {
+    ollama,
+    discord,
+    bot,
+    logs: entries,
+    general: general ?? '',
+    random: random ?? '',
+    channelsFile,
+    writeChannels,
+    replies: (channelId) =>
+      discord
+        .channelMessages(channelId)
+        .filter((message) => message.author.id === discord.botUser.id)
+        .map((message) => message.content),
+    close,
+  };
+}
+
+/** A promise the test resolves by hand. */
+export function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
