@@ -24,6 +24,11 @@ export const RUN_CMD_DEFAULTS = Object.freeze({
   maxSearchDepth: 32,
   /** Whether a regular file with more than one hard link may be read. */
   allowHardLinks: false,
+  /**
+   * Names never read, listed or searched, wherever they are below the base: the apps keep their
+   * tokens and API keys in `$MACSTATS_HOME/.config.env`, which is the base by default.
+   */
+  deniedNames: Object.freeze(['.config.env', '.env', '*.pem', '*.key']) as readonly string[],
   /** Folders searched, in order, for the five programs. Never the caller's `PATH`. */
   binDirs: Object.freeze(['/bin', '/usr/bin']) as readonly string[],
 } as const);
@@ -77,6 +82,12 @@ export interface RunCmdOptions {
    * Default: `false`.
    */
   allowHardLinks?: boolean;
+  /**
+   * File and folder names refused anywhere below the base, matched without regard to case:
+   * exact names, or `*.suffix`. Replaces the default list. Default:
+   * `['.config.env', '.env', '*.pem', '*.key']` (the apps' `.config.env` holds their secrets).
+   */
+  deniedNames?: readonly string[];
   /** Folders searched for `cat`, `head`, `tail`, `ls`, `grep`. Default: `['/bin', '/usr/bin']`. */
   binDirs?: readonly string[];
   /** Where refusals and runs are logged. Default: core's `silentLogger`. */

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { findDeniedPart } from './denied-names.js';
 import { showPart } from './display.js';
 import type { Word } from './split-arguments.js';
 
@@ -11,6 +12,7 @@ export interface Sandbox {
   /** The base as messages show it (`~/.mac-stats`). */
   shownBase: string;
   allowHardLinks: boolean;
+  deniedNames: readonly string[];
 }
 
 /** What an operand must be: a readable regular file, a file or folder to search, or anything `ls` may list. */
@@ -55,6 +57,9 @@ export async function resolveOperand(
     return refuseUnresolved(error, candidate, word, sandbox);
   }
   if (!isInside(real, sandbox.realBase)) return notAllowed(sandbox, shown);
+  const denied = findDeniedPart(real.slice(sandbox.realBase.length).replace(/^\//, ''), sandbox.deniedNames);
+  if (denied !== undefined)
+    return refuse(`Path not allowed (${denied} may hold secrets and is never read): ${shown}`);
   let stats: Stats;
   try {
     stats = await stat(real);

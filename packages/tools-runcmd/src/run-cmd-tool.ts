@@ -176,6 +176,7 @@ function resolveSettings(options: RunCmdOptions) {
     shownBase,
     binDirs: options.binDirs ?? RUN_CMD_DEFAULTS.binDirs,
     allowHardLinks: options.allowHardLinks ?? RUN_CMD_DEFAULTS.allowHardLinks,
+    deniedNames: options.deniedNames ?? RUN_CMD_DEFAULTS.deniedNames,
     maxConcurrent: whole('maxConcurrent'),
     maxQueued: whole('maxQueued'),
     maxArgumentLength: whole('maxArgumentLength'),
@@ -183,6 +184,7 @@ function resolveSettings(options: RunCmdOptions) {
       maxFiles: whole('maxSearchFiles'),
       maxDepth: whole('maxSearchDepth'),
       allowHardLinks: options.allowHardLinks ?? RUN_CMD_DEFAULTS.allowHardLinks,
+      deniedNames: options.deniedNames ?? RUN_CMD_DEFAULTS.deniedNames,
     },
     process: {
       timeoutMs: whole('timeoutMs'),
@@ -199,7 +201,12 @@ async function openSandbox(settings: Settings): Promise<Sandbox | string> {
     const realBase = await realpath(settings.baseDir);
     if (!(await stat(realBase)).isDirectory())
       return `The RUN_CMD base is not a folder: ${settings.shownBase}`;
-    return { realBase, shownBase: settings.shownBase, allowHardLinks: settings.allowHardLinks };
+    return {
+      realBase,
+      shownBase: settings.shownBase,
+      allowHardLinks: settings.allowHardLinks,
+      deniedNames: settings.deniedNames,
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')

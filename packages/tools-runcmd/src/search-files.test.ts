@@ -20,7 +20,12 @@ describe('listSearchFiles', () => {
   const folder = () => ({ path: root, stats: statSync(root) });
 
   it('lists regular files in name order across stat batches and skips symlinks', async () => {
-    const found = await listSearchFiles([folder()], { maxFiles: 1000, maxDepth: 5, allowHardLinks: false });
+    const found = await listSearchFiles([folder()], {
+      maxFiles: 1000,
+      maxDepth: 5,
+      allowHardLinks: false,
+      deniedNames: [],
+    });
     const names = found.files.map((file) => file.path.slice(root.length + 1));
     expect(names).toHaveLength(151);
     expect(names[0]).toBe('b/c/deep.txt');
@@ -29,13 +34,23 @@ describe('listSearchFiles', () => {
   });
 
   it('stops at the file limit', async () => {
-    const found = await listSearchFiles([folder()], { maxFiles: 70, maxDepth: 5, allowHardLinks: false });
+    const found = await listSearchFiles([folder()], {
+      maxFiles: 70,
+      maxDepth: 5,
+      allowHardLinks: false,
+      deniedNames: [],
+    });
     expect(found.tooMany).toBe(true);
     expect(found.files).toHaveLength(70);
   });
 
   it('does not descend past the depth limit and says so', async () => {
-    const found = await listSearchFiles([folder()], { maxFiles: 1000, maxDepth: 1, allowHardLinks: false });
+    const found = await listSearchFiles([folder()], {
+      maxFiles: 1000,
+      maxDepth: 1,
+      allowHardLinks: false,
+      deniedNames: [],
+    });
     expect(found.files.some((file) => file.path.endsWith('deep.txt'))).toBe(false);
     expect(describeSkipped(found)).toContain('1 unreadable or too deep folder(s)');
   });

@@ -1,5 +1,6 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
+import { isDeniedName } from './denied-names.js';
 import type { ResolvedPath } from './resolve-path.js';
 
 /** Limits and policy of a recursive search. */
@@ -7,6 +8,7 @@ export interface SearchLimits {
   maxFiles: number;
   maxDepth: number;
   allowHardLinks: boolean;
+  deniedNames: readonly string[];
 }
 
 /** What a recursive search found to read, and what it left out. */
@@ -16,13 +18,14 @@ export interface SearchFiles {
   skippedHardLinks: number;
   skippedSpecial: number;
   skippedUnreadable: number;
+  skippedDenied: number;
   /** True when the file limit was reached. */
   tooMany: boolean;
 }
 
 /**
  * Lists the regular files below already-checked folders, as `grep -r` would, so that grep itself
- * never recurses. Symbolic links met on the way are skipped (GNU `grep -r` skips them too; BSD
+ * never recurses. Denied names are skipped; symbolic links met on the way are skipped (GNU `grep -r` skips them too; BSD
  * grep's behaviour has varied by version), as are devices, pipes, sockets and, unless allowed,
  * files with several hard links. Entries are visited in name order, so output is stable.
  */
@@ -36,6 +39,7 @@ export async function listSearchFiles(
     skippedHardLinks: 0,
     skippedSpecial: 0,
     skippedUnreadable: 0,
+    skippedDenied: 0,
     tooMany: false,
   };
   for (const folder of folders) {
@@ -61,7 +65,9 @@ async function walk(folder: string, depth: number, limits: SearchLimits, found: 
     if (index % STAT_BATCH === 0)
       fileStats = await statFiles(entries.slice(index, index + STAT_BATCH), pathOf);
     const path = pathOf(entry.name);
-    if (entry.isSymbolicLink()) {
+    if (isDeniedName(entry.name, limits.deniedNames)) {
+      found.skippedDenied++;
+    } else if (entry.isSymbolicLink()) {
       found.skippedSymlinks++;
     } else if (entry.isDirectory()) {
       if (depth + 1 > limits.maxDepth) found.skippedUnreadable++;
@@ -98,6 +104,7 @@ export function describeSkipped(found: SearchFiles): string | undefined {
   if (found.skippedSymlinks > 0) parts.push(`${found.skippedSymlinks} symbolic link(s)`);
   if (found.skippedHardLinks > 0) parts.push(`${found.skippedHardLinks} hard-linked file(s)`);
   if (found.skippedSpecial > 0) parts.push(`${found.skippedSpecial} device(s), pipe(s) or socket(s)`);
+  if (found.skippedDenied > 0) parts.push(`${found.skippedDenied} denied name(s)`);
   if (found.skippedUnreadable > 0) parts.push(`${found.skippedUnreadable} unreadable or too deep folder(s)`);
   return parts.length === 0 ? undefined : `[grep -r skipped ${parts.join(', ')}]`;
 }

@@ -117,6 +117,38 @@ const attacks: Attack[] = [
   { name: 'a hard link to a file outside', argument: 'cat hard-link', refusal: /hard links.*: hard-link$/ },
   { name: 'a named pipe that would hang cat', argument: 'cat fifo', refusal: /^Not a regular file.*: fifo$/ },
   { name: 'a device file', argument: 'head -c 10 /dev/zero', refusal: NOT_ALLOWED },
+  // the apps' secrets inside the base
+  {
+    name: 'the .config.env that holds the tokens',
+    argument: 'cat .config.env',
+    refusal: /^Path not allowed \(\.config\.env may hold secrets/,
+  },
+  {
+    name: '.config.env through ~',
+    argument: 'tail -n 1 ~/.mac-stats/.config.env',
+    refusal: /\.config\.env may hold secrets/,
+  },
+  {
+    name: '.config.env through ..',
+    argument: 'head ./task/../.config.env',
+    refusal: /\.config\.env may hold secrets/,
+  },
+  {
+    name: '.config.env in other capitals',
+    argument: 'cat .CONFIG.ENV',
+    refusal: /\.config\.env may hold secrets|^No such file/i,
+  },
+  {
+    name: 'an innocently named symlink to .config.env',
+    argument: 'cat settings-link',
+    refusal: /\.config\.env may hold secrets/,
+  },
+  {
+    name: 'grep of .config.env by name',
+    argument: 'grep TOKEN .config.env',
+    refusal: /\.config\.env may hold secrets/,
+  },
+  { name: 'a recursive grep for the token', argument: 'grep -r TOKEN', shows: '1 denied name(s)' },
   // options
   {
     name: 'grep -f with a path outside',

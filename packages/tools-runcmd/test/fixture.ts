@@ -19,6 +19,7 @@ export const SECRET = 'TOPSECRET-c0ffee-7f3a';
  *   link-dir  -> <root>/outside                  task/out -> <root>/outside
  *   inside-link -> schedules.json                loop-a <-> loop-b, self-loop -> self-loop
  *   hard-link  (a hard link of <root>/outside/secret.txt)      fifo (a named pipe)
+ *   .config.env (the apps' tokens: a secret inside the base)   settings-link -> .config.env
  * <root>/home/.mac-stats2/secret.txt             a sibling whose name starts like the base
  * <root>/home/secret.txt, <root>/outside/secret.txt
  * ```
@@ -55,6 +56,8 @@ export function createFixture(): Fixture {
   writeFileSync(join(base, 'task', 'file.md'), TASK_FILE);
   writeFileSync(join(base, 'task', 'deep', 'inner.txt'), 'deep pattern\n');
   writeFileSync(join(base, '-n'), 'a file named dash n\n');
+  writeFileSync(join(base, '.config.env'), `DISCORD_BOT_TOKEN=${SECRET}\n`);
+  symlinkSync('.config.env', join(base, 'settings-link'));
   symlinkSync(secretFile, join(base, 'link-file'));
   symlinkSync('../../outside/secret.txt', join(base, 'link-rel'));
   symlinkSync(outside, join(base, 'link-dir'));
