@@ -38,9 +38,10 @@ export async function runTool(
     if (options.signal?.aborted) throw options.signal.reason;
     const durationMs = performance.now() - started;
     if (timeout.aborted) {
-      const seconds = Math.round(options.timeoutMs / 100) / 10;
+      const limit =
+        options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
       return {
-        result: { text: `${tool.name} took longer than ${seconds} s and was stopped.`, isError: true },
+        result: { text: `${tool.name} took longer than ${limit} and was stopped.`, isError: true },
         durationMs,
       };
     }

@@ -69,7 +69,7 @@ export async function checkOllama(options: CheckOllamaOptions = {}): Promise<Oll
   const capabilities = async (name: string) => {
     try {
       return (await withOllama(host, request, (client) => client.show({ model: name }))).capabilities ?? [];
-    } catch (error) {
+    } catch {
       if (options.signal?.aborted) throw options.signal.reason;
       return undefined;
     }

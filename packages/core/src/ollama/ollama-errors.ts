@@ -54,6 +54,9 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
       return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
     return new MacstatsError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
   }
+  // undici says "terminated" when the body stops half-way: the reply started, then was cut.
+  if (message === 'terminated')
+    return new MacstatsError('OLLAMA_BAD_RESPONSE', 'the reply was cut off', { cause: error });
   const code = causeCode(error);
   if (code && UNREACHABLE.has(code))
     return new MacstatsError('OLLAMA_UNREACHABLE', short(message), { cause: error });
@@ -61,7 +64,7 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
     return new MacstatsError('OLLAMA_CONNECTION_LOST', short(message), { cause: error });
   if ((error as Error)?.name === 'TimeoutError')
     return new MacstatsError('OLLAMA_TIMEOUT', short(message), { cause: error });
-  if (error instanceof SyntaxError || /did not receive done|unexpected end|terminated|json/i.test(message))
+  if (error instanceof SyntaxError || /did not receive done|unexpected end|json/i.test(message))
     return new MacstatsError('OLLAMA_BAD_RESPONSE', short(message), { cause: error });
   if (message === 'fetch failed') return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error });
   if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', short(message), { cause: error });
@@ -98,10 +101,14 @@ export function describeOllamaError(error: unknown, context: OllamaErrorContext)
     case 'OLLAMA_TOOLS_UNSUPPORTED':
       return `The model "${model}" does not support native tool calling: turn native tool calling off, or use a model with the tools capability.`;
     case 'OLLAMA_TIMEOUT': {
-      const seconds = context.timeoutMs
-        ? ` within ${Math.round(context.timeoutMs / 1000)} seconds`
-        : ' in time';
-      return `Ollama did not answer${seconds}: the model may still be loading or be too big for this machine; try again, or use a smaller model (\`ollama pull llama3.2:3b\`).`;
+      const ms = context.timeoutMs;
+      const limit =
+        ms === undefined
+          ? ' in time'
+          : ms >= 1000
+            ? ` within ${Math.round(ms / 1000)} seconds`
+            : ` within ${ms} ms`;
+      return `Ollama did not answer${limit}: the model may still be loading or be too big for this machine; try again, or use a smaller model (\`ollama pull llama3.2:3b\`).`;
     }
     case 'OLLAMA_BAD_RESPONSE':
       return `Ollama's reply was cut off or malformed (${detail}): try again, and restart Ollama with \`ollama serve\` if it keeps happening.`;

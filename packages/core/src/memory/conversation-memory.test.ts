@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../types.js';
+import { ConversationMemory } from './conversation-memory.js';
+import { createMemoryStore } from './memory-store.js';
+import { capSummary } from './summary-prompt.js';
+
+function setup() {
+  let running = 0;
+  let most = 0;
+  const releases: Array<(text: string) => void> = [];
+  const memory = new ConversationMemory({
+    store: createMemoryStore(),
+    keepTurns: 2,
+    ttlMs: 60_000,
+    summaryChars: 600,
+    summaryHardCapChars: 650,
+    now: () => new Date('2026-01-01T00:00:00Z'),
+    logger: silentLogger,
+    summarise: (messages) =>
+      new Promise<string>((resolve) => {
+        running++;
+        most = Math.max(most, running);
+        releases.push((text) => {
+          running--;
+          resolve(`${text} (${messages[1]?.content.match(/User: /g)?.length} turns)`);
+        });
+      }),
+  });
+  return { memory, releases, most: () => most };
+}
+
+async function settle() {
+  for (let round = 0; round < 5; round++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('ConversationMemory', () => {
+  it('runs one summary at a time per conversation and folds later turns in the next one', async () => {
+    const { memory, releases, most } = setup();
+    for (const question of ['1', '2', '3']) await memory.recordTurn('c', question, `a${question}`);
+    await settle();
+    for (const question of ['4', '5', '6']) await memory.recordTurn('c', question, `a${question}`);
+    await settle();
+    expect(releases).toHaveLength(1);
+    releases[0]?.('first');
+    await settle();
+    expect(releases).toHaveLength(2);
+    releases[1]?.('second');
+    await memory.idle();
+    expect(most()).toBe(1);
+    expect(await memory.context('c')).toEqual({
+      summary: 'second (3 turns)',
+      turns: [
+        { question: '5', answer: 'a5', at: expect.any(Number) },
+        { question: '6', answer: 'a6', at: expect.any(Number) },
+      ],
+    });
+  });
+
+  it('summarises different conversations independently', async () => {
+    const { memory, releases } = setup();
+    for (const question of ['1', '2', '3']) {
+      await memory.recordTurn('a', question, 'x');
+      await memory.recordTurn('b', question, 'x');
+    }
+    await settle();
+    expect(releases).toHaveLength(2);
+    for (const release of releases) release('done');
+    await memory.idle();
+  });
+
+  it('does not summarise while the turns fit', async () => {
+    const { memory, releases } = setup();
+    await memory.recordTurn('c', '1', 'a');
+    await memory.recordTurn('c', '2', 'b');
+    await settle();
+    expect(releases).toHaveLength(0);
+  });
+});
+
+describe('capSummary', () => {
+  it('keeps a summary up to the hard cap', () => {
+    expect(capSummary('a'.repeat(650), 600, 650)).toHaveLength(650);
+  });
+
+  it('cuts a summary over the hard cap to the target at a word boundary', () => {
+    const cut = capSummary('word '.repeat(200), 600, 650);
+    expect(cut.length).toBeLessThanOrEqual(600);
+    expect(cut).toMatch(/word…$/);
+  });
+
+  it('cuts a summary without spaces hard', () => {
+    expect(capSummary('a'.repeat(700), 600, 650)).toBe(`${'a'.repeat(599)}…`);
+  });
+});
