@@ -113,9 +113,10 @@ export class McpConnection {
    */
   async listTools(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<McpToolInfo[]> {
     if (this.#tools && !options.refresh) return [...this.#tools];
-    await this.#attempt('tools/list', options.signal, async (open) => {
-      await this.#fetchTools(open.client, options.signal);
-    });
+    const deadlineAt = performance.now() + this.#settings.callTimeoutMs;
+    await this.#attempt('tools/list', options.signal, deadlineAt, (open, timeout) =>
+      this.#fetchTools(open.client, options.signal, timeout),
+    );
     this.#failures = 0;
     return [...(this.#tools ?? [])];
   }
@@ -135,32 +136,29 @@ export class McpConnection {
     const mismatch = known ? schemaMismatch(displayName, known, args) : undefined;
     if (mismatch) return { isError: true, text: mismatch };
     const timeoutMs = options.timeoutMs ?? this.#settings.callTimeoutMs;
-    // A cleared timer rather than AbortSignal.timeout: warm calls take a millisecond and
-    // should not leave a 30-second timer behind each.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new MacstatsError('MCP_TIMEOUT', 'timed out')), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-    const started = performance.now();
+    // The budget covers the whole call, a reconnect and the retry included. On the warm path
+    // the SDK's own request timeout enforces it: no extra timer or signal per call.
+    const deadlineAt = performance.now() + timeoutMs;
+    const signal = options.signal;
     try {
-      const result = await this.#attempt(`tools/call ${name}`, signal, (open) =>
-        open.client.callTool({ name, arguments: args }, undefined, {
-          signal,
-          timeout: Math.max(1, timeoutMs - (performance.now() - started)),
-        }),
+      const result = await this.#attempt(`tools/call ${name}`, signal, deadlineAt, (open, timeout) =>
+        open.client.callTool(
+          { name, arguments: args },
+          undefined,
+          signal ? { signal, timeout } : { timeout },
+        ),
       );
       this.#failures = 0;
       return formatCallResult(displayName, result, this.#settings.maxResultChars);
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (signal?.aborted) throw signal.reason;
       if (MacstatsError.isInstance(error) && error.code === 'MCP_CLOSED') throw error;
       const reason =
-        deadline.signal.aborted || isTimeout(error)
+        isTimeout(error) || (MacstatsError.isInstance(error) && error.code === 'MCP_TIMEOUT')
           ? `no answer within ${formatSeconds(timeoutMs)}`
           : this.#reason(error);
       this.#logger.warn({ server: this.name, tool: name, reason }, 'MCP tool call failed');
       return { isError: true, text: `MCP tool "${displayName}" failed: ${reason}` };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -173,15 +171,17 @@ export class McpConnection {
     await open?.client.close().catch(() => {});
   }
 
-  // Runs one request on a live client, with one retry on a fresh connection when the link failed.
+  // Runs one request on a live client, with one retry on a fresh connection when the link
+  // failed, all within the time left until `deadlineAt`.
   async #attempt<T>(
     what: string,
     signal: AbortSignal | undefined,
-    run: (open: OpenClient) => Promise<T>,
+    deadlineAt: number,
+    run: (open: OpenClient, timeoutMs: number) => Promise<T>,
   ): Promise<T> {
-    let open = await raceSignal(this.#ensureOpen(), signal);
+    let open = this.#open ?? (await this.#openWithin(signal, deadlineAt));
     try {
-      return await run(open);
+      return await run(open, remaining(deadlineAt));
     } catch (error) {
       if (signal?.aborted || this.#closing.signal.aborted || !isTransientFailure(error)) throw error;
       const reason = this.#reason(error);
@@ -191,9 +191,25 @@ export class McpConnection {
         'MCP request failed on a broken link; retrying once',
       );
       this.#emit({ type: 'call-retry', server: this.name, tool: what, reason });
-      open = await raceSignal(this.#ensureOpen(), signal);
-      return await run(open);
+      open = await this.#openWithin(signal, deadlineAt);
+      return await run(open, remaining(deadlineAt));
     }
+  }
+
+  // Waits for a connection, but no longer than the caller's signal and budget allow.
+  #openWithin(signal: AbortSignal | undefined, deadlineAt: number): Promise<OpenClient> {
+    const budget = new AbortController();
+    const timer = setTimeout(
+      () => budget.abort(new MacstatsError('MCP_TIMEOUT', 'timed out')),
+      remaining(deadlineAt),
+    );
+    const onAbort = () => budget.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    return raceSignal(this.#ensureOpen(), budget.signal).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
   }
 
   #ensureOpen(): Promise<OpenClient> {
@@ -270,12 +286,15 @@ export class McpConnection {
     }
   }
 
-  async #fetchTools(client: Client, signal: AbortSignal | undefined): Promise<void> {
+  async #fetchTools(client: Client, signal: AbortSignal | undefined, timeout?: number): Promise<void> {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     // A server that pages forever is cut off rather than trusted.
     for (let page = 0; page < 100; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, signal ? { signal } : {});
+      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        ...(signal ? { signal } : {}),
+        ...(timeout === undefined ? {} : { timeout }),
+      });
       for (const tool of result.tools) {
         tools.push({
           name: tool.name,
@@ -337,6 +356,10 @@ export class McpConnection {
       this.#logger.error({ server: this.name, reason: errorText(error) }, 'MCP onEvent callback threw');
     }
   }
+}
+
+function remaining(deadlineAt: number): number {
+  return Math.max(1, Math.round(deadlineAt - performance.now()));
 }
 
 function formatSeconds(ms: number): string {
