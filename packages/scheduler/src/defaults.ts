@@ -44,7 +44,11 @@ export interface SchedulerSettings {
 }
 
 /** Merges options over {@link SCHEDULER_DEFAULTS}; `undefined` options take the default. */
-export function resolveSettings(options: Partial<SchedulerSettings>): SchedulerSettings {
+export function resolveSettings(
+  options: {
+    [K in keyof SchedulerSettings]?: SchedulerSettings[K] | undefined;
+  },
+): SchedulerSettings {
   const settings: SchedulerSettings = { ...SCHEDULER_DEFAULTS };
   for (const key of Object.keys(SCHEDULER_DEFAULTS) as Array<keyof SchedulerSettings>) {
     const value = options[key];

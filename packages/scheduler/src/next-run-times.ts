@@ -6,7 +6,7 @@ import { parseAtTime, systemTimezone } from './zoned-time.js';
 /** Options of {@link nextRunTimes}. */
 export interface NextRunTimesOptions {
   /** Zone for a schedule without its own `timezone`. Default: the system's local zone. */
-  timezone?: string;
+  timezone?: string | undefined;
 }
 
 /**

@@ -14,17 +14,17 @@ export interface ScheduleToolsOptions {
   /** Path of `schedules.json` (created on the first add). */
   file: string;
   /** Time source for "next runs" and `in 20 minutes`. Default: the system clock. */
-  clock?: Pick<Clock, 'now'>;
+  clock?: Pick<Clock, 'now'> | undefined;
   /** Zone for entries without `timezone`; must match the scheduler's. Default: the system's. */
-  timezone?: string;
+  timezone?: string | undefined;
   /** The channel a new schedule replies to when the line names none (the bot maps the conversation to its channel). */
-  replyTo?: (context: ToolContext) => string | undefined;
+  replyTo?: ((context: ToolContext) => string | undefined) | undefined;
   /** Refuse cron schedules that fire more often than this. Default 60 000 (once a minute). */
-  minIntervalMs?: number;
+  minIntervalMs?: number | undefined;
   /** Refuse adds beyond this many schedules in the file. Default 100. */
-  maxSchedules?: number;
+  maxSchedules?: number | undefined;
   /** Refuse longer tasks. Default 2 000 characters. */
-  maxTaskLength?: number;
+  maxTaskLength?: number | undefined;
 }
 
 /** Defaults of {@link ScheduleToolsOptions}. */
@@ -48,7 +48,11 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
   if (options.timezone !== undefined && !isValidTimezone(options.timezone)) {
     throw new MacstatsError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
   }
-  const settings = { ...SCHEDULE_TOOLS_DEFAULTS, ...definedOnly(options) };
+  const settings = {
+    minIntervalMs: options.minIntervalMs ?? SCHEDULE_TOOLS_DEFAULTS.minIntervalMs,
+    maxSchedules: options.maxSchedules ?? SCHEDULE_TOOLS_DEFAULTS.maxSchedules,
+    maxTaskLength: options.maxTaskLength ?? SCHEDULE_TOOLS_DEFAULTS.maxTaskLength,
+  };
   const clock = options.clock ?? systemClock;
   const zoneOf = (schedule: Schedule) => scheduleZone(schedule, options.timezone);
 
@@ -163,8 +167,4 @@ function refuse(reason: string, action = 'add'): ToolResult {
 
 function isString(value: unknown): value is string {
   return typeof value === 'string';
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }

@@ -35,39 +35,39 @@ export interface SchedulerOptions {
   /** Path of `schedules.json`. A missing file means no schedules (it is picked up once created). */
   file: string;
   /** Folder for `scheduler-state.json`, `runs.jsonl` and `scheduler.lock`. Default: the file's folder. */
-  stateDir?: string;
+  stateDir?: string | undefined;
   /** Runs a task; see `createTaskExecutor` for the usual one. Gets a signal that aborts on timeout and `stop()`. */
   execute: ExecuteTask;
   /** Receives each finished run's result (not aborted ones). The Discord bot posts it to `reply_to_channel_id`. */
-  onDeliver?: (schedule: Schedule, result: RunResult) => void | Promise<void>;
+  onDeliver?: ((schedule: Schedule, result: RunResult) => void | Promise<void>) | undefined;
   /** Every event: runs starting and ending, missed and skipped runs, reloads, the lock, errors. */
-  onEvent?: (event: SchedulerEvent) => void;
+  onEvent?: ((event: SchedulerEvent) => void) | undefined;
   /** Errors only (bad file, state write failed, delivery threw, lock lost). */
-  onError?: (error: MacstatsError) => void;
+  onError?: ((error: MacstatsError) => void) | undefined;
   /** Where the scheduler logs. Default: `silentLogger`. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Time source and timers. Default: the system clock. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** IANA zone for entries without `timezone`. Default: the system's local zone. */
-  timezone?: string;
+  timezone?: string | undefined;
   /** Default 600 000 (10 min). */
-  taskTimeoutMs?: number;
+  taskTimeoutMs?: number | undefined;
   /** A missed one-shot runs on start if at most this late. Default 3 600 000 (1 h); 0 never runs it late. */
-  missedOneShotGraceMs?: number;
+  missedOneShotGraceMs?: number | undefined;
   /** A cron run reached at most this late still runs. Default 60 000 (1 min). */
-  cronGraceMs?: number;
+  cronGraceMs?: number | undefined;
   /** Cron runs missed beyond the grace: `skip` (default) logs them; `run-once` runs the latest once. */
-  missedCron?: 'skip' | 'run-once';
+  missedCron?: 'skip' | 'run-once' | undefined;
   /** Periodic check of the file besides the watcher. Default 5 000. */
-  reloadIntervalMs?: number;
+  reloadIntervalMs?: number | undefined;
   /** Longest timer sleep before re-reading the clock. Default 60 000. */
-  maxSleepMs?: number;
+  maxSleepMs?: number | undefined;
   /** Retry period while another process holds the lock. Default 30 000. */
-  lockRetryMs?: number;
+  lockRetryMs?: number | undefined;
   /** Use `fs.watch` on the file's folder. Default true. */
-  watch?: boolean;
+  watch?: boolean | undefined;
   /** Rotate `runs.jsonl` past this size. Default 5 MiB. */
-  maxHistoryBytes?: number;
+  maxHistoryBytes?: number | undefined;
 }
 
 /** One schedule as {@link Scheduler.list} shows it. */

@@ -15,14 +15,14 @@ export interface TaskExecutorOptions {
   /** The tools a direct tool line may call. */
   tools: Tool[];
   /** Answers free-text tasks. Without it, a free-text task fails with `NO_AGENT`. */
-  agent?: TaskAgent;
+  agent?: TaskAgent | undefined;
   /**
    * Tool names a task may call directly, without the model, as in the original app.
    * Default: `['FETCH_URL', 'BRAVE_SEARCH']` (those of them that are in `tools`).
    */
-  directTools?: string[];
+  directTools?: string[] | undefined;
   /** Conversation id for a schedule's agent runs, to give them memory. Default: none (every run fresh). */
-  conversationId?: (schedule: Schedule) => string | undefined;
+  conversationId?: ((schedule: Schedule) => string | undefined) | undefined;
 }
 
 /** Default of {@link TaskExecutorOptions.directTools}. */
