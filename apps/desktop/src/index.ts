@@ -1,5 +1,4 @@
 // What tests and benchmarks import; the app itself starts from main.ts.
-export { RUN_JS_UNAVAILABLE } from './server/run-js-bridge.js';
 export {
   type DashboardCore,
   type DashboardFeature,

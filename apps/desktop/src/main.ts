@@ -1,22 +1,75 @@
-// Entry point of `npm start`. Until the dashboard lands, it checks that Ollama answers and
-// says so in one sentence either way.
-import { Ollama } from 'ollama';
+// `npm start`: the dashboard. A thin CLI over startDashboard: arguments, configuration, tools,
+// the printed URL, the browser, and a clean stop on Ctrl-C.
 
-const host = process.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
+import { readAppConfig } from './cli/app-config.js';
+import { createAppTools } from './cli/app-tools.js';
+import { CliError, parseCliArgs, USAGE } from './cli/cli-args.js';
+import { createConsoleLogger } from './cli/console-logger.js';
+import { openBrowser } from './cli/open-browser.js';
+import { type Dashboard, startDashboard } from './server/dashboard.js';
 
-async function main(): Promise<number> {
-  const client = new Ollama({
-    host,
-    fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(5000) }),
-  });
+async function main(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseCliArgs>;
   try {
-    const { version } = await client.version();
-    console.log(`Ollama ${version} is reachable at ${host}.`);
-    return 0;
-  } catch {
-    console.error(`Ollama is not reachable at ${host}: start it with \`ollama serve\` or set OLLAMA_HOST.`);
-    return 1;
+    args = parseCliArgs(argv, process.env);
+  } catch (error) {
+    if (error instanceof CliError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
   }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = readAppConfig(process.env, process.cwd());
+  const logger = createConsoleLogger(process.env['MACSTATS_DEBUG'] === '1');
+  const appTools = await createAppTools(config, logger);
+  for (const warning of appTools.warnings) console.error(warning);
+
+  let dashboard: Dashboard;
+  try {
+    dashboard = await startDashboard({
+      home: config.home,
+      port: args.port,
+      ollama: { host: config.ollamaHost, ...(config.ollamaModel ? { model: config.ollamaModel } : {}) },
+      tools: appTools.tools,
+      // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
+      environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL'].filter(
+        (name) => config.sources[name] === 'environment' || config.sources[name] === 'cwd-file',
+      ),
+      logger,
+    });
+  } catch (error) {
+    await appTools.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(
+        `Port ${args.port} is in use: choose another with --port, or leave it out for a free one.`,
+      );
+      return 1;
+    }
+    throw error;
+  }
+
+  console.log(`macstats dashboard: ${dashboard.url}`);
+  const ollama = await dashboard.checkOllama();
+  if (ollama.problem)
+    console.log(`${ollama.problem} The dashboard runs anyway and shows this until it is fixed.`);
+  else console.log(`Ollama ${ollama.version ?? ''} at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
+  if (dashboard.scheduler && !dashboard.scheduler.isLeader) {
+    console.log('Another macstats process runs the schedules; this dashboard shows and edits them.');
+  }
+  if (args.open && !openBrowser(dashboard.url)) console.log('Open the URL above in your browser.');
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  console.log('Stopping the dashboard…');
+  await dashboard.close();
+  await appTools.close();
+  return 0;
 }
 
-process.exitCode = await main();
+process.exitCode = await main(process.argv.slice(2));

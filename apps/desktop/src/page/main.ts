@@ -1,8 +1,14 @@
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
-import { sendJson } from './api.js';
+import { getJson, sendJson } from './api.js';
+import { createOllamaBanner } from './banner.js';
+import { createChatView } from './chat-view.js';
 import { byId } from './dom.js';
+import { createMetricsView, type MetricsEvent } from './metrics-view.js';
+import type { OllamaStatus } from './ollama-types.js';
 import { runJsInWorker } from './run-js.js';
+import { createSchedulesView } from './schedules-view.js';
+import { createSettingsView } from './settings-view.js';
 import { openStream } from './stream.js';
 import { setupTheme } from './theme.js';
 
@@ -14,29 +20,19 @@ export interface View {
   show?(): void;
   hide?(): void;
   themeChanged?(): void;
+  /** Takes the first paint's data from `GET /api/state`. */
+  initial?(state: PageState): void;
 }
 
-const views = new Map<ViewName, View>();
+/** `GET /api/state`: what the page needs for its first paint. */
+export interface PageState {
+  metrics?: MetricsEvent | null;
+  ollama?: OllamaStatus;
+}
 
 function currentView(): ViewName {
   const name = location.hash.slice(1);
   return (VIEWS as readonly string[]).includes(name) ? (name as ViewName) : 'metrics';
-}
-
-function showView(): void {
-  const active = currentView();
-  for (const name of VIEWS) {
-    const section = byId(`view-${name}`);
-    const visible = name === active;
-    if (section.hidden === !visible) continue;
-    section.hidden = !visible;
-    if (visible) views.get(name)?.show?.();
-    else views.get(name)?.hide?.();
-  }
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a[data-view]')) {
-    if (link.dataset['view'] === active) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
 }
 
 const connection = byId('connection');
@@ -47,6 +43,38 @@ const stream = openStream((state) => {
       ? 'Disconnected: the dashboard was stopped or restarted. Open the URL printed in the terminal.'
       : 'Reconnecting to the dashboard…';
   connection.dataset['state'] = state;
+});
+
+const showBanner = createOllamaBanner(byId('banner'));
+const settings = createSettingsView(byId('view-settings'));
+const views = new Map<ViewName, View>([
+  ['metrics', createMetricsView(byId('view-metrics'), stream)],
+  ['chat', createChatView(byId('view-chat'), stream)],
+  ['schedules', createSchedulesView(byId('view-schedules'), stream)],
+  ['settings', settings],
+]);
+
+function showView(): void {
+  const active = currentView();
+  for (const name of VIEWS) {
+    const section = byId(`view-${name}`);
+    const visible = name === active;
+    if (section.hidden === !visible && !(visible && firstShow)) continue;
+    section.hidden = !visible;
+    if (visible) views.get(name)?.show?.();
+    else views.get(name)?.hide?.();
+  }
+  firstShow = false;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a[data-view]')) {
+    if (link.dataset['view'] === active) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+let firstShow = true;
+
+stream.on('ollama', (data) => {
+  showBanner(data as OllamaStatus);
+  settings.ollamaChanged(data as OllamaStatus);
 });
 
 // RUN_JS: the server sends code, the page runs it in a sandboxed worker and posts the result back.
@@ -64,3 +92,10 @@ setupTheme(byId<HTMLButtonElement>('theme-toggle'), () => {
 });
 addEventListener('hashchange', showView);
 showView();
+
+void getJson<PageState>('/api/state')
+  .then((state) => {
+    if (state.ollama) showBanner(state.ollama);
+    for (const view of views.values()) view.initial?.(state);
+  })
+  .catch(() => {});

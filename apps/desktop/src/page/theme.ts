@@ -17,7 +17,9 @@ export function setupTheme(button: HTMLButtonElement, onChange: () => void): voi
   const apply = () => {
     const theme = currentTheme();
     document.documentElement.dataset['theme'] = theme;
-    button.textContent = theme === 'dark' ? 'Light theme' : 'Dark theme';
+    button.textContent = theme === 'dark' ? '☀' : '☾';
+    button.title = theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme';
+    button.setAttribute('aria-label', button.title);
     onChange();
   };
   button.addEventListener('click', () => {

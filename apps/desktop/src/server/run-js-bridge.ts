@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Tool, ToolResult } from '@macstats/core';
+import { RUN_JS_UNAVAILABLE, type Tool, type ToolResult } from '@macstats/core';
 import type { EventHub } from './event-hub.js';
-
-/** What RUN_JS answers when no dashboard page is open to run the code. */
-export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
 
 /** Options of {@link createRunJsBridge}. */
 export interface RunJsBridgeOptions {

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { Logger, Tool } from '@macstats/core';
+import { createFetchUrlTool } from '@macstats/tools-fetch';
+import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
+import type { AppConfig } from './app-config.js';
+
+/** The agent's tools for this machine, and what to close on exit. */
+export interface AppTools {
+  tools: Tool[];
+  /** One line per tool that is configured but could not start (printed, never fatal). */
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the tools the configuration asks for: FETCH_URL always, RUN_CMD unless
+ * ALLOW_LOCAL_CMD turns it off, MCP when a server is configured (environment or
+ * `$MACSTATS_HOME/mcp.json`).
+ */
+export async function createAppTools(config: AppConfig, logger: Logger): Promise<AppTools> {
+  const tools: Tool[] = [createFetchUrlTool({ logger })];
+  const warnings: string[] = [];
+  if (isLocalCmdAllowed(config.values['ALLOW_LOCAL_CMD']))
+    tools.push(createRunCmdTool({ baseDir: config.home, logger }));
+
+  let mcp: McpServerSet | undefined;
+  const { servers, errors } = await loadMcpServers({
+    file: join(config.home, 'mcp.json'),
+    environment: {
+      MCP_SERVER_STDIO: config.values['MCP_SERVER_STDIO'],
+      MCP_SERVER_URL: config.values['MCP_SERVER_URL'],
+    },
+  });
+  warnings.push(...errors);
+  if (servers.length > 0) {
+    mcp = await connectMcpServers(servers, { logger });
+    tools.push(mcp.tool);
+  }
+  return {
+    tools,
+    warnings,
+    async close() {
+      await mcp?.close();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { sendJson } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import type { OllamaStatus } from './ollama-types.js';
+
+/** Splits text on `code` spans so commands show as code. */
+export function withCode(text: string): Array<string | HTMLElement> {
+  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', {}, part) : part));
+}
+
+/** The Ollama banner: shown while Ollama is unreachable or lacks a model, with the fix. */
+export function createOllamaBanner(root: HTMLElement): (status: OllamaStatus) => void {
+  return (status) => {
+    if (!status.problem) {
+      root.hidden = true;
+      return;
+    }
+    const retry = h('button', { type: 'button', class: 'ghost', id: 'banner-retry' }, 'Check again');
+    retry.addEventListener('click', () => {
+      retry.disabled = true;
+      retry.textContent = 'Checking…';
+      // The answer comes back as an `ollama` event too; this only restores the button.
+      void sendJson('/api/ollama/check', {}).finally(() => {
+        retry.disabled = false;
+        retry.textContent = 'Check again';
+      });
+    });
+    replaceChildren(
+      root,
+      h('span', { class: 'problem' }, ...withCode(status.problem)),
+      ' ',
+      h('span', { class: 'banner-actions' }, retry, ' ', h('a', { href: '#settings' }, 'Settings')),
+    );
+    root.hidden = false;
+  };
+}

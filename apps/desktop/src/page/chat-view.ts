@@ -1,0 +1,208 @@
+import { ApiError, getJson, sendJson } from './api.js';
+import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from './chat-types.js';
+import { h, replaceChildren } from './dom.js';
+import { formatDuration } from './format.js';
+import type { View } from './main.js';
+import { renderMessage } from './message-text.js';
+import type { LiveStream } from './stream.js';
+
+const CONVERSATION_KEY = 'macstats.conversation';
+
+interface TurnElements {
+  turn: ChatTurn;
+  tools: HTMLOListElement;
+  answer: HTMLDivElement;
+  status: HTMLParagraphElement;
+}
+
+/** The chat: transcript, streamed replies, tool activity, and the message box. */
+export function createChatView(root: HTMLElement, stream: LiveStream): View {
+  let conversationId = localStorage.getItem(CONVERSATION_KEY) ?? newConversationId();
+  const turns = new Map<string, TurnElements>();
+  const transcript = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+  const input = h('textarea', {
+    id: 'chat-input',
+    rows: 2,
+    placeholder: 'Ask about this machine, a web page, your schedules…',
+    'aria-label': 'Message',
+  });
+  const send = h('button', { type: 'submit', id: 'chat-send' }, 'Send');
+  const stop = h('button', { type: 'button', id: 'chat-stop', class: 'ghost', hidden: true }, 'Stop');
+  const fresh = h('button', { type: 'button', id: 'chat-new', class: 'ghost' }, 'New chat');
+  const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const form = h(
+    'form',
+    { class: 'composer' },
+    input,
+    h('div', { class: 'composer-actions' }, send, stop, fresh),
+  );
+  replaceChildren(root, transcript, error, form);
+
+  function newConversationId(): string {
+    const id = crypto.randomUUID();
+    localStorage.setItem(CONVERSATION_KEY, id);
+    return id;
+  }
+
+  const nearBottom = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 80;
+  const keepScrolled = (wasNearBottom: boolean) => {
+    if (wasNearBottom) transcript.scrollTop = transcript.scrollHeight;
+  };
+
+  function renderTool(activity: ToolActivity): HTMLLIElement {
+    const state = activity.status === 'running' ? 'running' : activity.isError ? 'failed' : 'done';
+    const summary = h(
+      'summary',
+      {},
+      h('span', { class: 'tool-name' }, activity.tool),
+      ' ',
+      h(
+        'span',
+        { class: 'tool-argument' },
+        activity.argument.length > 120 ? `${activity.argument.slice(0, 120)}…` : activity.argument,
+      ),
+      ' ',
+      h(
+        'span',
+        { class: 'tool-state' },
+        state === 'running'
+          ? 'running…'
+          : `${state}${activity.durationMs === undefined ? '' : ` in ${formatDuration(activity.durationMs)}`}`,
+      ),
+    );
+    return h(
+      'li',
+      { class: `tool tool-${state}`, 'data-tool': activity.tool },
+      h(
+        'details',
+        {},
+        summary,
+        activity.result === undefined ? null : h('pre', { class: 'tool-result' }, activity.result),
+      ),
+    );
+  }
+
+  function renderAnswer(elements: TurnElements): void {
+    const { turn } = elements;
+    const text = turn.status === 'running' ? turn.draft : (turn.answer ?? '');
+    replaceChildren(elements.answer, ...renderMessage(text));
+    elements.answer.classList.toggle('streaming', turn.status === 'running');
+    elements.answer.classList.toggle('stopped', turn.status === 'stopped');
+    elements.answer.hidden = text === '' && turn.status !== 'running';
+    const meta =
+      turn.status === 'running'
+        ? (turn.statusText ?? 'Thinking…')
+        : turn.tokensPerSecond
+          ? `${turn.tokensPerSecond.toFixed(1)} tokens/s`
+          : '';
+    elements.status.textContent = meta;
+    elements.status.hidden = meta === '';
+  }
+
+  function renderTurn(turn: ChatTurn): void {
+    const existing = turns.get(turn.id);
+    const tools = h('ol', { class: 'tools' }, ...turn.tools.map(renderTool));
+    const answer = h('div', { class: 'message assistant' });
+    const status = h('p', { class: 'turn-status' });
+    const item = h(
+      'li',
+      { class: 'turn', 'data-turn': turn.id },
+      h('div', { class: 'message user' }, ...renderMessage(turn.question)),
+      tools,
+      answer,
+      status,
+    );
+    const elements = { turn, tools, answer, status };
+    turns.set(turn.id, elements);
+    renderAnswer(elements);
+    const old = existing ? transcript.querySelector(`[data-turn="${CSS.escape(turn.id)}"]`) : null;
+    if (old) old.replaceWith(item);
+    else transcript.append(item);
+  }
+
+  function setBusy(busy: boolean): void {
+    send.disabled = busy;
+    stop.hidden = !busy;
+  }
+
+  async function load(): Promise<void> {
+    try {
+      const conversation = await getJson<Conversation>(`/api/conversations/${conversationId}`);
+      turns.clear();
+      transcript.textContent = '';
+      for (const turn of conversation.turns) renderTurn(turn);
+      setBusy(conversation.turns.some((turn) => turn.status === 'running'));
+      transcript.scrollTop = transcript.scrollHeight;
+    } catch (failure) {
+      showError(failure);
+    }
+  }
+
+  function showError(failure: unknown): void {
+    error.textContent = failure instanceof ApiError ? failure.message : String(failure);
+    error.hidden = false;
+  }
+
+  stream.on('chat', (data) => {
+    const event = data as ChatEvent;
+    if (event.conversationId !== conversationId) return;
+    const wasNearBottom = nearBottom();
+    const elements = turns.get(event.turnId);
+    if (event.kind === 'turn-start' || event.kind === 'turn-end') {
+      if (event.turn) renderTurn(event.turn);
+      setBusy(event.kind === 'turn-start');
+    } else if (elements) {
+      const { turn } = elements;
+      if (event.kind === 'token') turn.draft += event.text ?? '';
+      if (event.kind === 'draft-reset') turn.draft = '';
+      if (event.kind === 'status') turn.statusText = event.text ?? '';
+      if (event.kind === 'tool-start' && event.activity) {
+        turn.tools.push(event.activity);
+        elements.tools.append(renderTool(event.activity));
+      }
+      if (event.kind === 'tool-end' && event.activity) {
+        const index = event.index ?? turn.tools.length - 1;
+        turn.tools[index] = event.activity;
+        elements.tools.children[index]?.replaceWith(renderTool(event.activity));
+      }
+      renderAnswer(elements);
+    }
+    keepScrolled(wasNearBottom);
+  });
+  // After a reconnect the page may have missed events: read the transcript again.
+  stream.on('hello', () => void load());
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const message = input.value.trim();
+    if (message === '' || send.disabled) return;
+    error.hidden = true;
+    setBusy(true);
+    try {
+      await sendJson('/api/chat', { conversationId, clientId: stream.clientId, message });
+      input.value = '';
+    } catch (failure) {
+      setBusy(false);
+      showError(failure);
+    }
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  stop.addEventListener('click', () => void sendJson('/api/chat/stop', { conversationId }).catch(showError));
+  fresh.addEventListener('click', () => {
+    conversationId = newConversationId();
+    turns.clear();
+    transcript.textContent = '';
+    error.hidden = true;
+    setBusy(false);
+    input.focus();
+  });
+
+  return {
+    show: () => input.focus(),
+  };
+}

@@ -1,0 +1,109 @@
+import { ApiError, getJson, sendJson } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { formatTime } from './format.js';
+import type { View } from './main.js';
+import type { OllamaStatus, Settings } from './ollama-types.js';
+
+/** Settings: the Ollama host and the model, chosen from what Ollama lists. */
+export function createSettingsView(root: HTMLElement): View & { ollamaChanged(status: OllamaStatus): void } {
+  const host = h('input', {
+    id: 'settings-host',
+    type: 'url',
+    required: true,
+    spellcheck: 'false',
+    autocomplete: 'off',
+  });
+  const model = h('select', { id: 'settings-model' });
+  const save = h('button', { type: 'submit' }, 'Save');
+  const refresh = h('button', { type: 'button', class: 'ghost' }, 'List models again');
+  const message = h('p', { class: 'form-message', role: 'status' });
+  const status = h('p', { class: 'settings-status' });
+  const notes = h('div', { class: 'settings-notes' });
+  const form = h(
+    'form',
+    { class: 'settings-form' },
+    h('label', { for: 'settings-host' }, 'Ollama address'),
+    host,
+    h('label', { for: 'settings-model' }, 'Model'),
+    model,
+    h('div', { class: 'form-actions' }, save, refresh),
+    message,
+  );
+  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes);
+  let loaded = false;
+
+  function fillModels(settings: Settings): void {
+    const current = settings.model ?? '';
+    const names = [...settings.ollama.models];
+    if (current !== '' && !names.includes(current)) names.unshift(current);
+    const automatic = settings.ollama.models[0]
+      ? `Automatic (${settings.ollama.models[0]})`
+      : 'Automatic (first listed)';
+    replaceChildren(
+      model,
+      h('option', { value: '' }, automatic),
+      ...names.map((name) =>
+        h(
+          'option',
+          { value: name },
+          settings.ollama.models.includes(name) ? name : `${name} (not installed)`,
+        ),
+      ),
+    );
+    model.value = current;
+  }
+
+  function showStatus(ollama: OllamaStatus): void {
+    status.textContent = ollama.reachable
+      ? `Ollama ${ollama.version ?? ''} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+      : `Ollama is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
+    status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
+  }
+
+  function apply(settings: Settings): void {
+    host.value = settings.host;
+    fillModels(settings);
+    showStatus(settings.ollama);
+    const lines = [`Saved in ${settings.settingsFile}.`];
+    if (settings.environmentOverrides.length > 0) {
+      lines.push(
+        `${settings.environmentOverrides.join(' and ')} set in the environment ${settings.environmentOverrides.length === 1 ? 'wins' : 'win'} over the saved value at the next start.`,
+      );
+    }
+    replaceChildren(notes, ...lines.map((line) => h('p', { class: 'note' }, line)));
+  }
+
+  async function load(): Promise<void> {
+    try {
+      apply(await getJson<Settings>('/api/settings'));
+      loaded = true;
+    } catch (failure) {
+      message.textContent = failure instanceof ApiError ? failure.message : String(failure);
+    }
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    save.disabled = true;
+    message.textContent = 'Saving…';
+    message.dataset['state'] = '';
+    try {
+      const settings = await sendJson<Settings>('/api/settings', { host: host.value, model: model.value });
+      apply(settings);
+      message.textContent = settings.ollama.problem ? `Saved. ${settings.ollama.problem}` : 'Saved.';
+    } catch (failure) {
+      message.textContent = failure instanceof ApiError ? failure.message : String(failure);
+      message.dataset['state'] = 'error';
+    } finally {
+      save.disabled = false;
+    }
+  });
+  refresh.addEventListener('click', () => void load());
+
+  return {
+    show: () => void load(),
+    ollamaChanged(ollama) {
+      if (loaded) showStatus(ollama);
+    },
+  };
+}

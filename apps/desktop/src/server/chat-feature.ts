@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent, AgentEvent, Tool } from '@macstats/core';
+import type { ChatTurn, ConversationStore, ToolActivity } from './conversation-store.js';
+import { checkId, HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
+import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
+
+/** What the chat needs of core's `Agent`. */
+export type ChatAgent = Pick<Agent, 'answer'>;
+
+/** Gives the agent for the Ollama host and model chosen now, or why there is none. */
+export type AgentSource = () => Promise<ChatAgent | { unavailable: string }>;
+
+/** Options of {@link createChatFeature}. */
+export interface ChatFeatureOptions {
+  store: ConversationStore;
+  agent: AgentSource;
+  /** The tools of a chat answer (the agent's plus RUN_JS). Default: the agent's own. */
+  tools?: Tool[];
+  /** A line of live context for each answer (the current metrics). Default none. */
+  context?: () => string | undefined;
+  /** Longest question accepted. Default 8000 characters. */
+  maxQuestionChars?: number;
+}
+
+/** Defaults of {@link ChatFeatureOptions}. */
+export const CHAT_DEFAULTS = { maxQuestionChars: 8000 } as const;
+
+/**
+ * The chat: a question starts a turn that runs in the background; its tokens, tool calls and
+ * status lines go to every open page over the live stream, and the transcript is saved at each
+ * step so a reload shows it again.
+ */
+export function createChatFeature(core: DashboardCore, options: ChatFeatureOptions): DashboardFeature {
+  const maxQuestionChars = options.maxQuestionChars ?? CHAT_DEFAULTS.maxQuestionChars;
+  const running = new Map<string, { turn: ChatTurn; controller: AbortController }>();
+  const inFlight = new Set<Promise<void>>();
+  const { hub, store, logger } = { ...core, ...options };
+
+  const emit = (conversationId: string, turn: ChatTurn, kind: string, extra: Record<string, unknown> = {}) =>
+    hub.broadcast('chat', { conversationId, turnId: turn.id, kind, ...extra });
+
+  async function runTurn(conversationId: string, turn: ChatTurn, controller: AbortController): Promise<void> {
+    const conversation = await store.load(conversationId);
+    const persist = () =>
+      store.save(conversation).catch((error) => logger.error({ err: error }, 'chat save failed'));
+    const onEvent = (event: AgentEvent) => {
+      switch (event.type) {
+        case 'token':
+          turn.draft += event.text;
+          emit(conversationId, turn, 'token', { text: event.text });
+          break;
+        case 'llm-call-end':
+          if (event.tokensPerSecond !== null) turn.tokensPerSecond = event.tokensPerSecond;
+          if (event.hadToolCall) {
+            // The streamed text was a tool call line, not a reply: the page drops it.
+            turn.draft = '';
+            emit(conversationId, turn, 'draft-reset');
+          }
+          break;
+        case 'tool-call-start': {
+          const activity: ToolActivity = { tool: event.tool, argument: event.argument, status: 'running' };
+          turn.tools.push(activity);
+          emit(conversationId, turn, 'tool-start', { activity });
+          void persist();
+          break;
+        }
+        case 'tool-call-end': {
+          let activity = [...turn.tools].reverse().find((item) => item.status === 'running');
+          if (!activity) {
+            // A call a guard refused never started: show it with its refusal.
+            activity = { tool: event.tool, argument: event.argument, status: 'running' };
+            turn.tools.push(activity);
+          }
+          activity.status = 'done';
+          activity.result = event.result.text.slice(0, 4000);
+          if (event.result.isError) activity.isError = true;
+          activity.durationMs = event.durationMs;
+          emit(conversationId, turn, 'tool-end', { activity, index: turn.tools.indexOf(activity) });
+          void persist();
+          break;
+        }
+        case 'status':
+          turn.statusText = event.text;
+          emit(conversationId, turn, 'status', { text: turn.statusText });
+          break;
+        default:
+          break;
+      }
+    };
+    try {
+      const agent = await options.agent();
+      if ('unavailable' in agent) {
+        turn.answer = agent.unavailable;
+      } else {
+        const context = options.context?.();
+        const answer = await agent.answer(turn.question, {
+          conversationId,
+          signal: controller.signal,
+          onEvent,
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(context === undefined ? {} : { context }),
+        });
+        turn.answer = answer.text;
+      }
+      turn.status = 'done';
+    } catch (error) {
+      turn.status = 'stopped';
+      turn.answer = controller.signal.aborted
+        ? turn.draft || 'Stopped.'
+        : `The answer failed: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      running.delete(conversationId);
+      turn.draft = '';
+      delete turn.statusText;
+      turn.finishedAt = Date.now();
+      emit(conversationId, turn, 'turn-end', { turn });
+      await persist();
+    }
+  }
+
+  return {
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/conversations\/([\w-]+)$/,
+        kind: 'read',
+        async handle({ response, params }) {
+          const conversation = await store.load(checkId(params[0] ?? '', 'conversation id'));
+          sendJson(response, 200, conversation);
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/chat$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const body = await readJsonBody(request);
+          const conversationId = checkId(stringField(body, 'conversationId'), 'conversation id');
+          const clientId = checkId(stringField(body, 'clientId'), 'client id');
+          const question = stringField(body, 'message').trim();
+          if (question.length > maxQuestionChars) {
+            throw new HttpError(400, `The message is longer than ${maxQuestionChars} characters.`);
+          }
+          if (running.has(conversationId)) {
+            throw new HttpError(409, 'The agent is still answering in this conversation: wait or stop it.');
+          }
+          const conversation = await store.load(conversationId);
+          const turn: ChatTurn = {
+            id: randomUUID(),
+            question,
+            askedAt: Date.now(),
+            status: 'running',
+            draft: '',
+            tools: [],
+          };
+          conversation.turns.push(turn);
+          const controller = new AbortController();
+          running.set(conversationId, { turn, controller });
+          core.askingPages.set(conversationId, clientId);
+          await store.save(conversation);
+          emit(conversationId, turn, 'turn-start', { turn });
+          const work = runTurn(conversationId, turn, controller);
+          inFlight.add(work);
+          void work.finally(() => inFlight.delete(work));
+          sendJson(response, 202, { turnId: turn.id });
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/chat\/stop$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const body = await readJsonBody(request);
+          const conversationId = checkId(stringField(body, 'conversationId'), 'conversation id');
+          const entry = running.get(conversationId);
+          entry?.controller.abort(new Error('Stopped from the dashboard.'));
+          sendJson(response, 200, { stopped: entry !== undefined });
+        },
+      },
+    ],
+    async close() {
+      for (const { controller } of running.values())
+        controller.abort(new Error('The dashboard is shutting down.'));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createSerialQueue, writeFileAtomic } from './atomic-write.js';
+
+/** One tool call as the page shows it. */
+export interface ToolActivity {
+  tool: string;
+  argument: string;
+  status: 'running' | 'done';
+  result?: string;
+  isError?: boolean;
+  durationMs?: number;
+}
+
+/** One question and its answer, as the page shows them. */
+export interface ChatTurn {
+  id: string;
+  question: string;
+  /** ms since the epoch. */
+  askedAt: number;
+  status: 'running' | 'done' | 'stopped';
+  /** The reply as it streams in; cleared when a model call ends in a tool call. */
+  draft: string;
+  /** The final reply. */
+  answer?: string;
+  tools: ToolActivity[];
+  /** The agent's latest status line while it works. */
+  statusText?: string;
+  finishedAt?: number;
+  tokensPerSecond?: number;
+}
+
+/** The visible transcript of one conversation. */
+export interface Conversation {
+  id: string;
+  turns: ChatTurn[];
+}
+
+/** Defaults of {@link createConversationStore}. */
+export const CONVERSATION_DEFAULTS = { maxTurns: 100 } as const;
+
+/** Transcripts kept on disk, one JSON file per conversation, so a reload shows the chat again. */
+export interface ConversationStore {
+  /** The conversation; empty when none was saved yet. Turns cut short by a restart read as stopped. */
+  load(id: string): Promise<Conversation>;
+  /** Saves atomically; keeps the last `maxTurns` turns. */
+  save(conversation: Conversation): Promise<void>;
+}
+
+/** Creates the store under `dir` (the desktop app's folder in MACSTATS_HOME). */
+export function createConversationStore(
+  dir: string,
+  maxTurns: number = CONVERSATION_DEFAULTS.maxTurns,
+): ConversationStore {
+  const cache = new Map<string, Conversation>();
+  const serial = createSerialQueue();
+  const fileOf = (id: string) => join(dir, `${id}.json`);
+
+  return {
+    async load(id) {
+      const cached = cache.get(id);
+      if (cached) return cached;
+      let conversation: Conversation = { id, turns: [] };
+      try {
+        const parsed = JSON.parse(await readFile(fileOf(id), 'utf8')) as Partial<Conversation>;
+        if (Array.isArray(parsed.turns)) conversation = { id, turns: parsed.turns };
+      } catch {
+        // Missing or unreadable: start empty; a broken file is replaced at the next save.
+      }
+      for (const turn of conversation.turns) {
+        if (turn.status === 'running') {
+          turn.status = 'stopped';
+          turn.answer ??= turn.draft || 'The dashboard stopped before this answer was finished.';
+          turn.draft = '';
+        }
+      }
+      cache.set(id, conversation);
+      return conversation;
+    },
+    save(conversation) {
+      if (conversation.turns.length > maxTurns)
+        conversation.turns.splice(0, conversation.turns.length - maxTurns);
+      cache.set(conversation.id, conversation);
+      const content = `${JSON.stringify(conversation, null, 1)}\n`;
+      return serial(conversation.id, () => writeFileAtomic(fileOf(conversation.id), content));
+    },
+  };
+}

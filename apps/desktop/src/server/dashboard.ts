@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { type Agent, createAgent, type Logger, MacstatsError, silentLogger, type Tool } from '@macstats/core';
+import {
+  createMetricsCollector,
+  createMetricsTool,
+  formatSummaryLine,
+  type MetricsCollector,
+} from '@macstats/metrics';
+import {
+  createScheduler,
+  createScheduleTools,
+  createTaskExecutor,
+  type Scheduler,
+} from '@macstats/scheduler';
+import { createChatFeature } from './chat-feature.js';
+import { createConversationStore } from './conversation-store.js';
+import { createMetricsFeature } from './metrics-feature.js';
+import { createOllamaFeature } from './ollama-feature.js';
+import type { OllamaStatus } from './ollama-probe.js';
+import { createSchedulesFeature } from './schedules-feature.js';
+import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
+
+/** Options of {@link startDashboard}. */
+export interface DashboardOptions {
+  /** The data folder (`MACSTATS_HOME`): schedules, sessions, transcripts, the saved settings. */
+  home: string;
+  /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
+  ollama: { host: string; model?: string };
+  /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
+  tools?: Tool[];
+  /** The metrics collector; default: a new one, started here and stopped on close. */
+  collector?: MetricsCollector;
+  /** Run the scheduler (when no other process holds its lock). Default true. */
+  scheduler?: boolean;
+  /** Names of settings fixed by the environment (shown in Settings). Default none. */
+  environmentOverrides?: string[];
+  /** How long RUN_JS code may run in the page. Default 5000 ms. */
+  runJsTimeoutMs?: number;
+  /** Folder of the built page. Default `dist/page`. */
+  pageDir?: string;
+  logger?: Logger;
+}
+
+/** A running dashboard. */
+export interface Dashboard extends HttpDashboard {
+  /** Checks Ollama now (sharing a check already under way) and tells the open pages if it changed. */
+  checkOllama(): Promise<OllamaStatus>;
+  /** The scheduler, when it runs in this process. */
+  scheduler: Scheduler | undefined;
+}
+
+/**
+ * Starts the whole dashboard: the local server and its security, live metrics, the chat with
+ * RUN_JS in the page, settings and the Ollama banner, and the schedules with their scheduler.
+ *
+ * @example
+ * const dashboard = await startDashboard({ home, ollama: { host: 'http://127.0.0.1:11434' } });
+ * console.log(dashboard.url); // open it; it carries this launch's token
+ */
+export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const logger = options.logger ?? silentLogger;
+  const { home } = options;
+  const schedulesFile = join(home, 'schedules.json');
+  const ownCollector = options.collector === undefined;
+  const collector = options.collector ?? createMetricsCollector({ topProcesses: 10, logger });
+  if (ownCollector) collector.start();
+  let checkOllama: (() => Promise<OllamaStatus>) | undefined;
+  let scheduler: Scheduler | undefined;
+
+  const server = await startHttpDashboard({
+    logger,
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.pageDir === undefined ? {} : { pageDir: options.pageDir }),
+    ...(options.runJsTimeoutMs === undefined ? {} : { runJsTimeoutMs: options.runJsTimeoutMs }),
+    features: (core) => {
+      const tools = [
+        ...(options.tools ?? []),
+        createMetricsTool(collector),
+        ...createScheduleTools({ file: schedulesFile }),
+      ];
+      const ollama = createOllamaFeature(core, {
+        host: options.ollama.host,
+        ...(options.ollama.model === undefined ? {} : { model: options.ollama.model }),
+        settingsFile: join(home, '.config.env'),
+        environmentOverrides: options.environmentOverrides ?? [],
+        createAgent: ({ host, model }) =>
+          createAgent({ ollama: { host, model }, tools, logger, memory: { dir: join(home, 'sessions') } }),
+        retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
+      });
+      checkOllama = ollama.check;
+      const chat = createChatFeature(core, {
+        store: createConversationStore(join(home, 'desktop', 'conversations')),
+        agent: ollama.agent,
+        tools: [...tools, core.runJs.tool],
+        context: () => {
+          const latest = collector.latest();
+          return latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : undefined;
+        },
+      });
+      const features = [createMetricsFeature(core, { collector }), ollama, chat];
+      if (options.scheduler !== false) {
+        const execute = createTaskExecutor({
+          tools,
+          agent: {
+            async answer(question, answerOptions) {
+              const agent = await ollama.agent();
+              if ('unavailable' in agent) throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+              return agent.answer(question, answerOptions);
+            },
+          },
+        });
+        let onEvent: Parameters<typeof createScheduler>[0]['onEvent'];
+        const created = createScheduler({
+          file: schedulesFile,
+          stateDir: home,
+          execute,
+          logger,
+          onEvent: (event) => onEvent?.(event),
+        });
+        const schedules = createSchedulesFeature(core, {
+          file: schedulesFile,
+          stateDir: home,
+          scheduler: created,
+        });
+        onEvent = schedules.onSchedulerEvent;
+        scheduler = created;
+        features.push(schedules);
+      }
+      return features;
+    },
+  });
+  await scheduler?.start();
+
+  return {
+    ...server,
+    checkOllama: () => checkOllama!(),
+    scheduler,
+    async close() {
+      await scheduler?.stop();
+      await server.close();
+      if (ownCollector) await collector.stop();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import {
+  HISTORY_RESOLUTIONS,
+  type HistoryPoint,
+  type HistoryResolution,
+  METRICS_DEFAULTS,
+  type MetricsCollector,
+  type MetricsSnapshot,
+} from '@macstats/metrics';
+import { HttpError, sendJson } from './http-helpers.js';
+import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
+
+/** Options of {@link createMetricsFeature}. */
+export interface MetricsFeatureOptions {
+  collector: MetricsCollector;
+  /** The collector's fast period, shown on the page. Default 2000 ms. */
+  fastMs?: number;
+  /** The collector's slow period. Default 5000 ms. */
+  slowMs?: number;
+}
+
+/** What each `metrics` event and the first paint carry. */
+export interface MetricsEvent {
+  snapshot: MetricsSnapshot;
+  /** The newest bucket of each resolution, so the page extends its charts without a re-read. */
+  points: Partial<Record<HistoryResolution, HistoryPoint>>;
+  intervalMs: number;
+}
+
+const RESOLUTIONS = Object.keys(HISTORY_RESOLUTIONS) as HistoryResolution[];
+
+/**
+ * Live metrics: every sample goes to the open pages; the collector runs at its fast speed only
+ * while at least one page is open, and falls back to slow when the last one closes.
+ */
+export function createMetricsFeature(core: DashboardCore, options: MetricsFeatureOptions): DashboardFeature {
+  const { collector } = options;
+  const fastMs = options.fastMs ?? METRICS_DEFAULTS.intervals.fastMs;
+  const slowMs = options.slowMs ?? METRICS_DEFAULTS.intervals.slowMs;
+
+  const eventOf = (snapshot: MetricsSnapshot): MetricsEvent => {
+    const points: Partial<Record<HistoryResolution, HistoryPoint>> = {};
+    for (const resolution of RESOLUTIONS) {
+      const list = collector.history(resolution);
+      const last = list[list.length - 1];
+      if (last) points[resolution] = last;
+    }
+    return { snapshot, points, intervalMs: collector.speed === 'fast' ? fastMs : slowMs };
+  };
+
+  const unsubscribe = collector.on('sample', (snapshot) => {
+    if (core.hub.count > 0) core.hub.broadcast('metrics', eventOf(snapshot));
+  });
+
+  return {
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/metrics\/history$/,
+        kind: 'read',
+        handle({ url, response }) {
+          const resolution = (url.searchParams.get('resolution') ?? '1s') as HistoryResolution;
+          if (!RESOLUTIONS.includes(resolution)) {
+            throw new HttpError(400, `Unknown resolution: use ${RESOLUTIONS.join(', ')}.`);
+          }
+          sendJson(response, 200, {
+            resolution,
+            points: collector.history(resolution),
+            capacity: HISTORY_RESOLUTIONS[resolution].capacity,
+          });
+        },
+      },
+    ],
+    state() {
+      const latest = collector.latest();
+      return { metrics: latest ? eventOf(latest) : null };
+    },
+    onClientCountChange(count) {
+      // Switching to fast brings the next sample forward, so a page that opens gets fresh numbers soon.
+      collector.setWatching(count > 0);
+    },
+    close() {
+      unsubscribe();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import type { AgentSource, ChatAgent } from './chat-feature.js';
+import { updateConfigEnv } from './config-env-file.js';
+import { HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
+import { type OllamaStatus, probeOllama } from './ollama-probe.js';
+import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
+
+/** Options of {@link createOllamaFeature}. */
+export interface OllamaFeatureOptions {
+  host: string;
+  /** The configured model; when absent the first model Ollama lists is used. */
+  model?: string;
+  /** Builds the agent for a host and model (core's `createAgent` with the app's tools). */
+  createAgent(ollama: { host: string; model: string }): ChatAgent;
+  /** Called when the agent is replaced (a new host or model), to close the old one. */
+  retireAgent?(agent: ChatAgent): void;
+  /** The `.config.env` where a choice made in Settings is saved (`$MACSTATS_HOME/.config.env`). */
+  settingsFile: string;
+  /** Variables set in the environment, which win over the saved file at the next start. */
+  environmentOverrides?: string[];
+  /** How often to check Ollama again while it is not reachable. Default 10 s; 60 s while it is. */
+  recheckMs?: number;
+}
+
+/** Defaults of {@link OllamaFeatureOptions}. */
+export const OLLAMA_FEATURE_DEFAULTS = { recheckMs: 10_000, healthyRecheckMs: 60_000 } as const;
+
+const MODEL_PATTERN = /^[\w.:/-]{1,200}$/;
+
+/**
+ * Settings and the Ollama banner: probes Ollama at start, now and then, and on demand; pushes
+ * the status to every page; saves the host and model chosen in Settings; hands the chat the
+ * agent for the current choice.
+ */
+export function createOllamaFeature(
+  core: DashboardCore,
+  options: OllamaFeatureOptions,
+): DashboardFeature & { agent: AgentSource; status(): OllamaStatus; check(): Promise<OllamaStatus> } {
+  const recheckMs = options.recheckMs ?? OLLAMA_FEATURE_DEFAULTS.recheckMs;
+  const closing = new AbortController();
+  let host = options.host;
+  let chosenModel = options.model;
+  let status: OllamaStatus = {
+    host,
+    model: chosenModel ?? null,
+    reachable: false,
+    models: [],
+    tools: null,
+    checkedAt: 0,
+  };
+  let agent: { key: string; value: ChatAgent } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let probing: Promise<OllamaStatus> | undefined;
+
+  const schedule = () => {
+    clearTimeout(timer);
+    if (closing.signal.aborted) return;
+    timer = setTimeout(
+      () => void check(),
+      status.problem ? recheckMs : OLLAMA_FEATURE_DEFAULTS.healthyRecheckMs,
+    );
+    timer.unref();
+  };
+
+  function check(): Promise<OllamaStatus> {
+    probing ??= probeOllama(host, chosenModel, closing.signal).then(
+      (next) => {
+        probing = undefined;
+        const changed =
+          JSON.stringify({ ...next, checkedAt: 0 }) !== JSON.stringify({ ...status, checkedAt: 0 });
+        status = next;
+        if (changed) core.hub.broadcast('ollama', status);
+        schedule();
+        return status;
+      },
+      // Only an abort rejects: the dashboard is closing.
+      () => {
+        probing = undefined;
+        return status;
+      },
+    );
+    return probing;
+  }
+
+  const agentSource: AgentSource = async () => {
+    const current = status.reachable ? status : await check();
+    if (current.model === null || current.problem !== undefined) {
+      return { unavailable: current.problem ?? 'Ollama is not ready: check it in Settings.' };
+    }
+    const key = `${host}\n${current.model}`;
+    if (agent?.key !== key) {
+      if (agent) options.retireAgent?.(agent.value);
+      agent = { key, value: options.createAgent({ host, model: current.model }) };
+    }
+    return agent.value;
+  };
+
+  const settings = () => ({
+    host,
+    model: chosenModel ?? null,
+    ollama: status,
+    settingsFile: options.settingsFile,
+    environmentOverrides: options.environmentOverrides ?? [],
+  });
+
+  const ready = check();
+
+  return {
+    agent: agentSource,
+    status: () => status,
+    check,
+    async state() {
+      await ready;
+      return { ollama: status };
+    },
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/settings$/,
+        kind: 'read',
+        async handle({ response }) {
+          await check();
+          sendJson(response, 200, settings());
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/settings$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const body = await readJsonBody(request);
+          const nextHost = parseHost(stringField(body, 'host'));
+          const modelText = stringField(body, 'model', false).trim();
+          if (modelText !== '' && !MODEL_PATTERN.test(modelText)) {
+            throw new HttpError(400, 'The model name may hold letters, digits and . : / _ - only.');
+          }
+          host = nextHost;
+          chosenModel = modelText === '' ? undefined : modelText;
+          await updateConfigEnv(options.settingsFile, { OLLAMA_HOST: host, OLLAMA_MODEL: chosenModel });
+          await check();
+          sendJson(response, 200, settings());
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/ollama\/check$/,
+        kind: 'write',
+        async handle({ response }) {
+          sendJson(response, 200, await check());
+        },
+      },
+    ],
+    async close() {
+      closing.abort();
+      clearTimeout(timer);
+      await probing;
+      if (agent) options.retireAgent?.(agent.value);
+    },
+  };
+}
+
+/** Accepts an http(s) base URL and returns it without a trailing slash. */
+export function parseHost(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new HttpError(400, 'The Ollama address must be a URL such as http://127.0.0.1:11434.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new HttpError(400, 'The Ollama address must start with http:// or https://.');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new HttpError(400, 'The Ollama address must be a plain base URL, without credentials or query.');
+  }
+  return url.href.replace(/\/+$/, '');
+}

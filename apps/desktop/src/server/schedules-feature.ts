@@ -1,0 +1,206 @@
+import { join } from 'node:path';
+import { MacstatsError } from '@macstats/core';
+import {
+  editSchedulesFile,
+  type LockHolder,
+  nextRunTimes,
+  parseSchedules,
+  readRunHistory,
+  type Schedule,
+  type Scheduler,
+  type SchedulerEvent,
+  STATE_FILES,
+} from '@macstats/scheduler';
+import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
+import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
+
+/** Options of {@link createSchedulesFeature}. */
+export interface SchedulesFeatureOptions {
+  /** Path of `schedules.json`. */
+  file: string;
+  /** The scheduler's state folder (run history). Default: the file's folder. */
+  stateDir: string;
+  scheduler: Scheduler;
+  /** Zone for entries without `timezone` (the scheduler's). Default: the system's. */
+  timezone?: string;
+  /** Longest task accepted. Default 2000 characters. */
+  maxTaskChars?: number;
+}
+
+/** Defaults of {@link SchedulesFeatureOptions}. */
+export const SCHEDULES_DEFAULTS = { maxTaskChars: 2000, nextRuns: 3, historyRuns: 30 } as const;
+
+const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id'] as const;
+
+/**
+ * Schedules in the page: the list with next runs and run history, and add, edit and remove,
+ * each written to `schedules.json` through the scheduler package (atomic, never clobbering a
+ * concurrent edit) and picked up by the running scheduler at once.
+ */
+export function createSchedulesFeature(
+  core: DashboardCore,
+  options: SchedulesFeatureOptions,
+): DashboardFeature & { onSchedulerEvent(event: SchedulerEvent): void } {
+  const { scheduler, file } = options;
+  const maxTaskChars = options.maxTaskChars ?? SCHEDULES_DEFAULTS.maxTaskChars;
+  const zoneOptions = options.timezone === undefined ? {} : { timezone: options.timezone };
+  let lockHolder: LockHolder | undefined;
+
+  /** Turns the body's `schedule` into a clean entry, or answers 400 with the validator's sentence. */
+  function entryFrom(body: Record<string, unknown>): Schedule {
+    const raw = body['schedule'];
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new HttpError(
+        400,
+        'Send the schedule as an object: {"schedule": {"id": …, "task": …, "cron": …}}.',
+      );
+    }
+    const entry: Record<string, string> = {};
+    for (const name of FIELDS) {
+      const value = (raw as Record<string, unknown>)[name];
+      if (value === undefined || value === null || value === '') continue;
+      if (typeof value !== 'string') throw new HttpError(400, `The field "${name}" must be text.`);
+      entry[name] = value.trim();
+    }
+    if ((entry['task'] ?? '').length > maxTaskChars) {
+      throw new HttpError(400, `The task is longer than ${maxTaskChars} characters.`);
+    }
+    const parsed = parseSchedules(JSON.stringify({ schedules: [entry] }));
+    const [schedule] = parsed.schedules;
+    if (!schedule) throw new HttpError(400, parsed.errors[0] ?? 'The schedule is not valid.');
+    return schedule;
+  }
+
+  async function edit(change: (entries: unknown[]) => void): Promise<void> {
+    try {
+      await editSchedulesFile(file, (document) => change(document.schedules));
+    } catch (error) {
+      if (MacstatsError.isInstance(error)) throw new HttpError(409, error.message);
+      throw error;
+    }
+    await scheduler.reload();
+    core.hub.broadcast('schedules', { type: 'edited' });
+  }
+
+  const idOf = (entry: unknown) =>
+    typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
+
+  async function overview() {
+    const upcoming = new Map(scheduler.dryRun(SCHEDULES_DEFAULTS.nextRuns).map((item) => [item.id, item]));
+    const history = await readRunHistory(
+      join(options.stateDir, STATE_FILES.history),
+      SCHEDULES_DEFAULTS.historyRuns,
+    );
+    const leader = scheduler.isLeader;
+    return {
+      file,
+      leader,
+      statusText: leader
+        ? 'This dashboard runs the schedules.'
+        : lockHolder
+          ? `Another macstats process (pid ${lockHolder.pid} on ${lockHolder.hostname}) runs the schedules; this page shows and edits them.`
+          : 'Another macstats process runs the schedules; this page shows and edits them.',
+      schedules: scheduler.list().map((status) => ({
+        schedule: status.schedule,
+        timezone: status.timezone,
+        nextRuns: (upcoming.get(status.schedule.id)?.times ?? []).map((time) => time.toISOString()),
+        running: status.running,
+        done: status.done,
+        ...(status.lastRun
+          ? {
+              lastRun: {
+                startedAt: status.lastRun.startedAt.toISOString(),
+                durationMs: status.lastRun.durationMs,
+                outcome: status.lastRun.outcome,
+              },
+            }
+          : {}),
+      })),
+      errors: scheduler.errors(),
+      history: history.reverse(),
+    };
+  }
+
+  return {
+    onSchedulerEvent(event) {
+      if (event.type === 'lock-waiting') lockHolder = event.holder;
+      if (event.type === 'lock-acquired') lockHolder = undefined;
+      if (event.type !== 'error') core.hub.broadcast('schedules', { type: event.type });
+    },
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/schedules$/,
+        kind: 'read',
+        async handle({ response }) {
+          sendJson(response, 200, await overview());
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/schedules\/preview$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const schedule = entryFrom(await readJsonBody(request));
+          const times = nextRunTimes(schedule, SCHEDULES_DEFAULTS.nextRuns, new Date(), zoneOptions);
+          const timezone =
+            schedule.timezone ?? options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+          sendJson(response, 200, { timezone, nextRuns: times.map((time) => time.toISOString()) });
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/schedules$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const schedule = entryFrom(await readJsonBody(request));
+          await edit((entries) => {
+            if (entries.some((entry) => idOf(entry) === schedule.id)) {
+              throw new HttpError(
+                409,
+                `A schedule named "${schedule.id}" exists already: choose another name.`,
+              );
+            }
+            entries.push(schedule);
+          });
+          sendJson(response, 201, { schedule });
+        },
+      },
+      {
+        method: 'PUT',
+        path: /^\/api\/schedules\/([^/]+)$/,
+        kind: 'write',
+        async handle({ request, response, params }) {
+          const id = params[0] ?? '';
+          const schedule = entryFrom(await readJsonBody(request));
+          await edit((entries) => {
+            const index = entries.findIndex((entry) => idOf(entry) === id);
+            if (index === -1) throw new HttpError(404, `There is no schedule named "${id}".`);
+            if (schedule.id !== id && entries.some((entry) => idOf(entry) === schedule.id)) {
+              throw new HttpError(
+                409,
+                `A schedule named "${schedule.id}" exists already: choose another name.`,
+              );
+            }
+            entries[index] = schedule;
+          });
+          sendJson(response, 200, { schedule });
+        },
+      },
+      {
+        method: 'DELETE',
+        path: /^\/api\/schedules\/([^/]+)$/,
+        kind: 'write',
+        async handle({ response, params }) {
+          const id = params[0] ?? '';
+          await edit((entries) => {
+            const index = entries.findIndex((entry) => idOf(entry) === id);
+            if (index === -1) throw new HttpError(404, `There is no schedule named "${id}".`);
+            entries.splice(index, 1);
+          });
+          sendJson(response, 200, { removed: id });
+        },
+      },
+    ],
+  };
+}

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium, installed by apt; never a downloaded browser. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Flags that keep Chromium quiet and on loopback. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where screenshots go (git-ignored). */
+export const ARTIFACTS_DIR = new URL('../test-results/', import.meta.url).pathname;
+
+/** A headless Chromium with a fresh profile. */
+export interface TestBrowser {
+  context: BrowserContext;
+  newPage(options?: { width?: number; height?: number; colorScheme?: 'light' | 'dark' }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium with a throwaway user-data-dir. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'macstats-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 860 },
+  });
+  return {
+    context,
+    async newPage(options = {}) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 860 });
+      if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot of the page under test-results/. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  return path;
+}
