@@ -11,6 +11,11 @@ export interface CommandPlan {
   args: string[];
   /** Every path the program will be given, with its identity when checked. */
   checked: ResolvedPath[];
+  /**
+   * The one file a single-file `cat`, `head`, `tail` or `grep` reads: the tool opens it, checks
+   * it is the file that was checked, and gives it to the program as standard input.
+   */
+  pinned?: ResolvedPath;
   /** Lines for the model about what a recursive search left out. */
   notes: string[];
   /** Set when there is nothing to run; the text says why (not an error). */
@@ -65,6 +70,13 @@ export async function planCommand(
   }
   const args = [...parsed.flags];
   for (const pattern of parsed.patterns) args.push('-e', pattern);
+  if (name !== 'ls' && !parsed.recursive && paths.length === 1) {
+    // One file: read through a pinned handle, so no swap after the check can change it. grep
+    // names standard input after --label wherever it would print a file name (-H, -l, -L).
+    const pinned = paths[0]!;
+    if (name === 'grep') args.push(`--label=${pinned.path}`);
+    return { ok: true, plan: { command: name, args, checked: [], pinned, notes } };
+  }
   if (parsed.recursive && !parsed.filenameChosen) args.push('-H');
   args.push('--', ...paths.map((entry) => entry.path));
   const size = args.reduce((total, arg) => total + Buffer.byteLength(arg) + 1, 0);

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, type FileHandle, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { MacstatsError, silentLogger, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
@@ -7,6 +7,7 @@ import { ALLOWED_COMMANDS, type CommandName } from './command-specs.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { showPart } from './display.js';
 import { formatOutcome } from './format-result.js';
+import { openPinned } from './open-pinned.js';
 import { RUN_CMD_DEFAULTS, type RunCmdOptions } from './options.js';
 import { parseCommand } from './parse-command.js';
 import { findChangedPath, planCommand } from './plan-command.js';
@@ -65,6 +66,7 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
     if (release === undefined) {
       return refuse(argument, 'Too many RUN_CMD calls at once; try again when one has finished');
     }
+    let pinned: FileHandle | undefined;
     try {
       const file = await findBinary(plan.command);
       if (file === undefined) {
@@ -72,6 +74,11 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
           text: `${plan.command} is not installed in ${settings.binDirs.join(' or ')}`,
           isError: true,
         };
+      }
+      if (plan.pinned !== undefined) {
+        const pin = await openPinned(plan.pinned, settings.allowHardLinks);
+        if (!pin.ok) return refuse(argument, pin.error);
+        pinned = pin.handle;
       }
       context.onStatus?.(`Running ${plan.command}`);
       options.onEvent?.({ type: 'command-start', command: plan.command, args: plan.args });
@@ -99,6 +106,7 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
           args: plan.args,
           cwd: sandbox.realBase,
           signal: context.signal,
+          ...(pinned === undefined ? {} : { stdinFd: pinned.fd }),
           ...settings.process,
         });
       } catch (error) {
@@ -118,6 +126,7 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
       }
       return formatOutcome(plan.command, outcome, settings.process.timeoutMs, plan.notes);
     } finally {
+      await pinned?.close();
       release();
     }
   }

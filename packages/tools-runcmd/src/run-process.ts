@@ -13,6 +13,8 @@ export interface ProcessRequest {
   maxDiscardedBytes: number;
   /** The caller's signal: aborting it kills the program and rejects. */
   signal: AbortSignal;
+  /** A file descriptor to give the program as standard input; `/dev/null` when absent. */
+  stdinFd?: number;
 }
 
 /** What a finished (or killed) program left behind. */
@@ -40,7 +42,7 @@ export const CHILD_ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze
 });
 
 /**
- * Runs a program without a shell: standard input is `/dev/null`, the environment is
+ * Runs a program without a shell: standard input is `/dev/null` or a given file, the environment is
  * {@link CHILD_ENVIRONMENT}, output is capped, and the program is killed (SIGKILL) when it runs
  * too long, writes too much, or the caller aborts. Resolves on every outcome except the
  * caller's abort, which rejects with the signal's reason once the program is gone.
@@ -63,7 +65,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
     const child = spawn(request.file, request.args, {
       cwd: request.cwd,
       env: { ...CHILD_ENVIRONMENT },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [request.stdinFd ?? 'ignore', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
     });
@@ -77,14 +79,14 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
     const onAbort = () => kill();
     request.signal.addEventListener('abort', onAbort, { once: true });
     const stopLimit = request.maxOutputBytes + request.maxDiscardedBytes;
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       stdout.push(chunk);
       if (stdout.total > stopLimit && !outcome.stoppedForSize) {
         outcome.stoppedForSize = true;
         kill();
       }
     });
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     let settled = false;
     const finish = () => {
       if (settled) return;

@@ -132,12 +132,24 @@ describe('RUN_CMD limits', () => {
   it('passes the program only canonical options, -- and real paths', async () => {
     const events: RunCmdEvent[] = [];
     const tool = createTool(fixture, { onEvent: (event) => events.push(event) });
-    await runTool(tool, 'grep -inm1 --context=2 pattern task/../task/file.md');
+    await runTool(tool, 'cat -sn task/../notes.txt task/file.md');
+    expect(events[0]).toEqual({
+      type: 'command-start',
+      command: 'cat',
+      args: ['-s', '-n', '--', `${fixture.base}/notes.txt`, `${fixture.base}/task/file.md`],
+    });
+  });
+
+  it('gives a single file as pinned standard input, named for grep with --label', async () => {
+    const events: RunCmdEvent[] = [];
+    const tool = createTool(fixture, { onEvent: (event) => events.push(event) });
+    const result = await runTool(tool, 'grep -Hinm1 --context=0 pattern task/../task/file.md');
     expect(events[0]).toEqual({
       type: 'command-start',
       command: 'grep',
-      args: ['-i', '-n', '-m', '1', '-C', '2', '-e', 'pattern', '--', `${fixture.base}/task/file.md`],
+      args: ['-H', '-i', '-n', '-m', '1', '-C', '0', '-e', 'pattern', `--label=${fixture.base}/task/file.md`],
     });
+    expect(result).toEqual({ text: `${fixture.base}/task/file.md:2:first line with pattern` });
   });
 
   it('reports a refusal as an event', async () => {
