@@ -11,6 +11,11 @@ export type {
 } from './agent/agent-types.js';
 export { RUN_JS_UNAVAILABLE } from './agent/answer-turn.js';
 export { createAgent } from './agent/create-agent.js';
+export type { ConfigSource, LoadConfigOptions, LoadedConfig } from './config/load-config.js';
+export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './config/load-config.js';
+export { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './config/mask.js';
+export type { ParsedEnvFile } from './config/parse-env-file.js';
+export { parseEnvFile } from './config/parse-env-file.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
 export type {

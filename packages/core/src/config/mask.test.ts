@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './mask.js';
+
+describe('masking', () => {
+  it('keeps only the last four characters of a long secret', () => {
+    expect(maskSecret('sk-1234567890abcdef')).toBe('****cdef');
+  });
+
+  it('hides a short secret entirely', () => {
+    expect(maskSecret('abc123')).toBe('****');
+  });
+
+  it('masks the password and secret query parameters of a URL', () => {
+    expect(maskUrl('https://me:hunter2@example.com/x?api_key=k&page=2')).toBe(
+      'https://me:****@example.com/x?api_key=****&page=2',
+    );
+  });
+
+  it('leaves a value that is not a URL alone', () => {
+    expect(maskUrl('not a url')).toBe('not a url');
+  });
+
+  it('recognises secret keys', () => {
+    expect(['DISCORD_BOT_TOKEN', 'BRAVE_API_KEY', 'DB_PASSWORD'].every(isSecretKey)).toBe(true);
+    expect(['OLLAMA_HOST', 'OLLAMA_MODEL', 'ALLOW_LOCAL_CMD'].some(isSecretKey)).toBe(false);
+  });
+
+  it('masks secret assignments inside a command line', () => {
+    expect(maskConfigValue('MCP_SERVER_STDIO', 'npx|server|--api-key=abc123|--port=1')).toBe(
+      'npx|server|--api-key=****|--port=1',
+    );
+  });
+});
