@@ -1,18 +1,16 @@
 import { constants } from 'node:fs';
-import { access, type FileHandle, realpath, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
-import { MacstatsError, silentLogger, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import { access, type FileHandle } from 'node:fs/promises';
+import { silentLogger, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
 import { ALLOWED_COMMANDS, type CommandName } from './command-specs.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { showPart } from './display.js';
 import { formatOutcome } from './format-result.js';
 import { openPinned } from './open-pinned.js';
-import { RUN_CMD_DEFAULTS, type RunCmdOptions } from './options.js';
+import type { RunCmdOptions } from './options.js';
 import { parseCommand } from './parse-command.js';
 import { findChangedPath, planCommand } from './plan-command.js';
-import type { Sandbox } from './resolve-path.js';
 import { type ProcessOutcome, runProcess } from './run-process.js';
+import { openSandbox, resolveSettings } from './settings.js';
 import { splitArguments } from './split-arguments.js';
 import { describeAllowedOptions } from './usage-text.js';
 
@@ -154,72 +152,4 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
     details: () => describeAllowedOptions(settings.shownBase),
     run,
   };
-}
-
-type Settings = ReturnType<typeof resolveSettings>;
-
-function resolveSettings(options: RunCmdOptions) {
-  const homeDir = resolve(options.homeDir ?? homedir());
-  const configured = options.baseDir ?? `~/${RUN_CMD_DEFAULTS.baseDirName}`;
-  const baseDir = resolve(
-    configured === '~'
-      ? homeDir
-      : configured.startsWith('~/')
-        ? `${homeDir}/${configured.slice(2)}`
-        : configured,
-  );
-  const shownBase = baseDir.startsWith(`${homeDir}/`) ? `~${baseDir.slice(homeDir.length)}` : baseDir;
-  const whole = (name: keyof typeof RUN_CMD_DEFAULTS & keyof RunCmdOptions): number => {
-    const value = options[name] ?? RUN_CMD_DEFAULTS[name];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new MacstatsError(
-        'RUN_CMD_BAD_OPTION',
-        `createRunCmdTool: ${name} must be a whole number above 0`,
-      );
-    }
-    return value;
-  };
-  return {
-    homeDir,
-    baseDir,
-    shownBase,
-    binDirs: options.binDirs ?? RUN_CMD_DEFAULTS.binDirs,
-    allowHardLinks: options.allowHardLinks ?? RUN_CMD_DEFAULTS.allowHardLinks,
-    deniedNames: options.deniedNames ?? RUN_CMD_DEFAULTS.deniedNames,
-    maxConcurrent: whole('maxConcurrent'),
-    maxQueued: whole('maxQueued'),
-    maxArgumentLength: whole('maxArgumentLength'),
-    search: {
-      maxFiles: whole('maxSearchFiles'),
-      maxDepth: whole('maxSearchDepth'),
-      allowHardLinks: options.allowHardLinks ?? RUN_CMD_DEFAULTS.allowHardLinks,
-      deniedNames: options.deniedNames ?? RUN_CMD_DEFAULTS.deniedNames,
-    },
-    process: {
-      timeoutMs: whole('timeoutMs'),
-      maxOutputBytes: whole('maxOutputBytes'),
-      maxStderrBytes: whole('maxStderrBytes'),
-      maxDiscardedBytes: whole('maxDiscardedBytes'),
-    },
-  };
-}
-
-/** The real base, or a sentence saying why there is none. Checked on every call: it may appear later. */
-async function openSandbox(settings: Settings): Promise<Sandbox | string> {
-  try {
-    const realBase = await realpath(settings.baseDir);
-    if (!(await stat(realBase)).isDirectory())
-      return `The RUN_CMD base is not a folder: ${settings.shownBase}`;
-    return {
-      realBase,
-      shownBase: settings.shownBase,
-      allowHardLinks: settings.allowHardLinks,
-      deniedNames: settings.deniedNames,
-    };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT')
-      return `The RUN_CMD base folder does not exist: ${settings.shownBase} (create it first)`;
-    return `The RUN_CMD base folder cannot be opened (${code ?? 'error'}): ${settings.shownBase}`;
-  }
 }
