@@ -1,4 +1,4 @@
-import { silentLogger, type ToolResult } from '@macstats/core';
+import { MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
 import { type McpCallOptions, McpConnection } from './connection.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import type { McpConnectOptions } from './events.js';
@@ -105,7 +105,11 @@ export async function connectMcpServers(
             }));
           } catch (error) {
             if (listOptions.signal?.aborted) throw error;
-            logger.warn({ server: connection.name }, 'MCP tools/list failed; leaving this server out');
+            const reason = MacstatsError.isInstance(error) ? error.message : String(error);
+            logger.warn(
+              { server: connection.name, reason },
+              'MCP tools/list failed; leaving this server out',
+            );
             return [];
           }
         }),

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServers, loadMcpConfig, type McpServerSet } from '../src/index.js';
-import { context, everything, filesystem, memory, recordingLogger } from './helpers.js';
+import { context, everything, filesystem, fixture, memory, recordingLogger, waitFor } from './helpers.js';
 
 describe('an mcp.json with two servers (filesystem and memory)', () => {
   let set: McpServerSet;
@@ -146,6 +146,18 @@ describe('a set with a server that cannot be reached', () => {
         'No MCP tools are available right now (no MCP server is reachable); do not use MCP.',
       );
       expect(await set.tool.run('echo hi', context())).toMatchObject({ isError: true });
+    } finally {
+      await set.close();
+    }
+  });
+
+  it('brings a server that comes up later into the list when the list is read again', async () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'mcp-late-')), 'late-server.mjs');
+    const set = await connectMcpServers({ late: { command: process.execPath, args: [script] } });
+    try {
+      expect(set.connections.get('late')?.status).toBe('down');
+      copyFileSync(fixture('hanging-server.mjs'), script);
+      await waitFor(() => (set.tool.details() ?? '').includes('- wait('), 'the late server to be listed');
     } finally {
       await set.close();
     }
