@@ -1,0 +1,124 @@
+import type { Tool } from '@macstats/core';
+import { describe, expect, it } from 'vitest';
+import type { Schedule } from './schedule.js';
+import { createTaskExecutor, type TaskAgent } from './task-executor.js';
+
+function recordingTool(
+  name: string,
+  reply: (argument: string) => string | { text: string; isError: boolean },
+) {
+  const calls: string[] = [];
+  const tool: Tool = {
+    name,
+    description: `${name} for tests`,
+    usage: `${name}: <argument>`,
+    async run(argument) {
+      calls.push(argument);
+      return reply(argument);
+    },
+  };
+  return { tool, calls };
+}
+
+function recordingAgent(text = 'agent answer') {
+  const questions: Array<{ question: string; conversationId: string | undefined; signal: boolean }> = [];
+  const agent: TaskAgent = {
+    async answer(question, options) {
+      questions.push({
+        question,
+        conversationId: options?.conversationId,
+        signal: options?.signal !== undefined,
+      });
+      return { text };
+    },
+  };
+  return { agent, questions };
+}
+
+const schedule = (task: string): Schedule => ({ id: 'job', cron: '0 9 * * *', task });
+const signal = new AbortController().signal;
+
+describe('createTaskExecutor', () => {
+  it('runs a FETCH_URL line directly with the tool, without the model', async () => {
+    const fetchUrl = recordingTool('FETCH_URL', (url) => `page at ${url}`);
+    const { agent, questions } = recordingAgent();
+    const execute = createTaskExecutor({ tools: [fetchUrl.tool], agent });
+    expect(await execute(schedule('FETCH_URL: https://example.com/status'), signal)).toBe(
+      'page at https://example.com/status',
+    );
+    expect(fetchUrl.calls).toEqual(['https://example.com/status']);
+    expect(questions).toEqual([]);
+  });
+
+  it('cuts a BRAVE_SEARCH argument at the first semicolon, as the original app did', async () => {
+    const brave = recordingTool('BRAVE_SEARCH', (query) => `results for ${query}`);
+    const execute = createTaskExecutor({ tools: [brave.tool] });
+    await execute(schedule('BRAVE_SEARCH: rust news; FETCH_URL: https://x.test'), signal);
+    expect(brave.calls).toEqual(['rust news']);
+  });
+
+  it('hands free text to the agent with the signal', async () => {
+    const fetchUrl = recordingTool('FETCH_URL', () => 'unused');
+    const { agent, questions } = recordingAgent('Here is your summary');
+    const execute = createTaskExecutor({ tools: [fetchUrl.tool], agent });
+    expect(await execute(schedule('Summarise the top story on https://example.com'), signal)).toBe(
+      'Here is your summary',
+    );
+    expect(questions).toEqual([
+      { question: 'Summarise the top story on https://example.com', conversationId: undefined, signal: true },
+    ]);
+    expect(fetchUrl.calls).toEqual([]);
+  });
+
+  it('gives the agent a tool line for a tool that may not run directly', async () => {
+    const runCmd = recordingTool('RUN_CMD', () => 'listing');
+    const { agent, questions } = recordingAgent();
+    const execute = createTaskExecutor({ tools: [runCmd.tool], agent });
+    await execute(schedule('RUN_CMD: ls'), signal);
+    expect(runCmd.calls).toEqual([]);
+    expect(questions.map((entry) => entry.question)).toEqual(['RUN_CMD: ls']);
+  });
+
+  it('runs any tool named in directTools directly', async () => {
+    const runCmd = recordingTool('RUN_CMD', () => 'listing');
+    const execute = createTaskExecutor({ tools: [runCmd.tool], directTools: ['RUN_CMD'] });
+    expect(await execute(schedule('RUN_CMD: ls'), signal)).toBe('listing');
+  });
+
+  it('gives a multi-line task to the agent even when it starts with a tool line', async () => {
+    const fetchUrl = recordingTool('FETCH_URL', () => 'unused');
+    const { agent, questions } = recordingAgent();
+    const execute = createTaskExecutor({ tools: [fetchUrl.tool], agent });
+    await execute(schedule('FETCH_URL: https://example.com\nthen tell me what changed'), signal);
+    expect(fetchUrl.calls).toEqual([]);
+    expect(questions).toHaveLength(1);
+  });
+
+  it("rejects with the tool's own words when the tool refuses", async () => {
+    const fetchUrl = recordingTool('FETCH_URL', () => ({
+      text: 'Refused: 10.0.0.1 is a private address',
+      isError: true,
+    }));
+    const execute = createTaskExecutor({ tools: [fetchUrl.tool] });
+    await expect(execute(schedule('FETCH_URL: http://10.0.0.1/'), signal)).rejects.toMatchObject({
+      code: 'TOOL_FAILED',
+      message: 'Refused: 10.0.0.1 is a private address',
+    });
+  });
+
+  it('rejects a free-text task with NO_AGENT when no agent is configured', async () => {
+    const execute = createTaskExecutor({ tools: [] });
+    await expect(execute(schedule('What is new?'), signal)).rejects.toMatchObject({ code: 'NO_AGENT' });
+  });
+
+  it('passes a per-schedule conversation id when asked to', async () => {
+    const { agent, questions } = recordingAgent();
+    const execute = createTaskExecutor({
+      tools: [],
+      agent,
+      conversationId: (entry) => `schedule:${entry.id}`,
+    });
+    await execute(schedule('What is new?'), signal);
+    expect(questions[0]?.conversationId).toBe('schedule:job');
+  });
+});
