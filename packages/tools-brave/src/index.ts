@@ -1,0 +1,7 @@
+export {
+  type BraveSearchToolOptions,
+  createBraveSearchTool,
+  createBraveSearchToolIfConfigured,
+} from './brave-search-tool.js';
+export { BRAVE_SEARCH_DEFAULTS } from './defaults.js';
+export type { BraveSearchResponse, BraveWebResult } from './format-results.js';
