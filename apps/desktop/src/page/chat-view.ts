@@ -87,6 +87,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     const text = turn.status === 'running' ? turn.draft : (turn.answer ?? '');
     replaceChildren(elements.answer, ...renderMessage(text));
     elements.answer.classList.toggle('streaming', turn.status === 'running');
+    elements.answer.closest('.turn')?.setAttribute('data-status', turn.status);
     elements.answer.classList.toggle('stopped', turn.status === 'stopped');
     elements.answer.hidden = text === '' && turn.status !== 'running';
     const meta =
@@ -106,7 +107,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     const status = h('p', { class: 'turn-status' });
     const item = h(
       'li',
-      { class: 'turn', 'data-turn': turn.id },
+      { class: 'turn', 'data-turn': turn.id, 'data-status': turn.status },
       h('div', { class: 'message user' }, ...renderMessage(turn.question)),
       tools,
       answer,

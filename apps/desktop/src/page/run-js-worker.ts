@@ -25,11 +25,16 @@ const BLOCKED = [
   'Request',
   'postMessage',
 ];
-for (const name of BLOCKED) {
-  try {
-    Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false });
-  } catch {
-    // A name that cannot be redefined stays blocked by the CSP.
+// The APIs live on the global object and on its prototypes (WorkerGlobalScope.prototype…):
+// shadowing the global alone would leave them one `Object.getPrototypeOf` away.
+for (let target: object | null = globalThis; target !== null; target = Object.getPrototypeOf(target)) {
+  for (const name of BLOCKED) {
+    if (target !== globalThis && !Object.hasOwn(target, name)) continue;
+    try {
+      Object.defineProperty(target, name, { value: undefined, writable: false, configurable: false });
+    } catch {
+      // A name that cannot be redefined stays blocked by the worker's CSP.
+    }
   }
 }
 

@@ -1,0 +1,38 @@
+import type { FakeChatRequest, FakeOllamaReply } from '@macstats/testing';
+
+/** Splits a reply into word chunks, so the page receives it token by token. */
+export function wordChunks(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [text];
+}
+
+/**
+ * A scripted model for the dashboard tests, answering from the request rather than a queue so
+ * background calls (summaries) cannot shift the script:
+ * - after a tool result: "The tool said: <result>", streamed word by word;
+ * - "run this JavaScript: <code>": a RUN_JS call with that code;
+ * - a question about the CPU: a METRICS call;
+ * - anything else: a stock sentence.
+ */
+export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
+  const messages = request.messages;
+  const last = messages[messages.length - 1];
+  if (!request.tools || request.tools.length === 0) return 'A short summary of the conversation.';
+  if (last?.role === 'tool') {
+    const text = `The tool said: ${last.content.replace(/\s+/g, ' ').slice(0, 400)}`;
+    return { content: text, chunks: wordChunks(text), chunkDelayMs: 40 };
+  }
+  const question = last?.content ?? '';
+  const code = /run this JavaScript: (.*)$/s.exec(question)?.[1];
+  if (code !== undefined) return { toolCalls: [{ name: 'RUN_JS', arguments: { argument: code.trim() } }] };
+  if (/\bcpu\b/i.test(question)) return { toolCalls: [{ name: 'METRICS', arguments: { argument: 'cpu' } }] };
+  return 'Hello from the fake model.';
+}
+
+/** The text of the tool message the model received last, if any. */
+export function lastToolResult(requests: readonly FakeChatRequest[]): string | undefined {
+  for (const request of [...requests].reverse()) {
+    const tool = [...request.messages].reverse().find((message) => message.role === 'tool');
+    if (tool) return tool.content;
+  }
+  return undefined;
+}
