@@ -129,17 +129,25 @@ export function parseProcessStat(text: string): ProcessStat | null {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
-  const rest = text.slice(close + 2).split(' ');
-  // rest[0] is field 3 (state): utime is field 14, stime 15, rss 24.
-  const utime = Number(rest[11]);
-  const stime = Number(rest[12]);
-  const rss = Number(rest[21]);
+  // Walk the space-separated fields after the name without splitting: this runs for every
+  // process on every process-list read. Field 3 (state) starts at close + 2; utime is field 14,
+  // stime 15, rss 24.
+  let utime = Number.NaN;
+  let stime = Number.NaN;
+  let rss = Number.NaN;
+  let field = 3;
+  let start = close + 2;
+  while (start < text.length && field <= 24) {
+    let end = text.indexOf(' ', start);
+    if (end < 0) end = text.length;
+    if (field === 14) utime = Number(text.slice(start, end));
+    else if (field === 15) stime = Number(text.slice(start, end));
+    else if (field === 24) rss = Number(text.slice(start, end));
+    field += 1;
+    start = end + 1;
+  }
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
-  return {
-    name: text.slice(open + 1, close),
-    cpuTicks: utime + stime,
-    rssPages: Number.isFinite(rss) ? rss : 0,
-  };
+  return { name: text.slice(open + 1, close), cpuTicks: utime + stime, rssPages: Number.isFinite(rss) ? rss : 0 };
 }
 
 /** Decodes a Linux `dev_t` (as `fs.stat` returns it) into major and minor numbers. */
