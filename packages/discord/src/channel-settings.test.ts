@@ -66,7 +66,9 @@ describe('parseChannelSettings', () => {
   });
 
   it('refuses ids written as numbers, which JSON cannot hold exactly', () => {
-    expect(parse({ allowed_users: [444444444444444444] }).errors[0]).toMatch(/ids written as strings/);
+    expect(parseChannelSettings('{"allowed_users": [444444444444444444]}').errors[0]).toMatch(
+      /ids written as strings/,
+    );
   });
 
   it('refuses a channel key that is not an id', () => {

@@ -25,6 +25,7 @@ interface Cut {
 }
 
 const FENCE_LINE = /^ {0,3}(`{3,})([^`]*)$/;
+const FENCE_START = /^ {0,3}```/;
 
 function nextFence(line: string, open: Fence | undefined, limit: number): Fence | undefined {
   const match = FENCE_LINE.exec(line);
@@ -45,9 +46,11 @@ function scanLines(text: string, initial: Fence | undefined, until: number, limi
   while (start <= until && start <= text.length) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    const content = text.slice(start, end);
-    const after = nextFence(content, state, limit);
-    lines.push({ start, end, before: state, after, isFence: FENCE_LINE.test(content) });
+    // Only a line that starts like a fence is read whole: long lines of prose are common.
+    const maybeFence = FENCE_START.test(text.slice(start, start + 7));
+    const content = maybeFence ? text.slice(start, end) : '';
+    const after = maybeFence ? nextFence(content, state, limit) : state;
+    lines.push({ start, end, before: state, after, isFence: maybeFence && FENCE_LINE.test(content) });
     state = after;
     if (newline === -1) break;
     start = newline + 1;
@@ -74,7 +77,7 @@ function chooseCut(text: string, budget: number, lines: Line[]): Cut {
       (text[line.end + 1] === '\n' ? paragraphs : lineEnds).push(cut);
     }
     if (line.isFence) continue;
-    for (let index = line.end - 1; index > line.start; index--) {
+    for (let index = Math.min(line.end - 1, budget); index > line.start; index--) {
       if ((text[index] === ' ' || text[index] === '\t') && fits(index, line.before)) {
         let next = index + 1;
         while (text[next] === ' ' || text[next] === '\t') next++;

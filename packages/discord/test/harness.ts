@@ -138,3 +138,44 @@ export function gate<T = void>() {
   });
   return { promise, open };
 }
+
+/** Words of a Discord message, each tagged with the code block it renders in; fence lines left out. */
+export function renderedWords(text: string): string[] {
+  const words: string[] = [];
+  let open: { marker: string; lang: string } | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,})([^`]*)$/.exec(line);
+    if (fence) {
+      const marker = fence[1] ?? '';
+      const info = (fence[2] ?? '').trim();
+      if (!open) open = { marker, lang: info };
+      else if (marker.length >= open.marker.length && info === '') open = undefined;
+      continue;
+    }
+    for (const word of line.split(/\s+/).filter(Boolean))
+      words.push(`${open ? `code(${open.lang})` : '-'}:${word}`);
+  }
+  return words;
+}
+
+/** True when the message leaves a code block open. */
+export function endsInsideFence(text: string): boolean {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,})([^`]*)$/.exec(line);
+    if (!fence) continue;
+    if (!open) open = fence[1];
+    else if ((fence[1] ?? '').length >= open.length && (fence[2] ?? '').trim() === '') open = undefined;
+  }
+  return open !== undefined;
+}
+
+/** A 5,000-odd character answer: prose, a long code block, prose. */
+export function longAnswerWithCode(): string {
+  const code = Array.from({ length: 70 }, (_, index) => `  result.push(transform(items[${index}]));`);
+  return [
+    'Here is how the pipeline works. '.repeat(40).trim(),
+    `\`\`\`javascript\nfunction run(items) {\n  const result = [];\n${code.join('\n')}\n  return result;\n}\n\`\`\``,
+    'That is all there is to it. '.repeat(60).trim(),
+  ].join('\n\n');
+}
