@@ -37,9 +37,16 @@ export async function collectSnapshot(options: CollectSnapshotOptions = {}): Pro
     logger: options.logger ?? silentLogger,
     platform: process.platform,
   });
+  const signal = options.signal;
+  signal?.throwIfAborted();
   const start = Date.now();
   await builder.sample(start);
-  await sleep(windowMs, undefined, options.signal ? { signal: options.signal } : {});
+  try {
+    await sleep(windowMs, undefined, signal ? { signal } : {});
+  } catch (error) {
+    signal?.throwIfAborted(); // the caller's own reason, not the timer's AbortError
+    throw error;
+  }
   // Stamp the second reading with the measured gap: a timer can fire late, and rates divide by it.
   return builder.sample(Math.max(Date.now(), start + 1));
 }

@@ -147,7 +147,11 @@ export function parseProcessStat(text: string): ProcessStat | null {
     start = end + 1;
   }
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
-  return { name: text.slice(open + 1, close), cpuTicks: utime + stime, rssPages: Number.isFinite(rss) ? rss : 0 };
+  return {
+    name: text.slice(open + 1, close),
+    cpuTicks: utime + stime,
+    rssPages: Number.isFinite(rss) ? rss : 0,
+  };
 }
 
 /** Decodes a Linux `dev_t` (as `fs.stat` returns it) into major and minor numbers. */
