@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { CONFIG_KEYS, DEFAULT_OLLAMA_HOST, loadConfig } from '@macstats/core';
+import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
+
+/** Everything the bot reads from the environment and `.config.env` files. */
+export interface AppConfig {
+  /** `MACSTATS_HOME`: schedules.json, discord_channels.json, mcp.json, sessions, logs. */
+  home: string;
+  ollamaHost: string;
+  /** `OLLAMA_MODEL`; when unset the first suitable model Ollama lists is picked. */
+  ollamaModel: string | undefined;
+  discordToken: string | undefined;
+  discordApiUrl: string | undefined;
+  braveApiKey: string | undefined;
+  braveApiUrl: string | undefined;
+  mcpStdio: string | undefined;
+  mcpUrl: string | undefined;
+  /** False when `ALLOW_LOCAL_CMD` is `0`, `false`, `no` or `off`. */
+  allowLocalCmd: boolean;
+  /** `LOG_LEVEL`, default `info`. */
+  logLevel: string;
+  /** Problems reading the `.config.env` files, one sentence each. */
+  warnings: string[];
+  /** One line per setting and where it came from, secrets masked. */
+  describe(): string;
+}
+
+/** Reads the environment first, then `./.config.env`, then `$MACSTATS_HOME/.config.env`. */
+export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const loaded = loadConfig({ env, cwd, keys: [...CONFIG_KEYS, 'LOG_LEVEL'] });
+  const get = (key: string) => {
+    const value = loaded.get(key)?.trim();
+    return value ? value : undefined;
+  };
+  return {
+    home: loaded.macstatsHome,
+    ollamaHost: get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST,
+    ollamaModel: get('OLLAMA_MODEL'),
+    discordToken: get('DISCORD_BOT_TOKEN'),
+    discordApiUrl: get('DISCORD_API_URL'),
+    braveApiKey: get('BRAVE_API_KEY'),
+    braveApiUrl: get('BRAVE_API_URL'),
+    mcpStdio: get('MCP_SERVER_STDIO'),
+    mcpUrl: get('MCP_SERVER_URL'),
+    allowLocalCmd: isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')),
+    logLevel: get('LOG_LEVEL') ?? 'info',
+    warnings: loaded.warnings,
+    describe: () => loaded.describe(),
+  };
+}
+
+/** The files and folders the bot keeps under `MACSTATS_HOME`. */
+export function paths(config: Pick<AppConfig, 'home'>) {
+  return {
+    schedules: join(config.home, 'schedules.json'),
+    channels: join(config.home, 'discord_channels.json'),
+    mcp: join(config.home, 'mcp.json'),
+    sessions: join(config.home, 'sessions'),
+    logs: join(config.home, 'logs'),
+  };
+}

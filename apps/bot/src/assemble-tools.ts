@@ -1,0 +1,101 @@
+import type { Logger, Tool, ToolContext } from '@macstats/core';
+import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
+import { createScheduleTools } from '@macstats/scheduler';
+import { createBraveSearchTool } from '@macstats/tools-brave';
+import { createFetchUrlTool } from '@macstats/tools-fetch';
+import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { createRunCmdTool } from '@macstats/tools-runcmd';
+import { type AppConfig, paths } from './app-config.js';
+
+/** A tool left out of the list, and why, in the words `macstats tools` prints. */
+export interface OmittedTool {
+  name: string;
+  reason: string;
+}
+
+export interface AssembledTools {
+  tools: Tool[];
+  omitted: OmittedTool[];
+  collector: MetricsCollector;
+  mcp: McpServerSet | undefined;
+  /** MCP problems worth a line each (a server that did not list its tools, a bad mcp.json entry). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** The Discord conversation id is `discord-<channel id>`; scheduled replies go back to that channel. */
+export function channelOfConversation(context: ToolContext): string | undefined {
+  const match = /^discord-(\d+)$/.exec(context.conversationId ?? '');
+  return match?.[1];
+}
+
+/**
+ * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
+ * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP only when a server is configured
+ * and lists its tools, METRICS and SCHEDULER always. RUN_JS is never offered here: the agent
+ * answers it with the seed's "not available" sentence.
+ */
+export async function assembleTools(
+  config: AppConfig,
+  options: { logger: Logger; signal?: AbortSignal },
+): Promise<AssembledTools> {
+  const { logger } = options;
+  const tools: Tool[] = [createFetchUrlTool()];
+  const omitted: OmittedTool[] = [];
+  const problems: string[] = [];
+
+  if (config.braveApiKey) {
+    tools.push(
+      createBraveSearchTool({
+        apiKey: config.braveApiKey,
+        ...(config.braveApiUrl ? { baseUrl: config.braveApiUrl } : {}),
+      }),
+    );
+  } else {
+    omitted.push({ name: 'BRAVE_SEARCH', reason: 'no BRAVE_API_KEY' });
+  }
+
+  if (config.allowLocalCmd) tools.push(createRunCmdTool({ baseDir: config.home }));
+  else omitted.push({ name: 'RUN_CMD', reason: 'ALLOW_LOCAL_CMD is off' });
+
+  let mcp: McpServerSet | undefined;
+  const { servers, errors } = await loadMcpServers({
+    file: paths(config).mcp,
+    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
+  });
+  problems.push(...errors);
+  if (servers.length === 0) {
+    omitted.push({
+      name: 'MCP',
+      reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
+    });
+  } else {
+    mcp = await connectMcpServers(servers, { logger });
+    const listed = await mcp.listTools(options.signal ? { signal: options.signal } : {}).catch(() => []);
+    for (const [name, connection] of mcp.connections) {
+      if (connection.status !== 'connected')
+        problems.push(`MCP server "${name}" is not answering; its tools are left out.`);
+    }
+    if (listed.length === 0) {
+      omitted.push({ name: 'MCP', reason: 'no configured MCP server listed any tools' });
+    } else {
+      tools.push(mcp.tool);
+    }
+  }
+
+  const collector = createMetricsCollector({ logger });
+  tools.push(createMetricsTool(collector));
+  tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
+  omitted.push({ name: 'RUN_JS', reason: 'JavaScript runs only in the desktop page' });
+
+  return {
+    tools,
+    omitted,
+    collector,
+    mcp,
+    problems,
+    async close() {
+      await Promise.allSettled([collector.stop(), mcp?.close()]);
+    },
+  };
+}

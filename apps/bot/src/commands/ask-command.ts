@@ -1,0 +1,42 @@
+import type { AgentEvent } from '@macstats/core';
+import { createAnswerStream } from '../answer-stream.js';
+import type { AppConfig } from '../app-config.js';
+import { type CommandIo, EXIT } from '../command-io.js';
+import { createRuntime } from '../runtime.js';
+
+/** `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard error. */
+export async function askCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { question: string; signal: AbortSignal; conversationId?: string },
+): Promise<number> {
+  const runtime = await createRuntime(config, io.logger, options.signal);
+  try {
+    if (!runtime.ollama.ok && runtime.ollama.problem && !runtime.ollama.reachable) {
+      io.err(runtime.ollama.problem);
+      return EXIT.failed;
+    }
+    const stream = createAnswerStream(io.write);
+    const onEvent = (event: AgentEvent) => {
+      stream.onEvent(event);
+      if (event.type === 'tool-call-start') io.err(`→ ${event.tool}: ${event.argument}`);
+      if (event.type === 'tool-call-end') {
+        const outcome = event.skipped ? `skipped (${event.skipped})` : event.result.isError ? 'failed' : 'ok';
+        io.err(`← ${event.tool} ${outcome} in ${Math.round(event.durationMs)} ms`);
+      }
+      if (event.type === 'status') io.err(`… ${event.text}`);
+    };
+    const answer = await runtime.agent.answer(options.question, {
+      signal: options.signal,
+      onEvent,
+      ...(options.conversationId ? { conversationId: options.conversationId } : {}),
+    });
+    stream.finish(answer.text);
+    return answer.error ? EXIT.failed : EXIT.ok;
+  } catch (error) {
+    if (options.signal.aborted) return EXIT.interrupted;
+    throw error;
+  } finally {
+    await runtime.close();
+  }
+}

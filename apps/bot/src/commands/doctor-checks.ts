@@ -1,0 +1,216 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkOllama } from '@macstats/core';
+import { parseSchedules } from '@macstats/scheduler';
+import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
+import { type AppConfig, paths } from '../app-config.js';
+
+/** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
+export interface Check {
+  status: 'ok' | 'fail' | 'skip';
+  text: string;
+  fix?: string;
+}
+
+const DISCORD_API = 'https://discord.com/api';
+const BRAVE_API = 'https://api.search.brave.com';
+/** Application flags that grant the Message Content intent (verified or not). */
+const MESSAGE_CONTENT_FLAGS = (1 << 18) | (1 << 19);
+
+const timeout = () => AbortSignal.timeout(8000);
+
+export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
+  const result = await checkOllama({
+    host: config.ollamaHost,
+    ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+  });
+  if (!result.reachable) {
+    return [
+      {
+        status: 'fail',
+        text: `Ollama is not reachable at ${config.ollamaHost}`,
+        fix: 'run `ollama serve`, or set OLLAMA_HOST',
+      },
+    ];
+  }
+  const checks: Check[] = [
+    {
+      status: 'ok',
+      text: `Ollama ${result.version ?? ''} is reachable at ${config.ollamaHost}`.replace('  ', ' '),
+    },
+  ];
+  if (!result.model) {
+    const wanted = config.ollamaModel ?? 'a chat model';
+    checks.push({
+      status: 'fail',
+      text: `${wanted} is not pulled`,
+      fix: `run \`ollama pull ${config.ollamaModel ?? 'llama3.2'}\``,
+    });
+  } else {
+    const how = result.tools
+      ? 'supports native tool calling'
+      : 'has no native tool calling; the text protocol is used';
+    const chosen = config.ollamaModel ? '' : ' (picked: OLLAMA_MODEL is unset)';
+    checks.push({ status: 'ok', text: `model ${result.model}${chosen} ${how}` });
+  }
+  return checks;
+}
+
+export async function checkDiscord(config: AppConfig): Promise<Check[]> {
+  if (!config.discordToken)
+    return [{ status: 'skip', text: 'Discord: no DISCORD_BOT_TOKEN, so the bot will not connect' }];
+  const base = (config.discordApiUrl ?? DISCORD_API).replace(/\/+$/, '');
+  const headers = { authorization: `Bot ${config.discordToken}` };
+  try {
+    const me = await fetch(`${base}/v10/users/@me`, { headers, signal: timeout() });
+    if (me.status === 401) {
+      return [
+        {
+          status: 'fail',
+          text: 'Discord refused the bot token',
+          fix: 'reset the token under Bot in the developer portal and set DISCORD_BOT_TOKEN',
+        },
+      ];
+    }
+    if (!me.ok)
+      return [
+        { status: 'fail', text: `Discord answered ${me.status} to the token check`, fix: 'try again later' },
+      ];
+    const user = (await me.json()) as { username?: string };
+    const checks: Check[] = [
+      { status: 'ok', text: `Discord token is valid (bot ${user.username ?? 'unknown'})` },
+    ];
+    const app = await fetch(`${base}/v10/applications/@me`, { headers, signal: timeout() });
+    if (app.ok) {
+      const { flags = 0 } = (await app.json()) as { flags?: number };
+      checks.push(
+        flags & MESSAGE_CONTENT_FLAGS
+          ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
+          : {
+              status: 'fail',
+              text: 'Discord Message Content intent is off: the bot cannot read messages',
+              fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents',
+            },
+      );
+    }
+    return checks;
+  } catch (error) {
+    return [
+      {
+        status: 'fail',
+        text: `Discord API is not reachable at ${base}: ${(error as Error).message}`,
+        fix: 'check the network or DISCORD_API_URL',
+      },
+    ];
+  }
+}
+
+export async function checkBrave(config: AppConfig): Promise<Check[]> {
+  if (!config.braveApiKey)
+    return [{ status: 'skip', text: 'Brave Search: no BRAVE_API_KEY, so BRAVE_SEARCH is left out' }];
+  const base = (config.braveApiUrl ?? BRAVE_API).replace(/\/+$/, '');
+  try {
+    const response = await fetch(`${base}/res/v1/web/search?q=macstats&count=1`, {
+      headers: { 'x-subscription-token': config.braveApiKey, accept: 'application/json' },
+      signal: timeout(),
+    });
+    if (response.status === 401 || response.status === 403) {
+      return [
+        {
+          status: 'fail',
+          text: `Brave Search rejected the key (${response.status})`,
+          fix: 'check BRAVE_API_KEY in the Brave Search API dashboard',
+        },
+      ];
+    }
+    if (response.status === 429)
+      return [{ status: 'ok', text: 'Brave Search accepted the key (rate-limited right now)' }];
+    if (!response.ok)
+      return [{ status: 'fail', text: `Brave Search answered ${response.status}`, fix: 'try again later' }];
+    return [{ status: 'ok', text: 'Brave Search accepted the key' }];
+  } catch (error) {
+    return [
+      {
+        status: 'fail',
+        text: `Brave Search is not reachable: ${(error as Error).message}`,
+        fix: 'check the network or BRAVE_API_URL',
+      },
+    ];
+  }
+}
+
+export async function checkMcp(config: AppConfig): Promise<Check[]> {
+  const { servers, errors } = await loadMcpServers({
+    file: paths(config).mcp,
+    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
+  });
+  const checks: Check[] = errors.map((error) => ({
+    status: 'fail' as const,
+    text: error,
+    fix: `fix ${paths(config).mcp}`,
+  }));
+  if (servers.length === 0) {
+    checks.push({
+      status: 'skip',
+      text: 'MCP: no server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
+    });
+    return checks;
+  }
+  const set = await connectMcpServers(servers);
+  try {
+    for (const [name, connection] of set.connections) {
+      try {
+        const tools = await connection.listTools();
+        checks.push({
+          status: 'ok',
+          text: `MCP server "${name}" lists ${tools.length} tools: ${tools.map((tool) => tool.name).join(', ')}`,
+        });
+      } catch (error) {
+        checks.push({
+          status: 'fail',
+          text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
+          fix: 'check its command or URL',
+        });
+      }
+    }
+  } finally {
+    await set.close();
+  }
+  return checks;
+}
+
+export async function checkHome(config: AppConfig): Promise<Check[]> {
+  const probe = join(config.home, `.doctor-${process.pid}.tmp`);
+  try {
+    await mkdir(config.home, { recursive: true });
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+    return [{ status: 'ok', text: `MACSTATS_HOME ${config.home} is writable` }];
+  } catch (error) {
+    return [
+      {
+        status: 'fail',
+        text: `MACSTATS_HOME ${config.home} is not writable (${(error as NodeJS.ErrnoException).code})`,
+        fix: 'fix its permissions or set MACSTATS_HOME',
+      },
+    ];
+  }
+}
+
+export async function checkSchedules(config: AppConfig): Promise<Check[]> {
+  const file = paths(config).schedules;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [{ status: 'skip', text: `schedules.json: none at ${file}` }];
+  }
+  const { schedules, errors } = parseSchedules(text);
+  if (errors.length === 0)
+    return [{ status: 'ok', text: `schedules.json is valid (${schedules.length} schedules)` }];
+  return errors.map((error) => ({
+    status: 'fail' as const,
+    text: `schedules.json: ${error}`,
+    fix: `edit ${file}`,
+  }));
+}

@@ -1,0 +1,32 @@
+import type { AppConfig } from '../app-config.js';
+import { type CommandIo, EXIT } from '../command-io.js';
+import {
+  type Check,
+  checkBrave,
+  checkDiscord,
+  checkHome,
+  checkMcp,
+  checkOllamaAndModel,
+  checkSchedules,
+} from './doctor-checks.js';
+
+const MARK = { ok: '✓', fail: '✗', skip: '–' } as const;
+
+/** `macstats doctor`: one line per check, with the fix; exit 1 when any check failed. */
+export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<number> {
+  for (const warning of config.warnings) io.out(`${MARK.fail} ${warning}`);
+  const groups = await Promise.all([
+    checkOllamaAndModel(config),
+    checkDiscord(config),
+    checkBrave(config),
+    checkMcp(config),
+    checkHome(config),
+    checkSchedules(config),
+  ]);
+  const checks: Check[] = groups.flat();
+  for (const check of checks)
+    io.out(`${MARK[check.status]} ${check.text}${check.fix ? ` — fix: ${check.fix}` : ''}`);
+  const failed = checks.filter((check) => check.status === 'fail').length + config.warnings.length;
+  io.out(failed === 0 ? 'All checks passed.' : `${failed} check${failed === 1 ? '' : 's'} failed.`);
+  return failed === 0 ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,22 @@
+import type { AppConfig } from '../app-config.js';
+import { assembleTools } from '../assemble-tools.js';
+import type { CommandIo } from '../command-io.js';
+
+/** `macstats tools`: the tools offered right now, and each one left out with the reason. */
+export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<number> {
+  const assembled = await assembleTools(config, { logger: io.logger });
+  try {
+    io.out('Offered:');
+    for (const tool of assembled.tools) {
+      io.out(`  ${tool.usage.padEnd(44)} ${tool.description}`);
+      const details = tool.details?.();
+      if (details) for (const line of details.split('\n')) io.out(`      ${line}`);
+    }
+    io.out('Left out:');
+    for (const { name, reason } of assembled.omitted) io.out(`  ${name}: ${reason}`);
+    for (const problem of assembled.problems) io.out(`  note: ${problem}`);
+    return 0;
+  } finally {
+    await assembled.close();
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DestinationStream, multistream, type Logger as PinoLogger, pino } from 'pino';
+import pinoRoll from 'pino-roll';
+
+/** Options of {@link createAppLogger}. */
+export interface AppLoggerOptions {
+  /** Folder of the rotating log file; `MACSTATS_HOME/logs`. */
+  logDir: string;
+  /** Turns any text into text without secrets; applied to every line before it is written. */
+  scrub: (text: string) => string;
+  /** Level; default `info`. */
+  level?: string;
+  /** Where console lines go; default standard output (`ask` passes standard error to keep its answer clean). */
+  console?: DestinationStream | false;
+  /** Size of one log file before it rolls; default `5m`. */
+  fileSize?: string;
+  /** Rolled files kept besides the active one; default 4. */
+  fileCount?: number;
+}
+
+/** A pino logger writing JSON lines to a size-capped rotating file and to the console, secrets scrubbed. */
+export async function createAppLogger(
+  options: AppLoggerOptions,
+): Promise<{ logger: PinoLogger; close(): Promise<void> }> {
+  mkdirSync(options.logDir, { recursive: true });
+  const file = await pinoRoll({
+    file: join(options.logDir, 'macstats'),
+    extension: '.log',
+    size: options.fileSize ?? '5m',
+    limit: { count: options.fileCount ?? 4 },
+    mkdir: true,
+  });
+  const streams: Array<{ stream: DestinationStream; level?: string }> = [{ stream: file }];
+  if (options.console !== false) streams.push({ stream: options.console ?? process.stdout });
+  const logger = pino(
+    {
+      level: options.level ?? 'info',
+      base: { pid: process.pid },
+      hooks: { streamWrite: (line) => options.scrub(line) },
+      redact: { paths: ['token', 'apiKey', '*.token', '*.apiKey', 'headers.authorization'], censor: '***' },
+    },
+    multistream(streams as Parameters<typeof multistream>[0]),
+  );
+  const close = () =>
+    new Promise<void>((resolve) => {
+      // end() waits for the file to open, writes what is buffered, then closes it.
+      file.once('close', () => resolve());
+      file.end();
+      setTimeout(resolve, 2000).unref();
+    });
+  return { logger, close };
+}
