@@ -5,10 +5,12 @@ import { MCP_DEFAULTS } from './defaults.js';
 import type { McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
+import { fetchToolList } from './list-tools.js';
 import { redactUrl } from './mask-url.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { raceSignal } from './race-signal.js';
+import { RestartBackoff } from './restart-backoff.js';
 import { describeServer, isUrlServer, type McpServerSpec } from './server-spec.js';
 import { schemaMismatch } from './tool-arguments.js';
 import type { McpToolInfo } from './tool-info.js';
@@ -48,9 +50,9 @@ export class McpConnection {
   #connecting: Promise<OpenClient> | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
-  #failures = 0;
-  #lastFailureAt = 0;
+  readonly #backoff: RestartBackoff;
   #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
 
   /** Prefer `connectMcp`, which also connects. */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
@@ -59,6 +61,11 @@ export class McpConnection {
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
     this.name = this.#settings.name;
+    this.#backoff = new RestartBackoff(
+      this.#settings.restartBackoffMs,
+      this.#settings.maxRestartBackoffMs,
+      this.#settings.now,
+    );
     this.description = describeServer(server);
     this.tool = createMcpTool(
       () => this.tools.map((tool) => ({ displayName: tool.name, tool, connection: this })),
@@ -74,7 +81,7 @@ export class McpConnection {
     if (this.#closing.signal.aborted) return 'closed';
     if (this.#open) return 'connected';
     if (this.#connecting) return 'connecting';
-    return this.#failures > 0 ? 'down' : 'idle';
+    return this.#backoff.failures > 0 ? 'down' : 'idle';
   }
 
   /** How the server was reached, once it has been. */
@@ -94,12 +101,7 @@ export class McpConnection {
 
   /** Milliseconds until the next restart attempt of a failing server is allowed; 0 when now. */
   get retryInMs(): number {
-    if (this.#failures <= 1) return 0;
-    const delay = Math.min(
-      this.#settings.maxRestartBackoffMs,
-      this.#settings.restartBackoffMs * 2 ** (this.#failures - 2),
-    );
-    return Math.max(0, this.#lastFailureAt + delay - this.#settings.now());
+    return this.#backoff.waitMs;
   }
 
   /** Starts or reaches the server and lists its tools, unless already connected. */
@@ -117,7 +119,7 @@ export class McpConnection {
     await this.#attempt('tools/list', options.signal, deadlineAt, (open, timeout) =>
       this.#fetchTools(open.client, options.signal, timeout),
     );
-    this.#failures = 0;
+    this.#backoff.recordSuccess();
     return [...(this.#tools ?? [])];
   }
 
@@ -148,7 +150,7 @@ export class McpConnection {
           signal ? { signal, timeout } : { timeout },
         ),
       );
-      this.#failures = 0;
+      this.#backoff.recordSuccess();
       return formatCallResult(displayName, result, this.#settings.maxResultChars);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
@@ -226,7 +228,7 @@ export class McpConnection {
     if (wait > 0) {
       throw new MacstatsError(
         'MCP_SERVER_DOWN',
-        `the server failed ${this.#failures} times in a row; next restart attempt in ${formatSeconds(wait)}`,
+        `the server failed ${this.#backoff.failures} times in a row; next restart attempt in ${formatSeconds(wait)}`,
       );
     }
     const signal = AbortSignal.any([
@@ -272,13 +274,12 @@ export class McpConnection {
     } catch (error) {
       await opened?.client.close().catch(() => {});
       if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
-      this.#failures += 1;
-      this.#lastFailureAt = this.#settings.now();
+      this.#backoff.recordFailure();
       const reason = signal.aborted
         ? `no answer within ${formatSeconds(this.#settings.connectTimeoutMs)}`
         : this.#reason(error);
       this.#logger.warn(
-        { server: this.name, at: this.description, reason, failures: this.#failures },
+        { server: this.name, at: this.description, reason, failures: this.#backoff.failures },
         'MCP server could not be reached',
       );
       this.#emit({ type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs });
@@ -287,33 +288,16 @@ export class McpConnection {
   }
 
   async #fetchTools(client: Client, signal: AbortSignal | undefined, timeout?: number): Promise<void> {
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    // A server that pages forever is cut off rather than trusted.
-    for (let page = 0; page < 100; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        ...(signal ? { signal } : {}),
-        ...(timeout === undefined ? {} : { timeout }),
-      });
-      for (const tool of result.tools) {
-        tools.push({
-          name: tool.name,
-          ...(tool.title === undefined ? {} : { title: tool.title }),
-          ...(tool.description === undefined ? {} : { description: tool.description }),
-          inputSchema: tool.inputSchema as Record<string, unknown>,
-          ...(tool.annotations === undefined
-            ? {}
-            : { annotations: tool.annotations as Record<string, unknown> }),
-        });
-      }
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    this.#tools = tools;
+    this.#tools = await fetchToolList(client, signal, timeout);
   }
 
   #onToolsChanged(client: Client): void {
-    if (this.#open?.client !== client || this.#refreshing) return;
+    if (this.#open?.client !== client) return;
+    // A change announced while a refresh is running is fetched once that refresh is done.
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
     this.#refreshing = this.#fetchTools(client, this.#closing.signal)
       .then(() => {
         this.#logger.info({ server: this.name, tools: this.tools.length }, 'MCP tool list changed');
@@ -324,6 +308,10 @@ export class McpConnection {
       })
       .finally(() => {
         this.#refreshing = undefined;
+        if (this.#refreshAgain) {
+          this.#refreshAgain = false;
+          this.#onToolsChanged(client);
+        }
       });
   }
 
@@ -331,8 +319,7 @@ export class McpConnection {
   #drop(open: OpenClient, reason: string): void {
     if (this.#open !== open) return;
     this.#open = undefined;
-    this.#failures += 1;
-    this.#lastFailureAt = this.#settings.now();
+    this.#backoff.recordFailure();
     void open.client.close().catch(() => {});
     this.#logger.warn({ server: this.name, at: this.description, reason }, 'MCP server connection lost');
     this.#emit({ type: 'server-exit', server: this.name, reason });
