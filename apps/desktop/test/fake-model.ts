@@ -11,6 +11,7 @@ export function wordChunks(text: string): string[] {
  * - after a tool result: "The tool said: <result>", streamed word by word;
  * - "run this JavaScript: <code>": a RUN_JS call with that code;
  * - a question about the CPU: a METRICS call;
+ * - a question with "slowly": a reply that starts after 3 s;
  * - anything else: a stock sentence.
  */
 export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
@@ -22,6 +23,7 @@ export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
     return { content: text, chunks: wordChunks(text), chunkDelayMs: 40 };
   }
   const question = last?.content ?? '';
+  if (/\bslowly\b/i.test(question)) return { content: 'A slow answer.', delayMs: 3000 };
   const code = /run this JavaScript: (.*)$/s.exec(question)?.[1];
   if (code !== undefined) return { toolCalls: [{ name: 'RUN_JS', arguments: { argument: code.trim() } }] };
   if (/\bcpu\b/i.test(question)) return { toolCalls: [{ name: 'METRICS', arguments: { argument: 'cpu' } }] };

@@ -43,3 +43,22 @@ export function rawRequest(
     req.end(options.body);
   });
 }
+
+/** Calls the dashboard API as its own page does: the token cookie, its Origin, same-origin. */
+export function createApiClient(port: number, token: string) {
+  const headers = {
+    cookie: `macstats_${port}=${token}`,
+    origin: `http://127.0.0.1:${port}`,
+    'sec-fetch-site': 'same-origin',
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the JSON answers field by field.
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> => {
+    const response = await rawRequest(port, {
+      method,
+      path,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, json: response.body === '' ? undefined : JSON.parse(response.body) };
+  };
+}

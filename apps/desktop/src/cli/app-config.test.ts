@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_OLLAMA_HOST, normaliseHost, parseConfigEnv, readAppConfig } from './app-config.js';
+
+let root: string;
+let cwd: string;
+let userHome: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'app-config-'));
+  cwd = join(root, 'project');
+  userHome = join(root, 'user');
+  mkdirSync(cwd);
+  mkdirSync(join(userHome, '.mac-stats'), { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('readAppConfig', () => {
+  it('defaults to ~/.mac-stats and the local Ollama', () => {
+    const config = readAppConfig({}, cwd, userHome);
+    expect(config.home).toBe(join(userHome, '.mac-stats'));
+    expect(config.ollamaHost).toBe(DEFAULT_OLLAMA_HOST);
+    expect(config.ollamaModel).toBeUndefined();
+  });
+
+  it('takes the environment first, then ./.config.env, then $MACSTATS_HOME/.config.env', () => {
+    writeFileSync(join(cwd, '.config.env'), 'OLLAMA_MODEL=from-cwd\nBRAVE_API_KEY=cwd-key\n');
+    writeFileSync(
+      join(userHome, '.mac-stats', '.config.env'),
+      'OLLAMA_MODEL=from-home\nOLLAMA_HOST=http://home:1\nX=home\n',
+    );
+    const config = readAppConfig({ OLLAMA_HOST: 'http://env:2' }, cwd, userHome);
+    expect(config.ollamaHost).toBe('http://env:2');
+    expect(config.ollamaModel).toBe('from-cwd');
+    expect(config.values['X']).toBe('home');
+    expect(config.sources).toMatchObject({
+      OLLAMA_HOST: 'environment',
+      OLLAMA_MODEL: 'cwd-file',
+      X: 'home-file',
+    });
+  });
+
+  it("reads MACSTATS_HOME from ./.config.env and then that folder's file", () => {
+    const data = join(root, 'data');
+    mkdirSync(data);
+    writeFileSync(join(cwd, '.config.env'), `MACSTATS_HOME=${data}\n`);
+    writeFileSync(join(data, '.config.env'), 'OLLAMA_MODEL=from-data\n');
+    const config = readAppConfig({}, cwd, userHome);
+    expect(config.home).toBe(data);
+    expect(config.ollamaModel).toBe('from-data');
+  });
+
+  it('treats an empty value as unset', () => {
+    writeFileSync(join(cwd, '.config.env'), 'OLLAMA_MODEL=from-cwd\n');
+    expect(readAppConfig({ OLLAMA_MODEL: '' }, cwd, userHome).ollamaModel).toBe('from-cwd');
+  });
+});
+
+describe('parseConfigEnv', () => {
+  it('reads quotes, export and trailing comments', () => {
+    expect(parseConfigEnv('export A="x y"\nB=\'z\'\nC=1 # note\n# D=2\nnot a line\n')).toEqual({
+      A: 'x y',
+      B: 'z',
+      C: '1',
+    });
+  });
+});
+
+describe('normaliseHost', () => {
+  it('adds http:// to a bare host:port, as Ollama accepts it', () => {
+    expect(normaliseHost('127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
+    expect(normaliseHost('https://ollama.example/')).toBe('https://ollama.example');
+  });
+});
