@@ -1,5 +1,11 @@
 import { MacstatsError } from '../errors.js';
-import { type ChatMessage, type ChatResult, chat } from '../ollama/chat.js';
+import {
+  type ChatMessage,
+  type ChatResult,
+  chat,
+  createOllamaSession,
+  type OllamaSession,
+} from '../ollama/chat.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import {
@@ -58,6 +64,8 @@ interface Turn {
   toolCalls: AgentToolCall[];
   /** Raw outputs of the tools run in this answer, to spot calls copied from them. */
   outputs: string[];
+  /** One Ollama client for the answer's requests, which run one after the other. */
+  session: OllamaSession;
 }
 
 async function callModel(turn: Turn, purpose: LlmCallPurpose, withTools: boolean): Promise<ChatResult> {
@@ -77,6 +85,7 @@ async function callModel(turn: Turn, purpose: LlmCallPurpose, withTools: boolean
       ...(tools ? { tools } : {}),
       signal: settings.signal,
       timeoutMs: settings.requestTimeoutMs,
+      session: turn.session,
       ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
     });
   } catch (error) {
@@ -200,7 +209,14 @@ export type TurnOutcome = Omit<AgentAnswer, 'error'> & { failure?: unknown };
  * failure comes back as `failure` with the calls made so far; only the caller's abort rejects.
  */
 export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
-  const turn: Turn = { settings, messages: [...settings.messages], llmCalls: 0, toolCalls: [], outputs: [] };
+  const turn: Turn = {
+    settings,
+    messages: [...settings.messages],
+    llmCalls: 0,
+    toolCalls: [],
+    outputs: [],
+    session: createOllamaSession(settings.host),
+  };
   let planText: string | undefined;
   const done = (text: string) => ({
     text,

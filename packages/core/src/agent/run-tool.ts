@@ -1,4 +1,5 @@
 import { toToolResult } from '../errors.js';
+import { createDeadline } from '../ollama/chat.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 
 /** Options of {@link runTool}. */
@@ -20,7 +21,8 @@ export async function runTool(
   options: RunToolOptions,
 ): Promise<{ result: ToolResult; durationMs: number }> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const deadline = createDeadline(options.timeoutMs, 'tool did not finish');
+  const timeout = deadline.signal;
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const context: ToolContext = { signal, logger: options.logger };
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
@@ -49,6 +51,7 @@ export async function runTool(
     options.logger.error({ tool: tool.name, err: error }, 'tool threw instead of returning an error result');
     return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs };
   } finally {
+    deadline.clear();
     if (onAbort) signal.removeEventListener('abort', onAbort);
     aborted.catch(() => {});
   }

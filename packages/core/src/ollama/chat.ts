@@ -28,6 +28,8 @@ export interface ChatParams {
   timeoutMs: number;
   /** When given, the reply is streamed and each piece of content is passed here. */
   onToken?: (text: string) => void;
+  /** Reuse this session's client (one per answer); default: a new one. */
+  session?: OllamaSession | undefined;
 }
 
 /** What one chat request produced. */
@@ -40,35 +42,69 @@ export interface ChatResult {
   durationMs: number;
 }
 
+/** A deadline: an abort signal that fires after `ms`, with a timer that is cleared when done. */
+export function createDeadline(ms: number, what = 'no answer'): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  // A plain timer, not AbortSignal.timeout: it is cleared as soon as the work ends instead of
+  // lingering for the whole time limit, and costs less per request.
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`${what} within ${ms} ms`, 'TimeoutError')),
+    ms,
+  );
+  timer.unref?.();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
 /**
- * An `ollama` client whose every request carries `signal`. ollama-js's non-streaming calls take no
- * signal, and its `abort()` reaches only streams already answering, so the signal goes in through
- * the `fetch` it is given (merged with the client's own stream signal).
+ * An `ollama` client whose requests carry the signal set last. ollama-js's non-streaming calls
+ * take no signal, and its `abort()` reaches only streams already answering, so the signal goes in
+ * through the `fetch` it is given (merged with the client's own stream signal). One session
+ * serves one answer, whose requests run one at a time.
  */
-export function createAbortableClient(host: string, signal: AbortSignal): Ollama {
-  return new Ollama({
+export interface OllamaSession {
+  client: Ollama;
+  setSignal(signal: AbortSignal | undefined): void;
+}
+
+/** Creates an {@link OllamaSession} for `host`. */
+export function createOllamaSession(host: string): OllamaSession {
+  let current: AbortSignal | undefined;
+  const client = new Ollama({
     host,
-    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-      fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal }),
+    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const own = init?.signal ?? undefined;
+      const signal = own && current ? AbortSignal.any([own, current]) : (own ?? current);
+      return fetch(input, signal ? { ...init, signal } : init);
+    },
   });
+  return {
+    client,
+    setSignal: (signal) => {
+      current = signal;
+    },
+  };
 }
 
 /** Runs `work` with a client bound to the caller's signal plus a timeout; maps failures to `OLLAMA_*` errors. */
 export async function withOllama<T>(
   host: string,
-  options: { signal?: AbortSignal | undefined; timeoutMs: number },
+  options: { signal?: AbortSignal | undefined; timeoutMs: number; session?: OllamaSession | undefined },
   work: (client: Ollama, phase: { started: boolean }) => Promise<T>,
 ): Promise<T> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const deadline = createDeadline(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const session = options.session ?? createOllamaSession(host);
+  session.setSignal(signal);
   const phase = { started: false };
   try {
-    return await work(createAbortableClient(host, signal), phase);
+    return await work(session.client, phase);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (timeout.aborted)
+    if (deadline.signal.aborted)
       throw new MacstatsError('OLLAMA_TIMEOUT', `no answer within ${options.timeoutMs} ms`, { cause: error });
     throw toOllamaError(error, phase.started ? 'stream' : 'request');
+  } finally {
+    deadline.clear();
   }
 }
 

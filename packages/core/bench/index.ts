@@ -1,0 +1,47 @@
+// `pnpm bench`: the agent loop's overhead, its chat calls per answer, and its prompt prefix reuse,
+// all against the fake Ollama on loopback, printed as ratios measured in this one run.
+import { countLlmCalls } from './llm-calls.js';
+import { measureLoopOverhead } from './loop-overhead.js';
+import { measurePrefixReuse } from './prefix-reuse.js';
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const started = performance.now();
+
+console.log('@macstats/core bench (fake Ollama on 127.0.0.1)\n');
+
+const overhead = await measureLoopOverhead();
+console.log('1. Loop overhead: one two-call turn (native tool call, then the answer), median per turn');
+console.log(`   floor (the 2 bare ollama.chat calls): ${overhead.floorMs.toFixed(2)} ms`);
+console.log(`   agent.answer:                         ${overhead.agentMs.toFixed(2)} ms`);
+console.log(`   peer (ai 5 generateText + ollama-ai-provider-v2): ${overhead.peerMs.toFixed(2)} ms`);
+console.log(
+  `   agent / floor = ${overhead.agentOverFloor.toFixed(2)}x   (target <= 1.30x; median of per-round ratios)`,
+);
+console.log(`   agent / peer  = ${overhead.agentOverPeer.toFixed(2)}x   (target < 1.00x)\n`);
+
+const counts = await countLlmCalls();
+console.log('2. LLM calls per answer in direct mode (N tool runs -> at most N+1 chat calls)');
+for (const count of counts)
+  console.log(`   ${count.scenario.padEnd(40)} runs ${count.toolRuns}  calls ${count.llmCalls}`);
+const worst = Math.max(...counts.map((count) => count.llmCalls / (count.toolRuns + 1)));
+console.log(`   worst calls / (N+1) = ${worst.toFixed(2)}   (target <= 1.00)\n`);
+
+const reuse = await measurePrefixReuse();
+console.log("3. Prompt prefix reuse: share of each request's bytes repeated as the next request's prefix");
+for (const item of reuse)
+  console.log(
+    `   ${item.scenario.padEnd(55)} ${String(item.requests).padStart(2)} requests  ${percent(item.share)}`,
+  );
+const typical = reuse.filter((item) => !item.scenario.includes('budget spent'));
+const pooled = (items: typeof reuse) =>
+  items.reduce((sum, item) => sum + item.reusedBytes, 0) /
+  items.reduce((sum, item) => sum + item.totalBytes, 0);
+console.log(
+  `   turns answered within the budget (pooled bytes) = ${percent(pooled(typical))}   (target >= 90%)`,
+);
+console.log(`   all scenarios, budget spent included (pooled)   = ${percent(pooled(reuse))}`);
+console.log(
+  '   (a native turn that spends its budget drops the tool definitions from its last call, so that call starts cold)',
+);
+
+console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
