@@ -29,7 +29,10 @@ export interface AnswerContext {
   typingIntervalMs: number;
   answerTimeoutMs: number;
   errorMessage: string;
+  /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
+  /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */
+  isStopping(): boolean;
   /** Registers an answer in progress so `stop()` can abort it; returns the unregister function. */
   track(controller: AbortController): () => void;
 }
@@ -43,7 +46,7 @@ const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
  * detail.
  */
 export async function answerMessage(message: Message, context: AnswerContext): Promise<void> {
-  if (context.isStopped()) return;
+  if (context.isStopping()) return;
   const { logger, sender, botId } = context;
   const channelId = message.channelId;
   const settings = await context.channelsFile.current();

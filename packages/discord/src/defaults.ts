@@ -15,6 +15,8 @@ export const DISCORD_BOT_DEFAULTS = {
   /** Discord shows "typing…" for about 10 seconds; renew before it fades. */
   typingIntervalMs: 8000,
   seenMessageLimit: 1000,
+  /** How long `stop()` lets answers in flight finish before aborting them: 0, abort at once. */
+  stopGraceMs: 0,
   /** Status lines are cut to this many characters. */
   maxStatusChars: 300,
 } as const;

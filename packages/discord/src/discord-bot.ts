@@ -65,7 +65,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     ],
     // DMs arrive for channels the client has not cached yet.
     partials: [Partials.Channel],
-    rest: { api: apiUrl },
+    rest: { ...options.rest, api: apiUrl },
     allowedMentions: { parse: [] },
   });
   // REST alone is enough for sendToChannel, before (or without) the gateway.
@@ -76,7 +76,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const sendQueue = new KeyedQueue();
   const seen = new RecentIds(options.seenMessageLimit ?? DISCORD_BOT_DEFAULTS.seenMessageLimit);
   const answers = new Set<AbortController>();
-  let state: 'idle' | 'starting' | 'running' | 'stopped' = 'idle';
+  // `draining`: stop() was called with a grace period; no new messages, answers in flight go on.
+  let state: 'idle' | 'starting' | 'running' | 'draining' | 'stopped' = 'idle';
+  let stopping: Promise<void> | undefined;
 
   const context = (botId: string) => ({
     agent: options.agent,
@@ -92,6 +94,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
     isStopped: () => state === 'stopped',
+    isStopping: () => state === 'draining' || state === 'stopped',
     track: (controller: AbortController) => {
       answers.add(controller);
       return () => answers.delete(controller);
@@ -165,8 +168,16 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     );
   }
 
-  async function stop(): Promise<void> {
-    if (state === 'stopped') return;
+  async function finishStop(graceMs: number): Promise<void> {
+    if (graceMs > 0) {
+      state = 'draining';
+      let graceTimer: ReturnType<typeof setTimeout> | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle()]), graceOver]);
+      clearTimeout(graceTimer);
+    }
     state = 'stopped';
     for (const controller of answers)
       controller.abort(new MacstatsError('DISCORD_BOT_STOPPED', 'The bot stopped.'));
@@ -178,6 +189,21 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     clearTimeout(timer);
     await client.destroy();
     logger.info({}, 'Discord bot stopped');
+  }
+
+  function stop(stopOptions: { graceMs?: number } = {}): Promise<void> {
+    if (stopping) return stopping;
+    if (state === 'stopped') return Promise.resolve();
+    const graceMs = stopOptions.graceMs ?? DISCORD_BOT_DEFAULTS.stopGraceMs;
+    if (!Number.isFinite(graceMs) || graceMs < 0)
+      return Promise.reject(
+        new MacstatsError(
+          'DISCORD_BAD_OPTIONS',
+          'stop({ graceMs }) needs a number of milliseconds, 0 or more.',
+        ),
+      );
+    stopping = finishStop(graceMs);
+    return stopping;
   }
 
   async function sendToChannel(channelId: string, text: string): Promise<string[]> {

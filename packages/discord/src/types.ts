@@ -66,14 +66,25 @@ export interface DiscordBotOptions {
   typingIntervalMs?: number;
   /** How many message ids are remembered to drop a redelivered message. Default 1000. */
   seenMessageLimit?: number;
+  /**
+   * Passed to discord.js's REST client. `globalRequestsPerSecond` (default 50, Discord's global
+   * limit per bot; raise it only if Discord raised yours), `retries` after a 5xx or network error
+   * (default 3), `timeout` per request in milliseconds (default 15 000).
+   */
+  rest?: { globalRequestsPerSecond?: number; retries?: number; timeout?: number };
 }
 
 /** A running Discord bot. */
 export interface DiscordBot {
   /** Logs in and resolves once the gateway is ready; rejects with a `MacstatsError` on a bad token or disallowed intents. */
   start(): Promise<void>;
-  /** Stops taking messages, aborts answers in progress, and disconnects. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking messages and disconnects. Answers in progress are aborted at once, or, with
+   * `graceMs` (default {@link DISCORD_BOT_DEFAULTS}.stopGraceMs, 0), given up to that many
+   * milliseconds to finish and post their replies first; messages waiting behind them are
+   * dropped. Calling it again returns the same promise.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   /**
    * Posts `text` to a channel (the scheduler's deliveries), split like replies; resolves with the
    * ids of the messages posted. Works before `start()`: it needs only REST.
