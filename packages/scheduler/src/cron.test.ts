@@ -134,9 +134,6 @@ describe('cronWindow', () => {
   it('is empty when nothing falls in the interval', () => {
     expect(
       cronWindow('0 9 * * *', 'UTC', at('2025-06-06T09:00:00Z'), at('2025-06-07T08:59:59Z'), 10),
-    ).toEqual({
-      count: 0,
-      truncated: false,
-    });
+    ).toEqual({ count: 0, truncated: false, following: at('2025-06-07T09:00:00Z') });
   });
 });

@@ -13,6 +13,8 @@ export interface CronWindow {
   latest?: number | undefined;
   /** The occurrence just before `latest`, if any in the interval. */
   beforeLatest?: number | undefined;
+  /** The first occurrence after the interval, if the expression has one. */
+  following?: number | undefined;
 }
 
 const hour = 3_600_000;
@@ -23,6 +25,17 @@ const lookback = 3 * hour;
  * Returns a sentence fragment saying what is wrong, or `undefined` when it is fine.
  */
 export function checkCronExpression(expression: string): string | undefined {
+  // A reload re-validates every entry; parsing is slow enough (~0.4 ms) to remember answers.
+  if (checked.has(expression)) return checked.get(expression);
+  const problem = findCronProblem(expression);
+  if (checked.size >= 1_000) checked.clear();
+  checked.set(expression, problem);
+  return problem;
+}
+
+const checked = new Map<string, string | undefined>();
+
+function findCronProblem(expression: string): string | undefined {
   const trimmed = expression.trim();
   if (trimmed === '') return 'is empty';
   const fields = trimmed.split(/\s+/).length;
@@ -73,7 +86,8 @@ export function cronWindow(
 ): CronWindow {
   const window: CronWindow = { count: 0, truncated: false };
   const iterator = iterateAfter(expression, zone, afterMs, afterIsOccurrence);
-  for (let next = iterator(); next !== undefined && next <= untilMs; next = iterator()) {
+  let next = iterator();
+  for (; next !== undefined && next <= untilMs; next = iterator()) {
     if (window.count === limit) {
       window.truncated = true;
       break;
@@ -83,7 +97,10 @@ export function cronWindow(
     window.beforeLatest = window.latest;
     window.latest = next;
   }
-  if (!window.truncated) return window;
+  if (!window.truncated) {
+    window.following = next;
+    return window;
+  }
   // Too many to walk: look back from the end in growing steps for the last two.
   for (const span of [60_000, hour, 24 * hour, 32 * 24 * hour, 400 * 24 * hour, 3000 * 24 * hour]) {
     const start = Math.max(afterMs, untilMs - span);
@@ -91,6 +108,7 @@ export function cronWindow(
     if (tail.count >= 2 || start === afterMs) {
       window.latest = tail.latest;
       window.beforeLatest = tail.beforeLatest;
+      window.following = tail.following;
       break;
     }
   }

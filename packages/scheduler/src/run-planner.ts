@@ -1,4 +1,4 @@
-import { cronWindow, nextCronTimes } from './cron.js';
+import { cronWindow } from './cron.js';
 import { atMillis } from './next-run-times.js';
 import { isRecurring, type Schedule } from './schedule.js';
 import type { ScheduleState } from './state-store.js';
@@ -69,9 +69,7 @@ function planCron(
   const after = Date.parse(state.lastDue);
   const afterIsOccurrence = state.baseline !== true;
   const window = cronWindow(cron, zone, after, now, policy.missedCountLimit, afterIsOccurrence);
-  if (window.latest === undefined) {
-    return { state, changed: fresh, nextDue: nextCronTimes(cron, zone, after, 1, afterIsOccurrence)[0] };
-  }
+  if (window.latest === undefined) return { state, changed: fresh, nextDue: window.following };
   const latest = window.latest;
   const runLatest = now - latest <= policy.cronGraceMs || policy.missedCron === 'run-once';
   const missedCount = window.count - (runLatest ? 1 : 0);
@@ -80,7 +78,7 @@ function planCron(
   const plan: SchedulePlan = {
     state: next,
     changed: true,
-    nextDue: nextCronTimes(cron, zone, latest, 1, true)[0],
+    nextDue: window.following,
   };
   if (runLatest) plan.fire = latest;
   if (missedCount > 0) {

@@ -10,6 +10,11 @@ import type { Schedule } from './schedule.js';
 import type { RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
 import { emptyState, pruneState, type SchedulerState, type StateStore } from './state-store.js';
 
+interface Planned {
+  signature: string;
+  nextDue: number | undefined;
+}
+
 /** What {@link SchedulerCore} needs from its owner. */
 export interface SchedulerCoreOptions {
   settings: SchedulerSettings;
@@ -42,7 +47,8 @@ export class SchedulerCore {
   #careful = false;
   #stopping = false;
   #timer: unknown;
-  readonly #nextDue = new Map<string, number | undefined>();
+  /** Per schedule id: the timing it was planned with and when it is next due. */
+  #planned = new Map<string, Planned>();
   readonly #running = new Map<string, ActiveRun>();
   readonly #completions = new Set<Promise<void>>();
   readonly #settling = new Set<Promise<void>>();
@@ -93,6 +99,7 @@ export class SchedulerCore {
     const now = clock.now();
     const loaded = await store.load(now);
     this.#state = loaded.state;
+    this.#planned = new Map();
     this.#careful = loaded.recovered !== undefined;
     if (loaded.recovered !== undefined) this.#options.fail('STATE_RECOVERED', loaded.recovered);
     let interrupted = false;
@@ -114,20 +121,33 @@ export class SchedulerCore {
     if (!this.#leader || this.#stopping) return;
     const now = clock.now();
     const next = structuredClone(this.#state);
+    const planned = new Map<string, Planned>();
     const plans: Array<[Schedule, SchedulePlan]> = [];
     let changed = false;
     for (const schedule of schedules()) {
+      const signature = signatureOf(schedule);
+      const known = this.#planned.get(schedule.id);
+      // cron-parser costs about a millisecond per step: skip schedules that cannot be due yet.
+      if (
+        !this.#careful &&
+        known?.signature === signature &&
+        next.schedules[schedule.id]?.signature === signature &&
+        (known.nextDue === undefined || known.nextDue > now)
+      ) {
+        planned.set(schedule.id, known);
+        continue;
+      }
       const plan = planSchedule(
         schedule,
         zoneOf(schedule),
-        signatureOf(schedule),
+        signature,
         next.schedules[schedule.id],
         now,
         settings,
         this.#careful,
       );
       next.schedules[schedule.id] = plan.state;
-      this.#nextDue.set(schedule.id, plan.nextDue);
+      planned.set(schedule.id, { signature, nextDue: plan.nextDue });
       changed ||= plan.changed;
       plans.push([schedule, plan]);
     }
@@ -155,10 +175,11 @@ export class SchedulerCore {
       }
       this.#state = next;
     }
+    this.#planned = planned;
     this.#careful = false;
     for (const [schedule, plan] of plans) await this.#recordUnrun(schedule, plan, now);
     for (const [schedule, plan] of due) this.#start(schedule, plan.fire ?? now);
-    this.#arm(Math.min(...[...this.#nextDue.values()].map((value) => value ?? Number.POSITIVE_INFINITY)));
+    this.#arm(Math.min(...[...planned.values()].map((entry) => entry.nextDue ?? Number.POSITIVE_INFINITY)));
   }
 
   /** Status of one schedule for `list()`. */
@@ -168,7 +189,7 @@ export class SchedulerCore {
     const timezone = this.#options.zoneOf(schedule);
     const done = current?.done === true;
     const nextRun = this.#leader
-      ? this.#nextDue.get(schedule.id)
+      ? this.#planned.get(schedule.id)?.nextDue
       : done
         ? undefined
         : nextRunTimes(schedule, 1, new Date(this.#options.clock.now()), { timezone })[0]?.getTime();

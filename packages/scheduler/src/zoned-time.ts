@@ -3,9 +3,17 @@ import { DateTime, IANAZone } from 'luxon';
 const atPattern =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+const zoneValidity = new Map<string, boolean>();
+
 /** True for an IANA zone name that this runtime knows (`Europe/Berlin`, `UTC`). */
 export function isValidTimezone(zone: string): boolean {
-  return zone.length > 0 && IANAZone.isValidZone(zone);
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    // luxon builds an Intl formatter per check; remember the answer (zone names are few).
+    valid = zone.length > 0 && zone.length < 100 && IANAZone.isValidZone(zone);
+    if (zoneValidity.size < 1_000) zoneValidity.set(zone, valid);
+  }
+  return valid;
 }
 
 /** The zone a schedule without its own `timezone` runs in: the runtime's local zone. */
