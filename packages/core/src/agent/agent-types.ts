@@ -40,63 +40,63 @@ export type AgentEvent =
 /** Conversation memory settings; `false` turns memory off. */
 export interface MemoryOptions {
   /** Folder for one JSON file per conversation; without it, memory lives in this process only. */
-  dir?: string;
+  dir?: string | undefined;
   /** Turns kept verbatim in the prompt. Default 2. */
-  keepTurns?: number;
+  keepTurns?: number | undefined;
   /** Forget a conversation untouched this long, in milliseconds. Default 24 hours. */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /** Target length of the rolling summary of older turns. Default 600 (hard cap 650, cut to 600). */
-  summaryChars?: number;
+  summaryChars?: number | undefined;
 }
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
   /** Where Ollama runs (default `http://127.0.0.1:11434`) and which model answers. */
-  ollama: { host?: string; model: string };
+  ollama: { host?: string | undefined; model: string };
   /** The tools offered to the model; only these are offered and run. */
   tools: Tool[];
   /** Tool runs per answer. Default 5. */
-  maxToolIterations?: number;
+  maxToolIterations?: number | undefined;
   /** Ask for a `RECOMMEND:` plan before executing. Default false. */
-  planning?: boolean;
+  planning?: boolean | undefined;
   /** Replaces the default system prompt (the tool list and the safety rules are always added). */
-  systemPrompt?: string;
+  systemPrompt?: string | undefined;
   /** Where the agent logs. Default: silent. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Conversation memory. Default: in this process, 2 turns, 600-char summary, 24 h TTL. */
-  memory?: MemoryOptions | false;
+  memory?: MemoryOptions | false | undefined;
   /** Time limit per Ollama request, in milliseconds. Default 180 000. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Time limit per tool run, in milliseconds. Default 60 000. */
-  toolTimeoutMs?: number;
+  toolTimeoutMs?: number | undefined;
   /** Tool output longer than this many characters is cut before the model reads it. Default 12 000. */
-  maxToolOutputChars?: number;
+  maxToolOutputChars?: number | undefined;
   /** Native tool calling: true, false, or `'auto'` (ask `/api/show`). Default `'auto'`. */
-  native?: boolean | 'auto';
+  native?: boolean | 'auto' | undefined;
   /** Clock for the time in the prompt and for memory expiry. Default `() => new Date()`. */
-  now?: () => Date;
+  now?: (() => Date) | undefined;
   /** Receives every event of every answer, plus background summarisation calls. */
-  onEvent?: (event: AgentEvent) => void;
+  onEvent?: ((event: AgentEvent) => void) | undefined;
 }
 
 /** Options of {@link Agent.answer}. */
 export interface AnswerOptions {
   /** History and summary are kept per id; without it the answer has no memory. */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** Aborting rejects the answer and cancels the Ollama request and the running tool. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Status while the answer is made: planning, model calls, streamed tokens, tool runs. */
-  onEvent?: (event: AgentEvent) => void;
+  onEvent?: ((event: AgentEvent) => void) | undefined;
   /** Extra instructions for this conversation (a channel's prompt), kept in the fixed prefix. */
-  systemPromptExtra?: string;
+  systemPromptExtra?: string | undefined;
   /** Another model for this answer. */
-  model?: string;
+  model?: string | undefined;
   /** Volatile context (a live metrics line), placed after the fixed prefix. */
-  context?: string;
+  context?: string | undefined;
   /** Another tool list for this answer (the desktop adds RUN_JS, say). */
-  tools?: Tool[];
+  tools?: Tool[] | undefined;
   /** Plan first for this answer; default: the agent's `planning`. */
-  planning?: boolean;
+  planning?: boolean | undefined;
 }
 
 /** One tool call made (or refused) while answering. */

@@ -28,9 +28,9 @@ export interface LoadConfigOptions {
   /** The current directory, e.g. `process.cwd()`. */
   cwd: string;
   /** The user's home directory, for `~` and the default MACSTATS_HOME `~/.mac-stats`. Default: the OS's. */
-  home?: string;
+  home?: string | undefined;
   /** Keys reported by `values` and `describe()` besides those found in files. Default {@link CONFIG_KEYS}. */
-  keys?: readonly string[];
+  keys?: readonly string[] | undefined;
 }
 
 /** Where a value came from: `env`, or the path of the file. */

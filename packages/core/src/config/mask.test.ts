@@ -16,6 +16,10 @@ describe('masking', () => {
     );
   });
 
+  it('returns a URL without secrets exactly as written', () => {
+    expect(maskUrl('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
+  });
+
   it('leaves a value that is not a URL alone', () => {
     expect(maskUrl('not a url')).toBe('not a url');
   });

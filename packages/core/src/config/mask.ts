@@ -34,11 +34,19 @@ export function maskUrl(value: string): string {
   } catch {
     return value;
   }
-  if (url.password) url.password = '****';
-  for (const name of [...url.searchParams.keys()]) {
-    if (isSecretKey(name) || /^(key|sig|signature|code)$/i.test(name)) url.searchParams.set(name, '****');
+  let masked = false;
+  if (url.password) {
+    url.password = '****';
+    masked = true;
   }
-  return url.toString().replace(/%2A%2A%2A%2A/g, '****');
+  for (const name of [...url.searchParams.keys()]) {
+    if (isSecretKey(name) || /^(key|sig|signature|code)$/i.test(name)) {
+      url.searchParams.set(name, '****');
+      masked = true;
+    }
+  }
+  // Untouched URLs come back exactly as written (URL would add a trailing slash).
+  return masked ? url.toString().replace(/%2A%2A%2A%2A/g, '****') : value;
 }
 
 /** Masks a config value for logs according to its key and shape. */

@@ -6,12 +6,12 @@ import { pickModel, sameModel } from './pick-model.js';
 /** Options of {@link checkOllama}. */
 export interface CheckOllamaOptions {
   /** Ollama base URL. Default `http://127.0.0.1:11434`. */
-  host?: string;
+  host?: string | undefined;
   /** The model the app wants (OLLAMA_MODEL); when unset, the first suitable one is chosen. */
-  model?: string;
-  signal?: AbortSignal;
+  model?: string | undefined;
+  signal?: AbortSignal | undefined;
   /** Time limit of each request, in milliseconds. Default 5000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** What {@link checkOllama} found. */
