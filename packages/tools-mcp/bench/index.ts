@@ -51,11 +51,18 @@ for (let call = 0; call < warmUp; call++) {
 }
 
 const samples = { ours: [] as number[], bare: [] as number[], tool: [] as number[], spawn: [] as number[] };
-// Alternating rounds, so drift in the machine's load falls on all three alike.
+// Alternating rounds, the order rotating each round, so drift in the machine's load and
+// the cost of switching between clients fall on all three alike.
+const paths: Array<[number[], () => Promise<unknown>]> = [
+  [samples.bare, bareCall],
+  [samples.ours, oursCall],
+  [samples.tool, toolCall],
+];
 for (let round = 0; round < rounds; round++) {
-  for (let call = 0; call < warmCalls / rounds; call++) samples.bare.push(await time(bareCall));
-  for (let call = 0; call < warmCalls / rounds; call++) samples.ours.push(await time(oursCall));
-  for (let call = 0; call < warmCalls / rounds; call++) samples.tool.push(await time(toolCall));
+  for (let turn = 0; turn < paths.length; turn++) {
+    const [into, call] = paths[(round + turn) % paths.length] as [number[], () => Promise<unknown>];
+    for (let index = 0; index < warmCalls / rounds; index++) into.push(await time(call));
+  }
 }
 await ours.close();
 await bare.close();
