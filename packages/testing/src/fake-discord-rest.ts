@@ -13,6 +13,8 @@ export interface RestContext {
   store: FakeDiscordStore;
   gatewayUrl: string;
   echoOwnMessages: boolean;
+  /** `flags` of `GET /applications/@me`. */
+  applicationFlags: number;
   record(record: FakeDiscordSentRecord): void;
   recordTyping(channelId: string): void;
   /** Sends a message event through the gateway, filtered per session by intents. */
@@ -108,7 +110,13 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
   });
   route('GET', '/applications/@me', () => ({
     status: 200,
-    body: { id: store.applicationId, name: bot.username, description: '', bot_public: true, flags: 0 },
+    body: {
+      id: store.applicationId,
+      name: bot.username,
+      description: '',
+      bot_public: true,
+      flags: context.applicationFlags,
+    },
   }));
   route('POST', '/users/@me/channels', (_params, body) => {
     const recipientId = (body as { recipient_id?: unknown } | undefined)?.recipient_id;

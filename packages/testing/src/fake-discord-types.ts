@@ -118,6 +118,12 @@ export interface FakeDiscordOptions {
   guilds?: Array<{ id?: string; name?: string; channels?: Array<string | { id?: string; name: string }> }>;
   /** Whether the portal has the privileged intents on; when false, asking for them closes 4014. Default true. */
   allowPrivilegedIntents?: boolean;
+  /**
+   * `flags` of `GET /applications/@me`. Default: with `allowPrivilegedIntents`, the three
+   * `GATEWAY_*_LIMITED` flags (presence 1<<13, guild members 1<<15, message content 1<<19) that
+   * Discord sets when the portal's toggles are on for an unverified bot; without, 0.
+   */
+  applicationFlags?: number;
   /** `heartbeat_interval` sent in HELLO. Default 41250. */
   heartbeatIntervalMs?: number;
   /** Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own REST actions, as Discord does. Default true. */

@@ -15,6 +15,9 @@ import type {
 } from './fake-discord-types.js';
 import { listen } from './http-helpers.js';
 
+/** Application flags Discord sets when the portal's privileged intent toggles are on (unverified bot). */
+const LIMITED_INTENT_FLAGS = (1 << 13) | (1 << 15) | (1 << 19);
+
 /**
  * Starts a fake Discord on loopback that the real discord.js client works against: the REST API
  * under `/api/v10` (gateway discovery, users, channels, messages, typing, edits, deletes, 429s
@@ -73,6 +76,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return gatewayUrl;
     },
     echoOwnMessages: options.echoOwnMessages ?? true,
+    applicationFlags:
+      options.applicationFlags ?? ((options.allowPrivilegedIntents ?? true) ? LIMITED_INTENT_FLAGS : 0),
     record(record) {
       sent.push(record);
       for (const listener of recordListeners) listener(record);
