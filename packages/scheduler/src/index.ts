@@ -7,6 +7,8 @@ export type { NextRunTimesOptions } from './next-run-times.js';
 export { nextRunTimes } from './next-run-times.js';
 export type { ParsedSchedules } from './parse-schedules.js';
 export { parseSchedules } from './parse-schedules.js';
+export type { SchedulePreview } from './preview-schedules.js';
+export { previewSchedules } from './preview-schedules.js';
 export type { LockHolder } from './process-lock.js';
 export type { RunOutcome, RunRecord } from './run-history.js';
 export { readRunHistory } from './run-history.js';

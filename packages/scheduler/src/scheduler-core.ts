@@ -45,6 +45,7 @@ export class SchedulerCore {
   #state: SchedulerState = emptyState();
   #leader = false;
   #careful = false;
+  #waitingFor: string | undefined;
   #stopping = false;
   #timer: unknown;
   /** Per schedule id: the timing it was planned with and when it is next due. */
@@ -92,10 +93,16 @@ export class SchedulerCore {
     if (this.#leader) return true;
     const attempt = await lock.acquire();
     if (!attempt.acquired) {
-      this.#options.logger.info({ holder: attempt.holder }, 'another scheduler holds the lock; waiting');
-      emit({ type: 'lock-waiting', holder: attempt.holder });
+      // Report the wait once per holder, not on every retry.
+      const holderKey = attempt.holder?.token ?? 'unknown';
+      if (holderKey !== this.#waitingFor) {
+        this.#waitingFor = holderKey;
+        this.#options.logger.info({ holder: attempt.holder }, 'another scheduler holds the lock; waiting');
+        emit({ type: 'lock-waiting', holder: attempt.holder });
+      }
       return false;
     }
+    this.#waitingFor = undefined;
     const now = clock.now();
     const loaded = await store.load(now);
     this.#state = loaded.state;
