@@ -248,3 +248,29 @@ describe('planning mode', () => {
     expect(answer).toMatchObject({ plan: 'answer directly', text: 'Hi.', llmCalls: 2 });
   });
 });
+
+describe('tools whose optional hooks fail', () => {
+  it('still answers when details() and nativeFunctions() throw', async () => {
+    fake = await startFakeOllama({
+      replies: [{ toolCalls: [{ name: 'MCP', arguments: { argument: 'echo hi' } }] }, 'Echoed.'],
+    });
+    const mcp = {
+      ...recordingTool('MCP', () => 'hi'),
+      details: () => {
+        throw new Error('connection closed');
+      },
+      nativeFunctions: () => {
+        throw new Error('connection closed');
+      },
+    };
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'llama3.2:3b' },
+      tools: [mcp],
+      memory: false,
+    });
+    const answer = await agent.answer('Echo hi');
+    expect(answer.text).toBe('Echoed.');
+    expect(mcp.calls).toEqual(['echo hi']);
+    expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(['MCP']);
+  });
+});

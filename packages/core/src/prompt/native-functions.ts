@@ -1,6 +1,6 @@
 import type { Tool as OllamaTool } from 'ollama';
 import { argumentFromArgs } from '../parser/json-calls.js';
-import type { Tool } from '../types.js';
+import type { NativeFunction, Tool } from '../types.js';
 
 /** A native function name resolved to the tool that runs it. */
 export interface NativeBinding {
@@ -30,7 +30,12 @@ export function buildNativeFunctions(tools: readonly Tool[]): NativeFunctionTabl
   const loose = new Map<string, NativeBinding>();
   const singleArgument = (args: Record<string, unknown>) => argumentFromArgs(args).argument;
   for (const tool of tools) {
-    const own = tool.nativeFunctions?.() ?? [];
+    let own: NativeFunction[] = [];
+    try {
+      own = tool.nativeFunctions?.() ?? [];
+    } catch {
+      // A tool whose function list cannot be read is offered with the default single argument.
+    }
     if (own.length > 0) {
       for (const fn of own) {
         definitions.push({
