@@ -10,7 +10,8 @@ import type { McpServerSpec } from './server-spec.js';
  * @param server `{ stdio: 'command|arg1|arg2' }` (the `MCP_SERVER_STDIO` form, with optional
  *   `env`), `{ command, args }`, or `{ url }` (Streamable HTTP, falling back to SSE).
  * @throws MacstatsError `MCP_CONNECT_FAILED` when the server cannot be started or reached, or
- *   its `tools/list` fails; `MCP_CONFIG_INVALID` for a stdio form with no command.
+ *   its `tools/list` fails; `MCP_CONFIG_INVALID` for a stdio form with no command or a URL
+ *   that is not http(s).
  *
  * @example
  * ```ts
@@ -29,7 +30,6 @@ export async function connectMcp(
     await connection.connect();
   } catch (error) {
     await connection.close();
-    if (MacstatsError.isInstance(error) && error.code === 'MCP_CONFIG_INVALID') throw error;
     const reason = MacstatsError.isInstance(error) ? error.message : String(error);
     throw new MacstatsError(
       'MCP_CONNECT_FAILED',

@@ -11,7 +11,7 @@ import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { raceSignal } from './race-signal.js';
 import { RestartBackoff } from './restart-backoff.js';
-import { describeServer, isUrlServer, type McpServerSpec } from './server-spec.js';
+import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
 import { schemaMismatch } from './tool-arguments.js';
 import type { McpToolInfo } from './tool-info.js';
 
@@ -54,9 +54,15 @@ export class McpConnection {
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
 
-  /** Prefer `connectMcp`, which also connects. */
+  /**
+   * Prefer `connectMcp`, which also connects.
+   *
+   * @throws MacstatsError `MCP_CONFIG_INVALID` for a stdio form without a command or a URL that
+   *   is not http(s).
+   */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
     const { logger, ...rest } = options;
+    validateServer(server);
     this.#server = server;
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };

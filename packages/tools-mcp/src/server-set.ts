@@ -58,7 +58,12 @@ export async function connectMcpServers(
       logger.warn({ server: name }, 'MCP server named twice; the second is skipped');
       continue;
     }
-    connections.set(key, new McpConnection(server, { ...options, name: key }));
+    try {
+      connections.set(key, new McpConnection(server, { ...options, name: key }));
+    } catch (error) {
+      const reason = MacstatsError.isInstance(error) ? error.message : String(error);
+      logger.warn({ server: key, reason }, 'MCP server config is invalid; it is skipped');
+    }
   }
   await Promise.all(
     [...connections.values()].map((connection) =>

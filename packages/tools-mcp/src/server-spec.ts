@@ -87,3 +87,25 @@ export function describeServer(server: McpServerSpec): string {
     return 'stdio (no command)';
   }
 }
+
+/**
+ * Checks a server spec before anything is started: a stdio form needs a command, a URL must be
+ * http or https.
+ *
+ * @throws MacstatsError `MCP_CONFIG_INVALID` with one sentence saying what is wrong.
+ */
+export function validateServer(server: McpServerSpec): void {
+  if (!isUrlServer(server)) {
+    commandLineOf(server);
+    return;
+  }
+  let protocol = '';
+  try {
+    protocol = new URL(server.url).protocol;
+  } catch {
+    // Reported below, without echoing a URL that may carry a key.
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new MacstatsError('MCP_CONFIG_INVALID', 'An MCP server URL must start with http:// or https://.');
+  }
+}

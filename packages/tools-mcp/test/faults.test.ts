@@ -78,6 +78,19 @@ describe('a server that never answers', () => {
 });
 
 describe('a server that cannot start', () => {
+  it('refuses a stdio form without a command before starting anything', async () => {
+    await expect(connectMcp({ stdio: ' |server.js' })).rejects.toMatchObject({
+      code: 'MCP_CONFIG_INVALID',
+      message: 'An MCP stdio server must be written "command|arg1|arg2"; the command is empty.',
+    });
+  });
+
+  it('refuses a URL that is not http or https', async () => {
+    await expect(connectMcp({ url: 'file:///etc/passwd' })).rejects.toMatchObject({
+      code: 'MCP_CONFIG_INVALID',
+    });
+  });
+
   it('names the missing program', async () => {
     await expect(
       connectMcp({ stdio: 'macstats-no-such-program|--stdio' }, { name: 'ghost' }),
