@@ -141,6 +141,15 @@ export function createMetricsCollector(options: MetricsCollectorOptions = {}): M
     }
   }
 
+  function setSpeed(next: CollectorSpeed): void {
+    if (next !== 'fast' && next !== 'slow')
+      throw new TypeError(`Unknown speed "${String(next)}": use fast or slow.`);
+    if (next === speed) return;
+    speed = next;
+    // Reschedule from the last sample, so switching to fast brings the next sample forward.
+    if (running && timer !== undefined) schedule(period() - (performance.now() - lastTickAt));
+  }
+
   return {
     start() {
       if (running) return;
@@ -162,16 +171,9 @@ export function createMetricsCollector(options: MetricsCollectorOptions = {}): M
     get running() {
       return running;
     },
-    setSpeed(next) {
-      if (next !== 'fast' && next !== 'slow')
-        throw new TypeError(`Unknown speed "${String(next)}": use fast or slow.`);
-      if (next === speed) return;
-      speed = next;
-      // Reschedule from the last sample, so switching to fast brings the next sample forward.
-      if (running && timer !== undefined) schedule(period() - (performance.now() - lastTickAt));
-    },
+    setSpeed,
     setWatching(watching) {
-      this.setSpeed(watching ? 'fast' : 'slow');
+      setSpeed(watching ? 'fast' : 'slow');
     },
     history: (resolution) => history.points(resolution),
     activeThresholds: () => thresholds.active(),

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseProcessStat } from './proc-parse.js';
+import { readProcFile } from './read-proc-file.js';
 import type { ProcessReading } from './source-types.js';
 
 /** Linux reports process CPU time in USER_HZ ticks, fixed at 100 per second on every architecture. */
@@ -20,30 +21,9 @@ export function linuxPageSize(): number {
   return cachedPageSize;
 }
 
-/** A stat line is a few hundred bytes; one buffer serves every read. */
-const statBuffer = Buffer.allocUnsafe(4096);
-
-/** Reads a small proc file into the shared buffer: open, read, close, without `readFileSync`'s fstat. */
-function readStat(path: string): string | null {
-  let descriptor: number;
-  try {
-    descriptor = openSync(path, 'r');
-  } catch {
-    return null; // the process ended between the listing and the read
-  }
-  try {
-    const length = readSync(descriptor, statBuffer, 0, statBuffer.length, 0);
-    return statBuffer.toString('latin1', 0, length);
-  } catch {
-    return null;
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
 /**
  * Reads every process from `/proc/<pid>/stat`: one small file each, read synchronously into one
- * reused buffer, because that is several times cheaper than the thread pool's round trips, and
+ * reused buffer ({@link readProcFile}), because that is several times cheaper than the thread pool's round trips, and
  * there is no `ps` to spawn. About 1 ms for 120 processes on the machine this was measured on.
  */
 export function readLinuxProcesses(procRoot = '/proc'): ProcessReading[] {
@@ -52,7 +32,7 @@ export function readLinuxProcesses(procRoot = '/proc'): ProcessReading[] {
   for (const entry of readdirSync(procRoot)) {
     const first = entry.charCodeAt(0);
     if (first < 48 || first > 57) continue; // not a pid
-    const text = readStat(`${procRoot}/${entry}/stat`);
+    const text = readProcFile(`${procRoot}/${entry}/stat`);
     const stat = text === null ? null : parseProcessStat(text);
     if (!stat) continue;
     processes.push({

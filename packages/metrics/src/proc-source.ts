@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { loadavg, uptime } from 'node:os';
 import { readLinuxFileSystems } from './linux-file-systems.js';
 import { readLinuxProcesses } from './linux-processes.js';
@@ -8,6 +8,7 @@ import {
   readLinuxTemperatures,
 } from './linux-sensors.js';
 import { parseDiskstats, parseMeminfo, parseNetDev, parseProcStat } from './proc-parse.js';
+import { readRequiredProcFile } from './read-proc-file.js';
 import {
   readBatteryWithSystemInformation,
   readCpuInfoWithOs,
@@ -21,6 +22,14 @@ import type { DiskDeviceReading, MetricsSource } from './source-types.js';
  */
 const stackedOrVirtual = /^(loop|ram|zram|dm-|md)/;
 
+function listDirectory(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
 /** Where the Linux source reads from; tests point it at fixture trees. */
 export interface ProcSourceOptions {
   /** Root of the proc file system. Default `/proc`. */
@@ -33,7 +42,8 @@ export interface ProcSourceOptions {
  * The Linux source: reads `/proc` and `/sys` directly and spawns no process for the per-sample
  * readings, the process list or the disks. systeminformation's equivalents spawn `ps`, `df` and
  * shell loops costing 10–100 ms of CPU each on a two-core VM; these reads cost well under a
- * millisecond. Battery and GPU still go through systeminformation, at their slow rates.
+ * millisecond. Battery and GPU still go through systeminformation, at their slow rates, and
+ * only when `/sys/class/drm` or `/dev/nvidia0` shows there is a GPU to ask about.
  */
 export function createProcSource(options: ProcSourceOptions = {}): MetricsSource {
   const procRoot = options.procRoot ?? '/proc';
@@ -41,25 +51,19 @@ export function createProcSource(options: ProcSourceOptions = {}): MetricsSource
   let sensors: ReturnType<typeof discoverLinuxTemperatureSensors> | undefined;
   let wholeDisks: Set<string> | undefined;
 
-  const listWholeDisks = () => {
-    try {
-      return new Set(readdirSync(`${sysRoot}/block`));
-    } catch {
-      return new Set<string>();
-    }
-  };
+  const listWholeDisks = () => new Set(listDirectory(`${sysRoot}/block`));
 
   return {
     name: 'proc',
-    cpu: () => parseProcStat(readFileSync(`${procRoot}/stat`, 'latin1')),
+    cpu: () => parseProcStat(readRequiredProcFile(`${procRoot}/stat`)),
     loadAverage: () => loadavg() as [number, number, number],
-    memory: () => parseMeminfo(readFileSync(`${procRoot}/meminfo`, 'latin1')),
+    memory: () => parseMeminfo(readRequiredProcFile(`${procRoot}/meminfo`)),
     uptimeSeconds: () => uptime(),
-    network: () => parseNetDev(readFileSync(`${procRoot}/net/dev`, 'latin1')),
+    network: () => parseNetDev(readRequiredProcFile(`${procRoot}/net/dev`)),
     diskIo(): DiskDeviceReading[] {
       wholeDisks ??= listWholeDisks();
       const disks = wholeDisks;
-      return parseDiskstats(readFileSync(`${procRoot}/diskstats`, 'latin1')).map((entry) => ({
+      return parseDiskstats(readRequiredProcFile(`${procRoot}/diskstats`)).map((entry) => ({
         device: entry.name,
         readBytes: entry.readBytes,
         writeBytes: entry.writeBytes,
@@ -77,7 +81,11 @@ export function createProcSource(options: ProcSourceOptions = {}): MetricsSource
     },
     battery: readBatteryWithSystemInformation,
     cpuFrequencyMhz: () => readLinuxCpuFrequencyMhz(sysRoot, `${procRoot}/cpuinfo`),
-    gpus: readGpusWithSystemInformation,
+    gpus() {
+      // No display device and no NVIDIA device node: no GPU, and no lspci to spawn to learn that.
+      const cards = listDirectory(`${sysRoot}/class/drm`).some((name) => /^card\d+$/.test(name));
+      return cards || existsSync('/dev/nvidia0') ? readGpusWithSystemInformation() : [];
+    },
     cpuInfo: readCpuInfoWithOs,
   };
 }
