@@ -9,8 +9,8 @@ export type {
   MemoryOptions,
   ToolSkipReason,
 } from './agent/agent-types.js';
-export { RUN_JS_UNAVAILABLE } from './agent/answer-turn.js';
 export { createAgent } from './agent/create-agent.js';
+export { RUN_JS_UNAVAILABLE } from './agent/tool-attempt.js';
 export type { ConfigSource, LoadConfigOptions, LoadedConfig } from './config/load-config.js';
 export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './config/load-config.js';
 export { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './config/mask.js';
