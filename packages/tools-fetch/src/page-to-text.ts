@@ -16,7 +16,7 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
   const url = page.url.href;
   const bytes = page.body?.bytes ?? Buffer.alloc(0);
   if (page.status >= 400) {
-    const excerpt = oneLine(readable(bytes, page.contentType, url, page.body?.truncated ?? false)).slice(
+    const excerpt = excerptOf(readable(bytes, page.contentType, url, page.body?.truncated ?? false)).slice(
       0,
       EXCERPT_CHARS,
     );
@@ -63,8 +63,19 @@ function readable(
   return decoded;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/** An error page on one line: heading marks dropped, lines joined as sentences. */
+function excerptOf(text: string): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^#+\s+/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((line) => line !== '')
+    .map((line, index, lines) => (index < lines.length - 1 && !/[.!?:;,]$/.test(line) ? `${line}.` : line))
+    .join(' ');
 }
 
 function cutAtWord(text: string, maxChars: number): string {

@@ -277,7 +277,7 @@ describe('FETCH_URL errors', () => {
   it('reports a 404 with status and an excerpt of the page', async () => {
     expect(await fetchUrl('/not-found')).toEqual({
       isError: true,
-      text: `[GET] ${server.origin}/not-found: 404 Not Found: # Missing No page lives at this address.`,
+      text: `[GET] ${server.origin}/not-found: 404 Not Found: Missing. No page lives at this address.`,
     });
   });
 
