@@ -61,6 +61,18 @@ async function startMacstatsBot(
   };
 }
 
+/** The bot with an agent that answers at once without Ollama: the Discord layer alone. */
+async function startStubBot(apiUrl: string, globalRequestsPerSecond: number): Promise<Running> {
+  const bot = createDiscordBot({
+    token: 'bench-token',
+    agent: { answer: async () => ({ text: 'Done.' }) },
+    apiUrl,
+    rest: { globalRequestsPerSecond },
+  });
+  await bot.start();
+  return { stop: () => bot.stop() };
+}
+
 async function measure(
   start: (apiUrl: string) => Promise<Running>,
   channels: number,
@@ -99,16 +111,18 @@ async function main() {
         channels,
         perChannel,
       );
+      const stub = await measure((apiUrl) => startStubBot(apiUrl, globalPerSecond), channels, perChannel);
       for (const [name, result] of [
         ['discord.js echo (floor)', echo],
-        ['macstats bot', macstats],
+        ['bot, stub agent', stub],
+        ['bot, core agent', macstats],
       ] as const) {
         console.log(
           `${name.padEnd(22)}${String(channels).padStart(9)}${String(result.messages).padStart(9)}  ${format(result.perSecond)}  ${format(result.p50Ms, 2)}  ${format(result.p95Ms, 2)}`,
         );
       }
       console.log(
-        `  ratio bot/floor at ${channels} channel(s): throughput ${(macstats.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(macstats.p50Ms / echo.p50Ms).toFixed(2)}x, p95 ${(macstats.p95Ms / echo.p95Ms).toFixed(2)}x`,
+        `  ratio bot/floor at ${channels} channel(s): throughput ${(macstats.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(macstats.p50Ms / echo.p50Ms).toFixed(2)}x, p95 ${(macstats.p95Ms / echo.p95Ms).toFixed(2)}x (stub agent: throughput ${(stub.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(stub.p50Ms / echo.p50Ms).toFixed(2)}x)`,
       );
     }
     console.log('The bot makes two requests per answer (typing, reply) where the echo bot makes one.');
