@@ -1,4 +1,4 @@
-import type { Logger, Tool, ToolContext } from '@macstats/core';
+import { type Logger, RUN_JS_UNAVAILABLE, type Tool, type ToolContext } from '@macstats/core';
 import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
@@ -86,7 +86,10 @@ export async function assembleTools(
   const collector = createMetricsCollector({ logger });
   tools.push(createMetricsTool(collector));
   tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
-  omitted.push({ name: 'RUN_JS', reason: 'JavaScript runs only in the desktop page' });
+  omitted.push({
+    name: 'RUN_JS',
+    reason: `JavaScript runs only in the desktop page; the model is told "${RUN_JS_UNAVAILABLE}"`,
+  });
 
   return {
     tools,

@@ -1,50 +1,47 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { paths, readAppConfig } from './app-config.js';
+import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
-import { askCommand } from './commands/ask-command.js';
-import { doctorCommand } from './commands/doctor-command.js';
-import { schedulesCommand } from './commands/schedules-command.js';
-import { startCommand } from './commands/start-command.js';
-import { toolsCommand } from './commands/tools-command.js';
-import { createAppLogger } from './logger.js';
-import { createSecretScrubber } from './secrets.js';
 
-const config = readAppConfig();
-const scrub = createSecretScrubber([config.discordToken, config.braveApiKey], [config.mcpUrl]);
+// Commands load their modules on demand: `--help` and `schedules` should not pay for
+// discord.js, the MCP SDK and the metrics readers.
+const START_GRACE_SECONDS = 20;
 
-async function makeIo(consoleLevel: 'info' | 'warn'): Promise<CommandIo & { close(): Promise<void> }> {
+/** `start` logs to standard output; the other commands keep it for their own output. */
+type LogTo = 'stdout' | 'file-only';
+
+async function makeIo(config: AppConfig, logTo: LogTo): Promise<CommandIo & { close(): Promise<void> }> {
+  const [{ paths }, { createAppLogger }, { createSecretScrubber }] = await Promise.all([
+    import('./app-config.js'),
+    import('./logger.js'),
+    import('./secrets.js'),
+  ]);
+  const scrub = createSecretScrubber([config.discordToken, config.braveApiKey], [config.mcpUrl]);
   const { logger, close } = await createAppLogger({
     logDir: paths(config).logs,
     scrub,
     level: config.logLevel,
-    // `start` logs to standard output; the other commands keep it for their own output.
-    console: consoleLevel === 'info' ? process.stdout : false,
+    console: logTo === 'stdout' ? process.stdout : false,
   });
   return {
     logger,
     close,
     out: (line) => process.stdout.write(`${scrub(line)}\n`),
     err: (line) => process.stderr.write(`${scrub(line)}\n`),
-    write: (text) => process.stdout.write(text),
+    write: (text) => process.stdout.write(scrub(text)),
   };
 }
 
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 100)
-    throw new InvalidArgumentError('a whole number from 1 to 100');
-  return number;
-}
-
 /** Runs one command, turning any unexpected error into one sentence and exit 1. */
-async function run(consoleLevel: 'info' | 'warn', body: (io: CommandIo) => Promise<number>): Promise<void> {
-  const io = await makeIo(consoleLevel);
+async function run(logTo: LogTo, body: (config: AppConfig, io: CommandIo) => Promise<number>): Promise<void> {
+  const { readAppConfig } = await import('./app-config.js');
+  const config = readAppConfig();
+  const io = await makeIo(config, logTo);
   // A crash inside one answer must not take a running bot down: log it and go on.
   process.on('unhandledRejection', (reason) => io.logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (error) => io.logger.error({ err: error }, 'uncaught exception'));
   let code: number;
   try {
-    code = await body(io);
+    code = await body(config, io);
   } catch (error) {
     io.logger.error({ err: error }, 'command failed');
     io.err(`macstats: ${(error as Error).message}`);
@@ -54,35 +51,90 @@ async function run(consoleLevel: 'info' | 'warn', body: (io: CommandIo) => Promi
   process.exit(code);
 }
 
+/**
+ * Aborts on the first SIGINT or SIGTERM; a second one exits at once. The listeners stay
+ * installed (no `once`): another signal listener (the MCP child cleanup) would otherwise see
+ * itself alone and re-raise the signal, killing the process before the clean shutdown.
+ */
 function stopSignalFromProcess(): AbortSignal {
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!controller.signal.aborted) {
+      controller.abort(signal);
+      return;
+    }
+    process.stderr.write(`macstats: second ${signal}; exiting without waiting\n`);
+    process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.failed);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return controller.signal;
 }
+
+function integerIn(min: number, max: number, what: string) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max)
+      throw new InvalidArgumentError(`${what}: a whole number from ${min} to ${max}`);
+    return number;
+  };
+}
+
+const exitCodes = (lines: string[]) => `\nExit codes:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 
 const program = new Command()
   .name('macstats')
   .description('A local LLM on Ollama with tools: the Discord bot, the scheduler, and a terminal to ask it.')
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  .addHelpText(
+    'after',
+    `
+Configuration comes from the environment, then ./.config.env, then $MACSTATS_HOME/.config.env
+(MACSTATS_HOME defaults to ~/.mac-stats). See docs/bot.md.
+${exitCodes(['0  ok', '1  a check, an answer or the start failed', '2  bad usage', '3  invalid configuration (schedules.json, a refused Discord token)', '130  interrupted (SIGINT)'])}`,
+  );
 
 program
   .command('start')
   .description(
     'run the Discord bot (when DISCORD_BOT_TOKEN is set) and the scheduler until SIGINT or SIGTERM',
   )
-  .action(() => run('info', (io) => startCommand(config, io, { stopSignal: stopSignalFromProcess() })));
+  .option(
+    '--shutdown-grace <seconds>',
+    'on SIGINT/SIGTERM, how long answers in flight may take to finish',
+    integerIn(0, 3600, '--shutdown-grace'),
+    START_GRACE_SECONDS,
+  )
+  .addHelpText(
+    'after',
+    exitCodes([
+      '0  stopped cleanly after SIGINT or SIGTERM',
+      '1  could not start (Discord unreachable, say): a service manager should restart it',
+      '3  Discord refused the token or the Message Content intent: fix the configuration first',
+    ]),
+  )
+  .action((options: { shutdownGrace: number }) =>
+    run('stdout', async (config, io) =>
+      (await import('./commands/start-command.js')).startCommand(config, io, {
+        stopSignal: stopSignalFromProcess(),
+        shutdownGraceMs: options.shutdownGrace * 1000,
+      }),
+    ),
+  );
 
 program
   .command('ask')
   .description('ask one question; the answer streams to standard output, tool activity to standard error')
   .argument('<question...>', 'the question')
   .option('-c, --conversation <id>', 'keep memory under this conversation id')
+  .addHelpText(
+    'after',
+    exitCodes(['0  answered', '1  Ollama or the model failed (the reason is printed)', '130  interrupted']),
+  )
   .action((words: string[], options: { conversation?: string }) =>
-    run('warn', (io) =>
-      askCommand(config, io, {
+    run('file-only', async (config, io) =>
+      (await import('./commands/ask-command.js')).askCommand(config, io, {
         question: words.join(' '),
         signal: stopSignalFromProcess(),
         ...(options.conversation ? { conversationId: options.conversation } : {}),
@@ -93,32 +145,42 @@ program
 program
   .command('doctor')
   .description('check Ollama, the model, Discord, Brave, MCP servers, MACSTATS_HOME and schedules.json')
-  .action(() => run('warn', (io) => doctorCommand(config, io)));
+  .addHelpText('after', exitCodes(['0  every check passed (or was skipped)', '1  a check failed']))
+  .action(() =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/doctor-command.js')).doctorCommand(config, io),
+    ),
+  );
 
 program
   .command('tools')
   .description('list the tools offered right now, and why any is left out')
-  .action(() => run('warn', (io) => toolsCommand(config, io)));
+  .addHelpText('after', exitCodes(['0  listed']))
+  .action(() =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/tools-command.js')).toolsCommand(config, io),
+    ),
+  );
 
 program
   .command('schedules')
   .description('list every schedule with its next run times')
-  .option('-n, --count <n>', 'run times per schedule', positiveInteger, 3)
+  .option('-n, --count <n>', 'run times per schedule', integerIn(1, 100, '--count'), 3)
+  .addHelpText('after', exitCodes(['0  listed (or no schedules.json)', '3  schedules.json has errors']))
   .action((options: { count: number }) =>
-    run('warn', (io) => schedulesCommand(config, io, { count: options.count })),
+    run('file-only', async (config, io) =>
+      (await import('./commands/schedules-command.js')).schedulesCommand(config, io, {
+        count: options.count,
+      }),
+    ),
   );
-
-program.addHelpText(
-  'after',
-  '\nExit codes: 0 ok, 1 a check or answer failed, 2 bad usage, 3 invalid configuration, 130 interrupted.',
-);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
+    // Help and version exit 0; everything else commander rejects is bad usage.
     process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
   }
   throw error;
 }
-if (process.argv.length <= 2) program.help();

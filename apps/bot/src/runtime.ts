@@ -1,47 +1,63 @@
 import { type Agent, checkOllama, createAgent, type Logger, type OllamaCheck } from '@macstats/core';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools } from './assemble-tools.js';
+import { createModelResolver, withModel } from './model-resolver.js';
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {
   agent: Agent;
   tools: AssembledTools;
+  /** What Ollama said at start-up. */
   ollama: OllamaCheck;
+  /** Ends the agent's background work, the metrics collector and the MCP servers. */
   close(): Promise<void>;
 }
 
 /**
- * Checks Ollama, picks the model (`OLLAMA_MODEL` or the first suitable one listed), assembles
- * the tools and makes the agent. Resolves even when Ollama is down: the agent then answers
- * with the sentence that names the fix, and `ollama.problem` says it once for the log.
+ * Checks Ollama, assembles the tools and makes the agent. Resolves even when Ollama is down:
+ * the agent then answers with the sentence that names the fix, `ollama.problem` says it once for
+ * the log, and the model is picked again once Ollama is up (see `createModelResolver`).
  */
 export async function createRuntime(
   config: AppConfig,
   logger: Logger,
   signal?: AbortSignal,
 ): Promise<Runtime> {
-  const ollama = await checkOllama({
-    host: config.ollamaHost,
-    ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
-    ...(signal ? { signal } : {}),
-  });
+  const [checked, assembled] = await Promise.allSettled([
+    checkOllama({
+      host: config.ollamaHost,
+      ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+      ...(signal ? { signal } : {}),
+    }),
+    assembleTools(config, { logger, ...(signal ? { signal } : {}) }),
+  ]);
+  if (assembled.status === 'rejected') throw assembled.reason;
+  const tools = assembled.value;
+  if (checked.status === 'rejected') {
+    // Only an abort gets here: end the MCP servers already started.
+    await tools.close();
+    throw checked.reason;
+  }
+  const ollama = checked.value;
   if (ollama.problem) logger.warn({ host: ollama.host }, ollama.problem);
-  const tools = await assembleTools(config, { logger, ...(signal ? { signal } : {}) });
   for (const problem of tools.problems) logger.warn({}, problem);
-  const model = config.ollamaModel ?? ollama.model ?? 'llama3.2';
+  const model = createModelResolver({
+    ollamaHost: config.ollamaHost,
+    configured: config.ollamaModel,
+    initial: ollama,
+  });
   const agent = createAgent({
-    ollama: { host: config.ollamaHost, model },
+    ollama: { host: config.ollamaHost, model: model.known },
     tools: tools.tools,
     logger,
     memory: { dir: paths(config).sessions },
   });
   return {
-    agent,
+    agent: withModel(agent, () => model.current()),
     tools,
     ollama,
     async close() {
-      await agent.close();
-      await tools.close();
+      await Promise.allSettled([agent.close(), tools.close()]);
     },
   };
 }

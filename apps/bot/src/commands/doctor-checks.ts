@@ -31,6 +31,7 @@ export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
         text: `Ollama is not reachable at ${config.ollamaHost}`,
         fix: 'run `ollama serve`, or set OLLAMA_HOST',
       },
+      { status: 'skip', text: 'model: not checked while Ollama is not reachable' },
     ];
   }
   const checks: Check[] = [
@@ -81,18 +82,24 @@ export async function checkDiscord(config: AppConfig): Promise<Check[]> {
       { status: 'ok', text: `Discord token is valid (bot ${user.username ?? 'unknown'})` },
     ];
     const app = await fetch(`${base}/v10/applications/@me`, { headers, signal: timeout() });
-    if (app.ok) {
-      const { flags = 0 } = (await app.json()) as { flags?: number };
-      checks.push(
-        flags & MESSAGE_CONTENT_FLAGS
-          ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
-          : {
-              status: 'fail',
-              text: 'Discord Message Content intent is off: the bot cannot read messages',
-              fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents',
-            },
-      );
+    if (!app.ok) {
+      checks.push({
+        status: 'fail',
+        text: `Discord answered ${app.status} when asked for the application's intents`,
+        fix: 'try again later',
+      });
+      return checks;
     }
+    const { flags = 0 } = (await app.json()) as { flags?: number };
+    checks.push(
+      flags & MESSAGE_CONTENT_FLAGS
+        ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
+        : {
+            status: 'fail',
+            text: 'Discord Message Content intent is off: the bot cannot read messages',
+            fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal',
+          },
+    );
     return checks;
   } catch (error) {
     return [

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { nextRunTimes, parseSchedules } from '@macstats/scheduler';
+import { formatRunTimes, nextRunTimes, parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
@@ -23,13 +23,15 @@ export async function schedulesCommand(
   }
   const { schedules, errors } = parseSchedules(text);
   const from = options.now ?? new Date();
+  const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   for (const schedule of schedules) {
     const when = schedule.cron ? `cron "${schedule.cron}"` : `at ${schedule.at}`;
-    const zone = schedule.timezone ? ` (${schedule.timezone})` : '';
-    io.out(`${schedule.id}: ${when}${zone} — ${schedule.task}`);
+    const zone = schedule.timezone ?? localZone;
+    const channel = schedule.reply_to_channel_id ? ` → channel ${schedule.reply_to_channel_id}` : '';
+    io.out(`${schedule.id}: ${when} in ${zone}${channel} — ${schedule.task}`);
     const times = nextRunTimes(schedule, options.count, from);
     if (times.length === 0) io.out('    no run to come');
-    for (const time of times) io.out(`    ${time.toISOString()}`);
+    for (const time of times) io.out(`    ${formatRunTimes([time], zone)}  ${time.toISOString()}`);
   }
   if (schedules.length === 0 && errors.length === 0) io.out('No schedules in the file.');
   for (const error of errors) io.err(`error: ${error}`);

@@ -1,35 +1,58 @@
+import { MacstatsError } from '@macstats/core';
 import { createDiscordBot, type DiscordBot } from '@macstats/discord';
-import { createScheduler, createTaskExecutor, formatDelivery, type Scheduler } from '@macstats/scheduler';
+import {
+  createScheduler,
+  createTaskExecutor,
+  formatDelivery,
+  type Scheduler,
+  type SchedulerEvent,
+} from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
-import { createRuntime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime.js';
+import { drainScheduler } from './drain-scheduler.js';
 
-/** How long a shutdown waits for answers and tasks in flight before closing anyway. */
-export const SHUTDOWN_GRACE_MS = 20_000;
+/** Defaults of `macstats start`. */
+export const START_DEFAULTS = {
+  /** How long a shutdown lets answers and scheduled tasks in flight finish before aborting them. */
+  shutdownGraceMs: 20_000,
+  /** After the grace period, how long closing may take before the process exits anyway. */
+  closeTimeoutMs: 10_000,
+} as const;
+
+/** Options of {@link startCommand}. */
+export interface StartOptions {
+  /** Aborts on SIGINT or SIGTERM: the bot stops taking messages and shuts down. */
+  stopSignal: AbortSignal;
+  /** Default {@link START_DEFAULTS}.shutdownGraceMs. */
+  shutdownGraceMs?: number;
+}
 
 /**
  * `macstats start`: the Discord bot (when a token is set) and the scheduler, delivering each
  * scheduled result to its channel. Resolves with the exit code once `stopSignal` aborts and
- * everything has been closed.
+ * everything has been closed: 0 after a clean stop, 3 when Discord refuses the token or the
+ * intents (restarting will not help), 1 when it could not start for another reason.
  */
-export async function startCommand(
-  config: AppConfig,
-  io: CommandIo,
-  options: { stopSignal: AbortSignal },
-): Promise<number> {
+export async function startCommand(config: AppConfig, io: CommandIo, options: StartOptions): Promise<number> {
   const { logger } = io;
-  logger.info({ home: config.home }, 'macstats starting');
+  const graceMs = options.shutdownGraceMs ?? START_DEFAULTS.shutdownGraceMs;
+  logger.info({ home: config.home, config: config.describe().split('\n') }, 'macstats starting');
+  for (const warning of config.warnings) logger.warn({}, warning);
   const runtime = await createRuntime(config, logger);
   logger.info(
     {
       tools: runtime.tools.tools.map((tool) => tool.name),
-      omitted: runtime.tools.omitted,
+      omitted: runtime.tools.omitted.map(({ name, reason }) => `${name}: ${reason}`),
       model: runtime.ollama.model,
+      nativeTools: runtime.ollama.tools,
     },
     'tools assembled',
   );
 
   let bot: DiscordBot | undefined;
+  // Set once the bot has disconnected: later scheduled results can only go to the log.
+  let botStopped = false;
   if (config.discordToken) {
     bot = createDiscordBot({
       token: config.discordToken,
@@ -47,12 +70,22 @@ export async function startCommand(
     stateDir: config.home,
     logger,
     execute: createTaskExecutor({ tools: runtime.tools.tools, agent: runtime.agent }),
+    onEvent: (event) => logSchedulerEvent(io, event),
     onDeliver: async (schedule, result) => {
       const message = formatDelivery(schedule, result);
-      if (schedule.reply_to_channel_id && bot) {
-        await bot.sendToChannel(schedule.reply_to_channel_id, message);
+      const where = {
+        schedule: schedule.id,
+        outcome: result.outcome,
+        channelId: schedule.reply_to_channel_id,
+      };
+      if (!schedule.reply_to_channel_id) {
+        logger.info(where, message);
+      } else if (!bot) {
+        logger.warn(where, `no DISCORD_BOT_TOKEN, so this result stays in the log: ${message}`);
+      } else if (botStopped) {
+        logger.warn(where, `the bot had stopped, so this result stays in the log: ${message}`);
       } else {
-        logger.info({ schedule: schedule.id, outcome: result.outcome }, message);
+        await bot.sendToChannel(schedule.reply_to_channel_id, message);
       }
     },
   });
@@ -62,25 +95,70 @@ export async function startCommand(
     if (bot) await bot.start();
     await scheduler.start();
   } catch (error) {
+    const refused = isRefusal(error);
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);
     io.err(`macstats could not start: ${(error as Error).message}`);
-    await Promise.allSettled([bot?.stop(), scheduler.stop(), runtime.close()]);
-    return EXIT.failed;
+    await closeAll(bot, scheduler, runtime, 0, () => {});
+    return refused ? EXIT.config : EXIT.failed;
   }
-  logger.info({ discord: Boolean(bot) }, 'macstats is running');
+  logger.info({ discord: Boolean(bot), leader: scheduler.isLeader }, 'macstats is running');
 
   await new Promise<void>((resolve) => {
     if (options.stopSignal.aborted) resolve();
     else options.stopSignal.addEventListener('abort', () => resolve(), { once: true });
   });
 
-  logger.info({}, 'stopping: no new messages; waiting for answers in flight');
-  const stopping = Promise.allSettled([bot?.stop(), scheduler.stop()]).then(() => runtime.close());
-  const grace = new Promise<'timeout'>((resolve) =>
-    setTimeout(() => resolve('timeout'), SHUTDOWN_GRACE_MS).unref(),
-  );
-  const outcome = await Promise.race([stopping.then(() => 'done' as const), grace]);
-  if (outcome === 'timeout') logger.warn({}, 'shutdown grace period over; closing anyway');
+  logger.info({ graceMs }, 'stopping: no new messages; letting answers in flight finish');
+  const closing = closeAll(bot, scheduler, runtime, graceMs, () => {
+    botStopped = true;
+  });
+  const timedOut = await Promise.race([
+    closing.then(() => false),
+    new Promise<boolean>((resolve) =>
+      setTimeout(() => resolve(true), graceMs + START_DEFAULTS.closeTimeoutMs).unref(),
+    ),
+  ]);
+  if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
   logger.info({}, 'macstats stopped');
   return EXIT.ok;
+}
+
+/**
+ * Stops the bot (no new messages, answers in flight get `graceMs`) while the scheduler lets its
+ * running tasks finish within the same time, then releases the scheduler's lock and ends the MCP
+ * servers and the metrics collector.
+ */
+async function closeAll(
+  bot: DiscordBot | undefined,
+  scheduler: Scheduler,
+  runtime: Runtime,
+  graceMs: number,
+  onBotStopped: () => void,
+): Promise<void> {
+  await Promise.allSettled([
+    bot?.stop({ graceMs }).finally(onBotStopped),
+    drainScheduler(scheduler, graceMs).then(() => scheduler.stop()),
+  ]);
+  await runtime.close();
+}
+
+/** A bad token or refused intents: restarting the process would not help. */
+function isRefusal(error: unknown): boolean {
+  if (!MacstatsError.isInstance(error)) return false;
+  if (error.code === 'DISCORD_GATEWAY_REFUSED') return true;
+  const cause = error.cause as { code?: unknown; status?: unknown } | undefined;
+  return error.code === 'DISCORD_LOGIN_FAILED' && (cause?.code === 'TokenInvalid' || cause?.status === 401);
+}
+
+function logSchedulerEvent(io: CommandIo, event: SchedulerEvent): void {
+  const { logger } = io;
+  if (event.type === 'lock-waiting')
+    logger.warn(
+      { holder: event.holder },
+      'another macstats runs the schedules of this MACSTATS_HOME; waiting for its lock (give each bot its own MACSTATS_HOME)',
+    );
+  else if (event.type === 'lock-acquired') logger.info({}, 'scheduler lock taken; schedules will fire here');
+  else if (event.type === 'run-start') logger.info({ schedule: event.id }, 'scheduled task started');
+  else if (event.type === 'run-end')
+    logger.info({ schedule: event.id, outcome: event.record.outcome }, 'scheduled task finished');
 }

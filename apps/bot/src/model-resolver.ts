@@ -1,0 +1,64 @@
+import { type Agent, type AnswerOptions, checkOllama, type OllamaCheck } from '@macstats/core';
+
+/** The model asked for when nothing better is known: Ollama then says what to pull. */
+export const FALLBACK_MODEL = 'llama3.2:3b';
+
+/** How long a failed look-up is remembered before the next answer tries again, in milliseconds. */
+export const MODEL_RETRY_MS = 10_000;
+
+/** Options of {@link createModelResolver}. */
+export interface ModelResolverOptions {
+  ollamaHost: string;
+  /** `OLLAMA_MODEL`; when set it is always used. */
+  configured: string | undefined;
+  /** The check made at start-up. */
+  initial: OllamaCheck;
+  /** Clock in milliseconds; default `Date.now`. */
+  now?: () => number;
+  /** The look-up; default core's `checkOllama`. */
+  check?: typeof checkOllama;
+}
+
+/**
+ * Picks the model for each answer. With `OLLAMA_MODEL` set, that one. Otherwise the one picked
+ * at start-up; and when Ollama was down then (a bot started at boot before Ollama), the pick is
+ * tried again before an answer, at most every {@link MODEL_RETRY_MS}, until one is found.
+ */
+export function createModelResolver(options: ModelResolverOptions) {
+  const now = options.now ?? Date.now;
+  const check = options.check ?? checkOllama;
+  let picked = options.configured ?? options.initial.model ?? undefined;
+  let lastTry = now();
+  let pending: Promise<string> | undefined;
+  return {
+    /** The model known now, without asking Ollama. */
+    get known(): string {
+      return picked ?? FALLBACK_MODEL;
+    },
+    async current(): Promise<string> {
+      if (picked) return picked;
+      if (now() - lastTry < MODEL_RETRY_MS) return FALLBACK_MODEL;
+      pending ??= (async () => {
+        lastTry = now();
+        const found = await check({ host: options.ollamaHost, timeoutMs: 3000 }).catch(() => undefined);
+        if (found?.model) picked = found.model;
+        return picked ?? FALLBACK_MODEL;
+      })().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    },
+  };
+}
+
+/** An agent that asks `model()` for the model of each answer that does not name one. */
+export function withModel(agent: Agent, model: () => Promise<string>): Agent {
+  return {
+    async answer(question: string, options: AnswerOptions = {}) {
+      return agent.answer(question, options.model ? options : { ...options, model: await model() });
+    },
+    forget: (conversationId) => agent.forget(conversationId),
+    idle: () => agent.idle(),
+    close: () => agent.close(),
+  };
+}
