@@ -115,6 +115,15 @@ describe('the dashboard page', () => {
     expect(await page.locator('.message.assistant').first().textContent()).toMatch(/^The tool said:/);
   });
 
+  it('shows what the model calls cost the machine, with the turn and on the metrics view', async () => {
+    expect(await page.locator('.turn-status').last().textContent()).toMatch(/tokens\/s · CPU \d+% while the model ran/);
+    await page.goto(`${dashboard.origin}/#metrics`);
+    await page.locator('#inference tbody tr').nth(1).waitFor();
+    expect(await page.locator('#inference .muted').textContent()).toMatch(/^2 calls · mean [\d.]+ tokens\/s/);
+    await page.goto(`${dashboard.origin}/#chat`);
+    await page.locator('.turn').first().waitFor();
+  });
+
   it('runs RUN_JS in the page and gives the result back to the agent', async () => {
     await ask('run this JavaScript: [1, 2, 3].map((n) => n * 7).join("+")');
     const turn = page.locator('.turn').last();

@@ -20,6 +20,7 @@ export interface ChatTurn {
   statusText?: string;
   finishedAt?: number;
   tokensPerSecond?: number;
+  cpuPercent?: number;
 }
 
 export interface Conversation {

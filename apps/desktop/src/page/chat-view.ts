@@ -90,12 +90,13 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     elements.answer.closest('.turn')?.setAttribute('data-status', turn.status);
     elements.answer.classList.toggle('stopped', turn.status === 'stopped');
     elements.answer.hidden = text === '' && turn.status !== 'running';
-    const meta =
-      turn.status === 'running'
-        ? (turn.statusText ?? 'Thinking…')
-        : turn.tokensPerSecond
-          ? `${turn.tokensPerSecond.toFixed(1)} tokens/s`
-          : '';
+    const cost = [
+      turn.tokensPerSecond ? `${turn.tokensPerSecond.toFixed(1)} tokens/s` : '',
+      turn.cpuPercent === undefined ? '' : `CPU ${Math.round(turn.cpuPercent)}% while the model ran`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    const meta = turn.status === 'running' ? (turn.statusText ?? 'Thinking…') : cost;
     elements.status.textContent = meta;
     elements.status.hidden = meta === '';
   }

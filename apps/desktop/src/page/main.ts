@@ -4,6 +4,7 @@ import { getJson, sendJson } from './api.js';
 import { createOllamaBanner } from './banner.js';
 import { createChatView } from './chat-view.js';
 import { byId } from './dom.js';
+import type { InferenceState } from './inference-block.js';
 import { createMetricsView, type MetricsEvent } from './metrics-view.js';
 import type { OllamaStatus } from './ollama-types.js';
 import { runJsInWorker } from './run-js.js';
@@ -27,6 +28,7 @@ export interface View {
 /** `GET /api/state`: what the page needs for its first paint. */
 export interface PageState {
   metrics?: MetricsEvent | null;
+  inference?: InferenceState | null;
   ollama?: OllamaStatus;
 }
 

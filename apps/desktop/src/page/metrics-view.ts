@@ -3,6 +3,7 @@ import { getJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatBytes, formatDuration, formatPercent, formatRate, formatTime } from './format.js';
 import { createHistoryChart } from './history-chart.js';
+import { createInferenceBlock, type InferenceState } from './inference-block.js';
 import type { View } from './main.js';
 import { createMetricCards } from './metrics-cards.js';
 import type { LiveStream } from './stream.js';
@@ -76,12 +77,14 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
     processRows,
   );
   const footer = h('p', { class: 'updated', id: 'metrics-updated' }, 'Waiting for the first sample…');
+  const inference = createInferenceBlock();
   replaceChildren(
     root,
     cardsRoot,
     h('div', { class: 'history-head' }, h('h2', {}, 'History'), picker),
     h('div', { class: 'charts' }, usage.element, throughput.element),
     h('div', { class: 'process-block' }, processHeading, h('div', { class: 'table-scroll' }, processTable)),
+    inference.element,
     footer,
   );
 
@@ -110,12 +113,17 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
     picker.append(button);
   }
 
-  function drawCharts(): void {
-    if (!visible) {
+  let drawnAt = 0;
+  function drawCharts(force = true): void {
+    // Hidden charts are drawn when they show again; coarse ones (their last bucket moves a
+    // little every sample) at most every 15 s, so an open page costs little CPU.
+    if (!visible || document.visibilityState === 'hidden') {
       dirty = true;
       return;
     }
+    if (!force && resolution !== '1s' && Date.now() - drawnAt < 15_000) return;
     dirty = false;
+    drawnAt = Date.now();
     const times = points.map((point) => point.time);
     const column = (field: keyof HistoryPoint) =>
       points.map((point) => (point[field] as number | null) ?? null);
@@ -179,14 +187,19 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
       points.push(point);
       if (points.length > capacity) points.splice(0, points.length - capacity);
     }
-    drawCharts();
+    drawCharts(false);
   }
 
   stream.on('metrics', (data) => onSample(data as MetricsEvent));
+  stream.on('inference', (data) => inference.update(data as InferenceState));
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && dirty) drawCharts();
+  });
   stream.on('hello', () => void loadHistory().catch(() => {}));
 
   return {
     initial(state) {
+      inference.update(state.inference ?? null);
       // Only when no live sample has arrived yet: a stream sample is at least as new.
       if (state.metrics && footer.dataset['time'] === undefined) onSample(state.metrics);
     },

@@ -18,6 +18,8 @@ export interface ChatFeatureOptions {
   tools?: Tool[];
   /** A line of live context for each answer (the current metrics). Default none. */
   context?: () => string | undefined;
+  /** Records a model call beside the machine's load; its CPU share is shown with the turn. */
+  recordCall?: (event: AgentEvent) => { cpuPercent: number | null } | null;
   /** Longest question accepted. Default 8000 characters. */
   maxQuestionChars?: number;
 }
@@ -51,6 +53,10 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           break;
         case 'llm-call-end':
           if (event.tokensPerSecond !== null) turn.tokensPerSecond = event.tokensPerSecond;
+          {
+            const cpuPercent = options.recordCall?.(event)?.cpuPercent;
+            if (cpuPercent !== undefined && cpuPercent !== null) turn.cpuPercent = cpuPercent;
+          }
           if (event.hadToolCall) {
             // The streamed text was a tool call line, not a reply: the page drops it.
             turn.draft = '';

@@ -28,6 +28,8 @@ export interface ChatTurn {
   statusText?: string;
   finishedAt?: number;
   tokensPerSecond?: number;
+  /** Mean CPU use of the machine while the model answered, %. */
+  cpuPercent?: number;
 }
 
 /** The visible transcript of one conversation. */

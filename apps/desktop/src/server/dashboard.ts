@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type Agent, createAgent, type Logger, MacstatsError, silentLogger, type Tool } from '@macstats/core';
 import {
+  createInferenceRecorder,
   createMetricsCollector,
   createMetricsTool,
   formatSummaryLine,
@@ -90,16 +91,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
       checkOllama = ollama.check;
+      const metrics = createMetricsFeature(core, { collector, recorder: createInferenceRecorder(collector) });
       const chat = createChatFeature(core, {
         store: createConversationStore(join(home, 'desktop', 'conversations')),
         agent: ollama.agent,
         tools: [...tools, core.runJs.tool],
+        recordCall: (event) => metrics.recordCall(event),
         context: () => {
           const latest = collector.latest();
           return latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : undefined;
         },
       });
-      const features = [createMetricsFeature(core, { collector }), ollama, chat];
+      const features = [metrics, ollama, chat];
       if (options.scheduler !== false) {
         const execute = createTaskExecutor({
           tools,

@@ -2,6 +2,8 @@ import {
   HISTORY_RESOLUTIONS,
   type HistoryPoint,
   type HistoryResolution,
+  type InferenceRecord,
+  type InferenceRecorder,
   METRICS_DEFAULTS,
   type MetricsCollector,
   type MetricsSnapshot,
@@ -12,6 +14,8 @@ import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 /** Options of {@link createMetricsFeature}. */
 export interface MetricsFeatureOptions {
   collector: MetricsCollector;
+  /** Model calls beside the machine's load; shown on the page when given. */
+  recorder?: InferenceRecorder;
   /** The collector's fast period, shown on the page. Default 2000 ms. */
   fastMs?: number;
   /** The collector's slow period. Default 5000 ms. */
@@ -28,12 +32,22 @@ export interface MetricsEvent {
 
 const RESOLUTIONS = Object.keys(HISTORY_RESOLUTIONS) as HistoryResolution[];
 
+/** Model calls shown on the page. */
+const INFERENCE_SHOWN = 8;
+
 /**
  * Live metrics: every sample goes to the open pages; the collector runs at its fast speed only
  * while at least one page is open, and falls back to slow when the last one closes.
  */
-export function createMetricsFeature(core: DashboardCore, options: MetricsFeatureOptions): DashboardFeature {
-  const { collector } = options;
+export function createMetricsFeature(
+  core: DashboardCore,
+  options: MetricsFeatureOptions,
+): DashboardFeature & { recordCall(event: unknown): InferenceRecord | null } {
+  const { collector, recorder } = options;
+  const inference = () =>
+    recorder
+      ? { records: recorder.list().slice(-INFERENCE_SHOWN).reverse(), summary: recorder.summary() }
+      : null;
   const fastMs = options.fastMs ?? METRICS_DEFAULTS.intervals.fastMs;
   const slowMs = options.slowMs ?? METRICS_DEFAULTS.intervals.slowMs;
 
@@ -52,6 +66,11 @@ export function createMetricsFeature(core: DashboardCore, options: MetricsFeatur
   });
 
   return {
+    recordCall(event) {
+      const record = recorder?.record(event) ?? null;
+      if (record) core.hub.broadcast('inference', inference());
+      return record;
+    },
     routes: [
       {
         method: 'GET',
@@ -72,7 +91,7 @@ export function createMetricsFeature(core: DashboardCore, options: MetricsFeatur
     ],
     state() {
       const latest = collector.latest();
-      return { metrics: latest ? eventOf(latest) : null };
+      return { metrics: latest ? eventOf(latest) : null, inference: inference() };
     },
     onClientCountChange(count) {
       // Switching to fast brings the next sample forward, so a page that opens gets fresh numbers soon.
