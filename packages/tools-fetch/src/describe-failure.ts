@@ -22,7 +22,10 @@ export function describeFailure(error: unknown, url: URL, timeoutMs: number, tim
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
     return `${where} cannot be reached from here (${code})`;
-  if (TLS_CODE.test(code)) return `TLS failed for ${where}: ${cause?.message ?? code}`;
+  if (TLS_CODE.test(code)) {
+    // Node 24 appends advice about --use-system-ca after a semicolon; the model needs the reason.
+    return `TLS failed for ${where}: ${(cause?.message ?? code).split(';')[0]}`;
+  }
   if (
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||

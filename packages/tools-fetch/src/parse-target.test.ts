@@ -11,6 +11,11 @@ describe('parseTarget', () => {
     expect(href('https://example.com/a and then some')).toBe('https://example.com/a');
   });
 
+  it('stops at another tool written on the same line', () => {
+    expect(href('https://example.com/a;BRAVE_SEARCH: more')).toBe('https://example.com/a');
+    expect(href('https://example.com/a; FETCH_URL: https://example.com/b')).toBe('https://example.com/a');
+  });
+
   it('drops the wrapping and trailing punctuation models add', () => {
     expect(href('<https://example.com/a>.')).toBe('https://example.com/a');
     expect(href('"https://example.com/a",')).toBe('https://example.com/a');

@@ -1,10 +1,12 @@
 /**
- * Reads the model's argument as a URL: the first word, without the quotes, angle brackets or
+ * Reads the model's argument as a URL: the first word (before any `; OTHER_TOOL:`), without the quotes, angle brackets or
  * trailing punctuation models wrap URLs in; `https://` is assumed when no scheme is given.
  * Returns the URL, or the sentence to answer with when there is none.
  */
 export function parseTarget(argument: string): URL | string {
-  const first = argument.trim().split(/\s+/)[0] ?? '';
+  // A model that writes two tools on one line ("url; BRAVE_SEARCH: q") meant the first one.
+  const own = argument.split(/;\s*[A-Z][A-Z0-9_]*:/)[0] ?? '';
+  const first = own.trim().split(/\s+/)[0] ?? '';
   const unwrapped = stripTrailingPunctuation(first)
     .replace(/^[<"'`([]+/, '')
     .replace(/[>"'`\]]+$/, '');
