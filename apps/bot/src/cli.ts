@@ -16,12 +16,13 @@ async function makeIo(config: AppConfig, logTo: LogTo): Promise<CommandIo & { cl
     import('./secrets.js'),
   ]);
   const scrub = createSecretScrubber([config.discordToken, config.braveApiKey], [config.mcpUrl]);
-  const { logger, close } = await createAppLogger({
+  const { logger, close, problem } = await createAppLogger({
     logDir: paths(config).logs,
     scrub,
     level: config.logLevel,
     console: logTo === 'stdout' ? process.stdout : false,
   });
+  if (problem) process.stderr.write(`macstats: ${problem}; logging to the console only\n`);
   return {
     logger,
     close,

@@ -22,32 +22,44 @@ export interface AppLoggerOptions {
 /** A pino logger writing JSON lines to a size-capped rotating file and to the console, secrets scrubbed. */
 export async function createAppLogger(
   options: AppLoggerOptions,
-): Promise<{ logger: PinoLogger; close(): Promise<void> }> {
-  mkdirSync(options.logDir, { recursive: true });
-  const file = await pinoRoll({
-    file: join(options.logDir, 'macstats'),
-    extension: '.log',
-    size: options.fileSize ?? '5m',
-    limit: { count: options.fileCount ?? 4 },
-    mkdir: true,
-  });
-  const streams: Array<{ stream: DestinationStream; level?: string }> = [{ stream: file }];
+): Promise<{ logger: PinoLogger; close(): Promise<void>; problem?: string }> {
+  let file: Awaited<ReturnType<typeof pinoRoll>> | undefined;
+  let problem: string | undefined;
+  try {
+    mkdirSync(options.logDir, { recursive: true });
+    file = await pinoRoll({
+      file: join(options.logDir, 'macstats'),
+      extension: '.log',
+      size: options.fileSize ?? '5m',
+      limit: { count: options.fileCount ?? 4 },
+      mkdir: true,
+    });
+  } catch (error) {
+    // An unwritable MACSTATS_HOME must not stop `doctor` from saying so: log to the console only.
+    problem = `cannot write logs to ${options.logDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  const streams: Array<{ stream: DestinationStream; level?: string }> = [];
+  if (file) streams.push({ stream: file });
   if (options.console !== false) streams.push({ stream: options.console ?? process.stdout });
   const logger = pino(
     {
       level: options.level ?? 'info',
       base: { pid: process.pid },
       hooks: { streamWrite: (line) => options.scrub(line) },
-      redact: { paths: ['token', 'apiKey', '*.token', '*.apiKey', 'headers.authorization'], censor: '***' },
+      redact: {
+        paths: ['token', 'apiKey', '*.token', '*.apiKey', 'headers.authorization', '*.headers.authorization'],
+        censor: '***',
+      },
     },
     multistream(streams as Parameters<typeof multistream>[0]),
   );
   const close = () =>
     new Promise<void>((resolve) => {
+      if (!file) return resolve();
       // end() waits for the file to open, writes what is buffered, then closes it.
       file.once('close', () => resolve());
       file.end();
       setTimeout(resolve, 2000).unref();
     });
-  return { logger, close };
+  return { logger, close, ...(problem ? { problem } : {}) };
 }
