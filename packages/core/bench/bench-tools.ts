@@ -1,4 +1,4 @@
-import type { FakeChatRequest } from '@macstats/testing';
+import type { FakeChatRequest, FakeOllamaReply } from '@macstats/testing';
 import type { Tool } from '../src/index.js';
 
 /** The page the bench's FETCH_URL returns: a few kilobytes, like a small readable page. */
@@ -26,4 +26,11 @@ export function median(values: number[]): number {
   return sorted.length % 2
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The two-call turn: a native FETCH_URL call, then the answer once the result is in. */
+export function benchReply(request: FakeChatRequest): FakeOllamaReply {
+  return hasToolResult(request)
+    ? 'Here is what the page says: it is a domain for illustrative examples in documents, free to use.'
+    : { toolCalls: [{ name: 'FETCH_URL', arguments: { argument: 'https://example.com' } }] };
 }

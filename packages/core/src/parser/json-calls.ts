@@ -136,16 +136,20 @@ function callsFromJsonText(text: string, wrapped: boolean) {
 }
 
 const WRAPPERS: Array<{
+  /** Text the reply must contain for the pattern to be worth running. */
+  marker: string;
   pattern: RegExp;
   read: (match: RegExpExecArray) => ReturnType<typeof callsFromJsonValue>;
 }> = [
   {
     // Qwen, Hermes and friends: <tool_call>{"name": ..., "arguments": ...}</tool_call>
+    marker: '<',
     pattern: /<(tool_call|tool_calls|function_call)>([\s\S]*?)(?:<\/\1>|$)/gi,
     read: (match) => callsFromJsonText(match[2] ?? '', true),
   },
   {
     // Llama 3.1 custom tools: <function=NAME>{"argument": "..."}</function>
+    marker: '<function=',
     pattern: /<function=([\w-]+)>([\s\S]*?)(?:<\/function>|$)/gi,
     read: (match) => {
       const body = (match[2] ?? '').trim();
@@ -155,6 +159,7 @@ const WRAPPERS: Array<{
   },
   {
     // Llama 3.x: <|python_tag|>{"name": ...} or <|python_tag|>brave_search.call(query="...")
+    marker: '<|python_tag|>',
     pattern: /<\|python_tag\|>([^\n]*(?:\n(?!\n)[^\n]*)*)/g,
     read: (match) => {
       const body = (match[1] ?? '').replace(/<\|(eom_id|eot_id)\|>/g, '').trim();
@@ -164,6 +169,7 @@ const WRAPPERS: Array<{
   },
   {
     // Mistral: [TOOL_CALLS][{"name": ..., "arguments": ...}] or [TOOL_CALLS]NAME[ARGS]{...}
+    marker: '[TOOL_CALLS]',
     pattern: /\[TOOL_CALLS\]\s*(?:([\w-]+)\[ARGS\])?([\s\S]*?)(?=\[TOOL_CALLS\]|$)/g,
     read: (match) => {
       const body = (match[2] ?? '').trim();
@@ -176,6 +182,7 @@ const WRAPPERS: Array<{
   },
   {
     // A fenced block holding JSON (```json {...} ```), or Gemma's ```tool_code fetch_url(url="…")```
+    marker: '```',
     pattern: /```[ \t]*(json|tool_call|tool_code)?[ \t]*\n([\s\S]*?)```/gi,
     read: (match) => {
       const body = (match[2] ?? '').trim();
@@ -193,6 +200,7 @@ export function findJsonCalls(text: string): JsonCallMatch[] {
   const inSpan = (offset: number) => spans.some(([start, end]) => offset >= start && offset < end);
 
   for (const wrapper of WRAPPERS) {
+    if (!text.includes(wrapper.marker)) continue;
     wrapper.pattern.lastIndex = 0;
     for (let match = wrapper.pattern.exec(text); match; match = wrapper.pattern.exec(text)) {
       if (match[0].length === 0) {
@@ -210,6 +218,7 @@ export function findJsonCalls(text: string): JsonCallMatch[] {
   }
 
   // Bare JSON that starts a line: {"name": "FETCH_URL", "arguments": {...}}
+  if (!text.includes('{')) return found;
   const lineStart = /(^|\n)[ \t]*(?:[-*]\s+)?([[{])/g;
   for (let match = lineStart.exec(text); match; match = lineStart.exec(text)) {
     const start = match.index + match[0].length - 1;

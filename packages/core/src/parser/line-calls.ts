@@ -105,6 +105,24 @@ export function matchCallLine(cleaned: string): { name: string; rest: string } |
   return null;
 }
 
+const midLinePatterns = new Map<string, RegExp>();
+
+/** "Let me check. FETCH_URL: …": a known name after a sentence on the same line (cached per name list). */
+function midLinePattern(knownNames: readonly string[]): RegExp | null {
+  if (knownNames.length === 0) return null;
+  const key = knownNames.join('|');
+  let pattern = midLinePatterns.get(key);
+  if (!pattern) {
+    const names = knownNames.map((name) => name.replace(/\W/g, '')).join('|');
+    pattern = new RegExp(
+      `(?:[.!?:]\\s+|\\s[-–—]\\s+)[*_\`]{0,2}(${names})[*_\`]{0,2}\\s*:(?!//)\\s*(\\S.*)$`,
+    );
+    if (midLinePatterns.size > 100) midLinePatterns.clear();
+    midLinePatterns.set(key, pattern);
+  }
+  return pattern;
+}
+
 /**
  * Finds `NAME: argument` lines. Names come back as written; the caller decides which count.
  * `knownNames` enables the looser forms: a call after a sentence on the same line.
@@ -119,11 +137,7 @@ export function findLineCalls(
     (line) => !skip(line.offset) && line.text.trim() !== '' && !/^\s*```/.test(line.text),
   );
   const found: ToolCallCandidate[] = [];
-  const midLine = knownNames.length
-    ? new RegExp(
-        `(?:[.!?:]\\s+|\\s[-–—]\\s+)[*_\`]{0,2}(${knownNames.map((name) => name.replace(/\W/g, '')).join('|')})[*_\`]{0,2}\\s*:(?!//)\\s*(\\S.*)$`,
-      )
-    : null;
+  const midLine = midLinePattern(knownNames);
 
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] as Line;

@@ -19,6 +19,8 @@ export function findToolCallCandidates(
   text: string,
   knownNames: readonly string[] = [],
 ): ToolCallCandidate[] {
+  // Every call shape needs one of these characters; many plain answers have none.
+  if (!/[:{[(<]/.test(text)) return [];
   const cleaned = removeQuotedRegions(text);
   const json = findJsonCalls(cleaned);
   const spans = json.map((match) => match.span);

@@ -18,6 +18,7 @@ function blankOut(match: string): string {
 
 /** Strips reasoning blocks (`<think>…</think>`, unclosed ones to the end) from a reply. */
 export function stripThinking(text: string): string {
+  if (!text.includes('</') && !/<(think|thinking|reasoning)>/i.test(text)) return text;
   return text.replace(THINKING, '').replace(/^\s*<\/think>/i, '');
 }
 
@@ -27,7 +28,8 @@ export function stripThinking(text: string): string {
  * paragraphs introduced by an observation/tool-output label.
  */
 export function removeQuotedRegions(text: string): string {
-  const withoutTags = stripThinking(text).replace(QUOTED_TAGS, blankOut);
+  const stripped = stripThinking(text);
+  const withoutTags = stripped.includes('<') ? stripped.replace(QUOTED_TAGS, blankOut) : stripped;
   const lines = withoutTags.split('\n');
   let inQuotedParagraph = false;
   for (let index = 0; index < lines.length; index++) {
