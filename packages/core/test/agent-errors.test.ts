@@ -84,6 +84,15 @@ describe('Ollama failures give one clear sentence', () => {
     expect(answer.text).toContain('`ollama serve`');
   });
 
+  it('survives a malformed line in a stream, which the client skips', async () => {
+    const { answer } = await answerWith(
+      { content: 'All good here.', fault: 'malformed-line' },
+      { stream: true },
+    );
+    expect(answer.error).toBeUndefined();
+    expect(answer.text).toBe('All good here.');
+  });
+
   it('explains an error in the middle of a stream', async () => {
     const { answer } = await answerWith(
       { content: 'one two three', fault: 'error-line', errorMessage: 'out of memory' },
