@@ -116,7 +116,9 @@ describe('the dashboard page', () => {
   });
 
   it('shows what the model calls cost the machine, with the turn and on the metrics view', async () => {
-    expect(await page.locator('.turn-status').last().textContent()).toMatch(/tokens\/s · CPU \d+% while the model ran/);
+    expect(await page.locator('.turn-status').last().textContent()).toMatch(
+      /tokens\/s · CPU \d+% while the model ran/,
+    );
     await page.goto(`${dashboard.origin}/#metrics`);
     await page.locator('#inference tbody tr').nth(1).waitFor();
     expect(await page.locator('#inference .muted').textContent()).toMatch(/^2 calls · mean [\d.]+ tokens\/s/);

@@ -55,7 +55,7 @@ export function createInferenceBlock(): { element: HTMLElement; update(state: In
             'tr',
             {},
             h('td', {}, formatTime(record.time)),
-            h('td', {}, record.hadToolCall ? 'tool call' : (record.purpose ?? 'reply')),
+            h('td', {}, kindOf(record)),
             h('td', { class: 'number' }, formatDuration(record.durationMs)),
             h(
               'td',
@@ -69,4 +69,9 @@ export function createInferenceBlock(): { element: HTMLElement; update(state: In
       );
     },
   };
+}
+
+function kindOf(record: InferenceRecord): string {
+  if (record.hadToolCall) return 'tool call';
+  return record.purpose === 'summary' || record.purpose === 'plan' ? record.purpose : 'reply';
 }
