@@ -1,9 +1,13 @@
+// @ts-check
 import { closeSync, openSync, readdirSync, readSync, statfsSync } from 'node:fs';
 
 const buffer = Buffer.allocUnsafe(64 * 1024);
 
-/** The cheapest read Node has: open, read into a reused buffer, close. */
-function readRaw(path: string): string {
+/**
+ * The cheapest read Node has: open, read into a reused buffer, close.
+ * @param {string} path
+ */
+function readRaw(path) {
   const descriptor = openSync(path, 'r');
   try {
     return buffer.toString('latin1', 0, readSync(descriptor, buffer, 0, buffer.length, 0));
@@ -13,10 +17,14 @@ function readRaw(path: string): string {
 }
 
 /**
- * The floor: a bare loop that reads the same numbers straight from /proc with no parsing
- * beyond splitting lines, and no collector around it. Nothing can be cheaper and still measure.
+ * The floor: a bare loop that reads the same numbers straight from /proc, with no parsing beyond
+ * splitting lines and no collector around it, on the collector's schedule (the process list and
+ * disk usage at their slower rates). Nothing cheaper could still measure. Returns its stop function.
+ * @param {number} periodMs
+ * @param {number} processesMs
+ * @param {number} fileSystemsMs
  */
-export function startFloorLoop(periodMs: number, processesMs: number, fileSystemsMs: number): () => void {
+export function startFloorLoop(periodMs, processesMs, fileSystemsMs) {
   let lastProcesses = Number.NEGATIVE_INFINITY;
   let lastFileSystems = Number.NEGATIVE_INFINITY;
   let sink = 0;

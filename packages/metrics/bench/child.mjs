@@ -1,36 +1,39 @@
+// @ts-check
+// One bench configuration in its own plain-Node process (no TypeScript loader, whose thread would
+// add its own CPU), running the built package:
+//   node --expose-gc child.mjs run <floor|proc|systeminformation> <fast|slow> <seconds>
+//   node --expose-gc child.mjs readers <proc|systeminformation>
+// Prints one JSON line.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createMetricsCollector,
   createProcSource,
   createSystemInformationSource,
   METRICS_DEFAULTS,
-} from '../src/index.js';
-import type { MetricsSource } from '../src/source-types.js';
-import { cpuTimeSince, readCpuTime } from './cpu-time.js';
-import { startFloorLoop } from './floor.js';
+} from '../dist/index.js';
+import { cpuTimeSince, readCpuTime } from './cpu-time.mjs';
+import { startFloorLoop } from './floor.mjs';
 
-/**
- * One bench configuration, run in its own process so its CPU time is its own:
- * `child.ts run <floor|proc|systeminformation> <fast|slow> <seconds>` or
- * `child.ts readers <proc|systeminformation>`. Prints one JSON line.
- */
-const [mode, kind, speedOrNothing, secondsText] = process.argv.slice(2);
-const warmupMs = 3000;
+const [mode, kind, speedArgument, secondsArgument] = process.argv.slice(2);
+/** Start-up settles in this time: module loading, the process-list baseline, V8's memory reducer (~16 s in). */
+const warmupMs = 20_000;
 const readerCalls = 3;
 
-function sourceFor(name: string | undefined): MetricsSource {
+/** @param {string | undefined} name */
+function sourceFor(name) {
   if (name === 'proc') return createProcSource();
   if (name === 'systeminformation') return createSystemInformationSource();
   throw new Error(`unknown source ${name}`);
 }
 
-async function runConfiguration(): Promise<void> {
-  const speed = speedOrNothing === 'fast' ? 'fast' : 'slow';
-  const seconds = Number(secondsText);
+async function runConfiguration() {
+  const speed = speedArgument === 'fast' ? 'fast' : 'slow';
+  const seconds = Number(secondsArgument);
   const { intervals } = METRICS_DEFAULTS;
   const periodMs = speed === 'fast' ? intervals.fastMs : intervals.slowMs;
   let samples = 0;
-  let stop: () => Promise<void> | void;
+  /** @type {() => unknown} */
+  let stop;
   if (kind === 'floor') {
     stop = startFloorLoop(periodMs, intervals.processesMs, intervals.fileSystemsMs);
   } else {
@@ -41,8 +44,9 @@ async function runConfiguration(): Promise<void> {
     collector.start();
     stop = () => collector.stop();
   }
-  // Let the start-up reads (module loading, the process-list baseline) finish before measuring.
+  // Collect start-up garbage before measuring, in every configuration alike: a one-off, not a rate.
   await sleep(warmupMs);
+  /** @type {{ gc?: () => void }} */ (globalThis).gc?.();
   const samplesBefore = samples;
   const before = readCpuTime();
   await sleep(seconds * 1000);
@@ -52,9 +56,9 @@ async function runConfiguration(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ kind, speed, seconds, samples: measured, ...spent })}\n`);
 }
 
-async function measureReaders(): Promise<void> {
+async function measureReaders() {
   const source = sourceFor(kind);
-  const readers = [
+  const readers = /** @type {const} */ ([
     'cpu',
     'memory',
     'loadAverage',
@@ -66,13 +70,16 @@ async function measureReaders(): Promise<void> {
     'battery',
     'cpuFrequencyMhz',
     'gpus',
-  ] as const;
-  const costs: Record<string, number> = {};
+  ]);
+  /** @type {Record<string, number>} */
+  const costs = {};
   // First calls load modules and take systeminformation's own baselines: not what a sample costs.
   for (const reader of readers) await source[reader]();
+  /** @type {{ gc?: () => void }} */ (globalThis).gc?.();
   // Calls spaced past systeminformation's caches, which answer repeats within a second for free;
   // three of each, because children's CPU time is counted in 10 ms ticks.
-  const measure = async (call: () => unknown) => {
+  /** @param {() => unknown} call */
+  const measure = async (call) => {
     const before = readCpuTime();
     for (let index = 0; index < readerCalls; index++) {
       await sleep(1100);
