@@ -1,6 +1,6 @@
 import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, everythingStdio, runCli, startCli, tempHome } from './helpers.js';
+import { callEcho, cleanUp, everythingStdio, runCli, startCli, tempHome } from './helpers.js';
 
 let ollama: FakeOllama | undefined;
 afterEach(async () => {
@@ -12,12 +12,6 @@ afterEach(async () => {
 /** The tool result the model was given, if any (native `tool` message). */
 function toolResult(request: FakeChatRequest): string | undefined {
   return request.messages.find((message) => message.role === 'tool')?.content;
-}
-
-/** A native call of the MCP echo tool, under the function name the agent offered for it. */
-export function callEcho(request: FakeChatRequest, message: string) {
-  const name = request.tools?.find((tool) => /echo/.test(tool.function.name))?.function.name;
-  return { toolCalls: [{ name: name ?? 'echo-was-not-offered', arguments: { message } }] };
 }
 
 describe('macstats ask', () => {

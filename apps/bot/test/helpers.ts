@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FakeChatRequest } from '@macstats/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,6 +24,12 @@ export function everythingEntry(): string {
 /** `MCP_SERVER_STDIO` for server-everything over stdio, run by this Node. */
 export function everythingStdio(): string {
   return [process.execPath, everythingEntry(), 'stdio'].join('|');
+}
+
+/** A native call of the MCP echo tool, under the function name the agent offered for it. */
+export function callEcho(request: FakeChatRequest, message: string) {
+  const name = request.tools?.find((tool) => /echo/.test(tool.function.name))?.function.name;
+  return { toolCalls: [{ name: name ?? 'echo-was-not-offered', arguments: { message } }] };
 }
 
 /** A running `macstats` child process and what it has written so far. */

@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type FakeChatRequest,
+  type FakeDiscord,
+  type FakeOllama,
+  type FakeOllamaOptions,
+  startFakeDiscord,
+  startFakeOllama,
+} from '@macstats/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  callEcho,
+  cleanUp,
+  descendantsOf,
+  everythingStdio,
+  isAlive,
+  startCli,
+  tempHome,
+  waitUntil,
+} from './helpers.js';
+
+// discord.js strips a leading "Bot" from tokens, so this one must not start with it.
+const TOKEN = 'fake-discord-token-1234';
+
+let ollama: FakeOllama | undefined;
+let discord: FakeDiscord | undefined;
+afterEach(async () => {
+  await cleanUp();
+  await ollama?.close();
+  await discord?.close();
+  ollama = undefined;
+  discord = undefined;
+});
+
+function lastQuestion(request: FakeChatRequest): string {
+  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+}
+
+/** Starts the fakes and `macstats start` against them, and waits until it runs. */
+async function startBot(
+  options: { ollama?: FakeOllamaOptions; args?: string[]; env?: Record<string, string>; home?: string } = {},
+) {
+  ollama ??= await startFakeOllama({
+    reply: (request) => `Answer to: ${lastQuestion(request)}`,
+    ...options.ollama,
+  });
+  discord ??= await startFakeDiscord({ token: TOKEN });
+  const home = options.home ?? (await tempHome());
+  const bot = startCli(['start', ...(options.args ?? [])], home, {
+    OLLAMA_HOST: ollama.url,
+    DISCORD_BOT_TOKEN: TOKEN,
+    DISCORD_API_URL: discord.apiUrl,
+    ...options.env,
+  });
+  await bot.waitForOutput(/macstats is running/);
+  const fakeDiscord = discord;
+  const botMessages = (channelId: string) =>
+    fakeDiscord
+      .channelMessages(channelId)
+      .filter((message) => message.author.id === fakeDiscord.botUser.id)
+      .map((message) => message.content);
+  return { bot, home, discord: fakeDiscord, ollama, botMessages };
+}
+
+describe('macstats start', () => {
+  it('answers a DM in Discord through an MCP tool', async () => {
+    const { bot, discord, botMessages } = await startBot({
+      ollama: {
+        reply: (request) => {
+          const result = request.messages.find((message) => message.role === 'tool')?.content;
+          return result === undefined ? callEcho(request, 'pineapple') : `The MCP server said: ${result}`;
+        },
+      },
+      env: { MCP_SERVER_STDIO: everythingStdio() },
+    });
+    const question = discord.dispatchMessage({ dm: true, content: 'Echo pineapple with the MCP server' });
+    // The status message ("Calling MCP tool echo…") comes first and is deleted once the reply is up.
+    const reply = await discord.waitFor(
+      () => botMessages(question.channelId).find((text) => text.startsWith('The MCP server said')),
+      { timeoutMs: 15_000, what: 'the reply' },
+    );
+    expect(reply).toMatch(/Echo: pineapple/);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  });
+
+  it('fires a schedule and posts "[Schedule: <id>] ..." to its channel', async () => {
+    const home = await tempHome();
+    discord = await startFakeDiscord({ token: TOKEN });
+    const channelId = discord.guilds[0]?.channels[0]?.id ?? '';
+    const schedule = {
+      id: 'morning',
+      at: new Date(Date.now() + 1000).toISOString(),
+      task: 'Say good morning to the team',
+      reply_to_channel_id: channelId,
+    };
+    await writeFile(join(home, 'schedules.json'), JSON.stringify({ schedules: [schedule] }));
+    const { bot, botMessages } = await startBot({
+      home,
+      ollama: {
+        reply: (request) => (lastQuestion(request).includes('good morning') ? 'Good morning, team!' : '?'),
+      },
+    });
+    await discord.waitFor(() => botMessages(channelId).length > 0, {
+      timeoutMs: 15_000,
+      what: 'the delivery',
+    });
+    expect(botMessages(channelId)).toEqual(['[Schedule: morning] Good morning, team!']);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  });
+
+  it('keeps running and answers the next message after one answer fails', async () => {
+    const { bot, discord, botMessages } = await startBot({
+      ollama: {
+        reply: (request) =>
+          lastQuestion(request).includes('breaks') ? { fault: 'reset' } : 'Back on my feet.',
+      },
+    });
+    const first = discord.dispatchMessage({ dm: true, content: 'this one breaks' });
+    await discord.waitFor(
+      () => botMessages(first.channelId).find((text) => text.includes('(Is Ollama configured?)')),
+      {
+        timeoutMs: 15_000,
+        what: 'the failure reply',
+      },
+    );
+    discord.dispatchMessage({ dm: true, content: 'and this one?' });
+    await discord.waitFor(() => botMessages(first.channelId).includes('Back on my feet.'), {
+      timeoutMs: 15_000,
+      what: 'the next reply',
+    });
+    expect(bot.child.exitCode).toBeNull();
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  });
+
+  it('exits 3 with one sentence when Discord refuses the token', async () => {
+    discord = await startFakeDiscord({ token: 'another-token' });
+    ollama = await startFakeOllama();
+    const home = await tempHome();
+    const bot = startCli(['start'], home, {
+      OLLAMA_HOST: ollama.url,
+      DISCORD_BOT_TOKEN: TOKEN,
+      DISCORD_API_URL: discord.apiUrl,
+    });
+    expect(await bot.exited).toBe(3);
+    expect(bot.stderr()).toMatch(/macstats could not start: .*(token|401)/i);
+  });
+});
+
+describe('macstats start on SIGTERM', () => {
+  it('lets the answer in flight finish, ends the MCP server, releases the scheduler lock and exits 0', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { bot, home, discord, ollama, botMessages } = await startBot({
+      ollama: {
+        reply: async (request) => {
+          await held;
+          return `Answer to: ${lastQuestion(request)}`;
+        },
+      },
+      env: { MCP_SERVER_STDIO: everythingStdio() },
+    });
+    const mcpServers = descendantsOf(bot.pid);
+    expect(mcpServers.length).toBeGreaterThan(0);
+    expect(existsSync(join(home, 'scheduler.lock'))).toBe(true);
+
+    const question = discord.dispatchMessage({ dm: true, content: 'slow question' });
+    await waitUntil(() => ollama.requests.length === 1, 'the question at the model');
+    bot.child.kill('SIGTERM');
+    await bot.waitForOutput(/stopping: no new messages/);
+    release();
+
+    expect(await bot.exited).toBe(0);
+    expect(botMessages(question.channelId)).toEqual(['Answer to: slow question']);
+    expect(mcpServers.filter(isAlive)).toEqual([]);
+    expect(existsSync(join(home, 'scheduler.lock'))).toBe(false);
+
+    // A second bot on the same MACSTATS_HOME takes the lock right away.
+    const second = startCli(['start'], home, { OLLAMA_HOST: ollama.url });
+    await second.waitForOutput(/scheduler lock taken/);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('aborts an answer that outlasts the grace period and still exits 0 with no child left', async () => {
+    const { bot, discord, ollama, botMessages } = await startBot({
+      ollama: { reply: () => ({ fault: 'hang' }) },
+      args: ['--shutdown-grace', '1'],
+      env: { MCP_SERVER_STDIO: everythingStdio() },
+    });
+    const mcpServers = descendantsOf(bot.pid);
+    const question = discord.dispatchMessage({ dm: true, content: 'never answered' });
+    await waitUntil(() => ollama.requests.length === 1, 'the question at the model');
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    expect(botMessages(question.channelId)).toEqual([]);
+    expect(mcpServers.filter(isAlive)).toEqual([]);
+  });
+});
