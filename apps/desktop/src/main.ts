@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
   const config = readAppConfig(process.env, process.cwd());
   const logger = createConsoleLogger(process.env['MACSTATS_DEBUG'] === '1');
   const appTools = await createAppTools(config, logger);
-  for (const warning of appTools.warnings) console.error(warning);
+  for (const warning of [...config.warnings, ...appTools.warnings]) console.error(warning);
 
   let dashboard: Dashboard;
   try {
@@ -36,8 +36,8 @@ async function main(argv: string[]): Promise<number> {
       ollama: { host: config.ollamaHost, ...(config.ollamaModel ? { model: config.ollamaModel } : {}) },
       tools: appTools.tools,
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
-      environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL'].filter(
-        (name) => config.sources[name] === 'environment' || config.sources[name] === 'cwd-file',
+      environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL'].filter((name) =>
+        config.fixedAboveHomeFile.includes(name),
       ),
       logger,
     });

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_OLLAMA_HOST, normaliseHost, parseConfigEnv, readAppConfig } from './app-config.js';
+import { normaliseHost, readAppConfig } from './app-config.js';
 
 let root: string;
 let cwd: string;
@@ -34,11 +35,7 @@ describe('readAppConfig', () => {
     expect(config.ollamaHost).toBe('http://env:2');
     expect(config.ollamaModel).toBe('from-cwd');
     expect(config.values['X']).toBe('home');
-    expect(config.sources).toMatchObject({
-      OLLAMA_HOST: 'environment',
-      OLLAMA_MODEL: 'cwd-file',
-      X: 'home-file',
-    });
+    expect(config.fixedAboveHomeFile.sort()).toEqual(['BRAVE_API_KEY', 'OLLAMA_HOST', 'OLLAMA_MODEL']);
   });
 
   it("reads MACSTATS_HOME from ./.config.env and then that folder's file", () => {
@@ -54,16 +51,6 @@ describe('readAppConfig', () => {
   it('treats an empty value as unset', () => {
     writeFileSync(join(cwd, '.config.env'), 'OLLAMA_MODEL=from-cwd\n');
     expect(readAppConfig({ OLLAMA_MODEL: '' }, cwd, userHome).ollamaModel).toBe('from-cwd');
-  });
-});
-
-describe('parseConfigEnv', () => {
-  it('reads quotes, export and trailing comments', () => {
-    expect(parseConfigEnv('export A="x y"\nB=\'z\'\nC=1 # note\n# D=2\nnot a line\n')).toEqual({
-      A: 'x y',
-      B: 'z',
-      C: '1',
-    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
+import { createBraveSearchToolIfConfigured } from '@macstats/tools-brave';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
@@ -14,12 +15,19 @@ export interface AppTools {
 }
 
 /**
- * Builds the tools the configuration asks for: FETCH_URL always, RUN_CMD unless
+ * Builds the tools the configuration asks for: FETCH_URL always, BRAVE_SEARCH with a
+ * BRAVE_API_KEY, RUN_CMD unless
  * ALLOW_LOCAL_CMD turns it off, MCP when a server is configured (environment or
  * `$MACSTATS_HOME/mcp.json`).
  */
 export async function createAppTools(config: AppConfig, logger: Logger): Promise<AppTools> {
   const tools: Tool[] = [createFetchUrlTool({ logger })];
+  const brave = createBraveSearchToolIfConfigured({
+    apiKey: config.values['BRAVE_API_KEY'],
+    ...(config.values['BRAVE_API_URL'] ? { baseUrl: config.values['BRAVE_API_URL'] } : {}),
+    logger,
+  });
+  if (brave) tools.push(brave);
   const warnings: string[] = [];
   if (isLocalCmdAllowed(config.values['ALLOW_LOCAL_CMD']))
     tools.push(createRunCmdTool({ baseDir: config.home, logger }));
