@@ -1,4 +1,3 @@
-import { createOllamaSession } from '../ollama/chat.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import {
   buildPlanningInstruction,
@@ -49,7 +48,7 @@ export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
     llmCalls: 0,
     toolCalls: [],
     outputs: [],
-    session: createOllamaSession(settings.host),
+    session: settings.session,
   };
   let planText: string | undefined;
   const done = (text: string) => ({

@@ -2,7 +2,13 @@ import { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from '../d
 import { MacstatsError } from '../errors.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
-import { type ChatMessage, chat, withOllama } from '../ollama/chat.js';
+import {
+  type ChatMessage,
+  chat,
+  createOllamaSession,
+  type OllamaSession,
+  withOllama,
+} from '../ollama/chat.js';
 import { describeOllamaError } from '../ollama/ollama-errors.js';
 import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
@@ -51,6 +57,8 @@ export function createAgent(options: AgentOptions): Agent {
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const nativeByModel = new Map<string, boolean>();
+  // Idle Ollama clients, reused by later answers; answers running at once each take their own.
+  const idleSessions: OllamaSession[] = [];
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
@@ -139,6 +147,7 @@ export function createAgent(options: AgentOptions): Agent {
           };
     const forModel = answerOptions.model ?? model;
     const tools = answerOptions.tools ?? options.tools;
+    const session = idleSessions.pop() ?? createOllamaSession(host);
     try {
       const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
       const history: ChatMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
@@ -169,6 +178,7 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => nativeByModel.set(forModel, false),
+        session,
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return failed(failure, outcome, forModel, emit);
@@ -178,6 +188,9 @@ export function createAgent(options: AgentOptions): Agent {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       return failed(error, { text: '', toolCalls: [], llmCalls: 0 }, forModel, emit);
+    } finally {
+      session.setSignal(undefined);
+      if (idleSessions.length < 4) idleSessions.push(session);
     }
   }
 

@@ -27,6 +27,8 @@ export interface TurnSettings {
   emit?: ((event: AgentEvent) => void) | undefined;
   /** Called when Ollama refused native tools for this model. */
   onNativeRefused: () => void;
+  /** The Ollama client this answer uses (its requests run one after the other). */
+  session: OllamaSession;
 }
 
 /** The state of one answer as it goes. */
