@@ -1,0 +1,57 @@
+import type { AgentEvent } from '@macstats/core';
+import { describe, expect, it } from 'vitest';
+import { createAnswerStream } from './answer-stream.js';
+
+function streamed() {
+  let text = '';
+  const stream = createAnswerStream((chunk) => {
+    text += chunk;
+  });
+  const call = (call: number, tokens: string[], hadToolCall: boolean) => {
+    stream.onEvent({ type: 'llm-call-start', call, purpose: 'tools' });
+    for (const token of tokens) stream.onEvent({ type: 'token', call, text: token });
+    const end: AgentEvent = {
+      type: 'llm-call-end',
+      call,
+      purpose: 'tools',
+      durationMs: 1,
+      promptTokens: null,
+      completionTokens: null,
+      tokensPerSecond: null,
+      hadToolCall,
+    };
+    stream.onEvent(end);
+  };
+  return { stream, call, text: () => text };
+}
+
+describe('createAnswerStream', () => {
+  it('writes prose as the tokens arrive, before the model call ends', () => {
+    const { stream, text } = streamed();
+    stream.onEvent({ type: 'llm-call-start', call: 1, purpose: 'tools' });
+    stream.onEvent({ type: 'token', call: 1, text: 'The weather ' });
+    expect(text()).toBe('The weather ');
+  });
+
+  it('holds back a line that may be a tool call and drops it when it was one', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['FETCH', '_URL: https://example.com'], true);
+    expect(text()).toBe('');
+    call(2, ['It is sunny.'], false);
+    stream.finish('It is sunny.');
+    expect(text()).toBe('It is sunny.\n');
+  });
+
+  it('writes the final text when it differs from what was streamed (an error sentence)', () => {
+    const { stream, text } = streamed();
+    stream.finish('Ollama is not running: start it with `ollama serve`.');
+    expect(text()).toBe('Ollama is not running: start it with `ollama serve`.\n');
+  });
+
+  it('does not repeat an answer that was already streamed', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['Hello', ' there.'], false);
+    stream.finish('Hello there.');
+    expect(text()).toBe('Hello there.\n');
+  });
+});

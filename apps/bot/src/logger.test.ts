@@ -1,0 +1,88 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppLogger } from './logger.js';
+import { createSecretScrubber } from './secrets.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function logDir(): Promise<string> {
+  dir = await mkdtemp(join(tmpdir(), 'macstats-logger-'));
+  return join(dir, 'logs');
+}
+
+async function readAll(folder: string): Promise<{ names: string[]; text: string }> {
+  const names = (await readdir(folder)).sort();
+  const texts = await Promise.all(names.map((name) => readFile(join(folder, name), 'utf8')));
+  return { names, text: texts.join('') };
+}
+
+describe('createAppLogger', () => {
+  it('writes JSON lines to a file under the log folder', async () => {
+    const folder = await logDir();
+    const { logger, close } = await createAppLogger({
+      logDir: folder,
+      scrub: (text) => text,
+      console: false,
+    });
+    logger.info({ schedule: 'morning' }, 'scheduled task started');
+    await close();
+    const { names, text } = await readAll(folder);
+    expect(names).toEqual(['macstats.1.log']);
+    expect(JSON.parse(text.trim())).toMatchObject({
+      level: 30,
+      schedule: 'morning',
+      msg: 'scheduled task started',
+    });
+  });
+
+  it('rolls the file past its size and keeps only the configured number of old files', async () => {
+    const folder = await logDir();
+    const { logger, close } = await createAppLogger({
+      logDir: folder,
+      scrub: (text) => text,
+      console: false,
+      fileSize: '1k',
+      fileCount: 2,
+    });
+    for (let index = 0; index < 200; index += 1) {
+      logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
+      // pino-roll checks the size as writes complete: give it a turn now and then.
+      if (index % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await close();
+    const { names } = await readAll(folder);
+    expect(names.length).toBeGreaterThan(1);
+    expect(names.length).toBeLessThanOrEqual(3);
+  });
+
+  it('scrubs secrets out of every line, also the ones in the details', async () => {
+    const folder = await logDir();
+    const scrub = createSecretScrubber(['a-very-secret-key'], ['https://mcp.example.com/hidden/path']);
+    const { logger, close } = await createAppLogger({ logDir: folder, scrub, console: false });
+    logger.warn({ url: 'https://mcp.example.com/hidden/path', header: 'a-very-secret-key' }, 'failed');
+    logger.info({ token: 'plain-token-value' }, 'redacted by key');
+    await close();
+    const { text } = await readAll(folder);
+    expect(text).not.toMatch(/a-very-secret-key|hidden|plain-token-value/);
+    expect(text).toContain('https://mcp.example.com/…');
+  });
+
+  it('falls back to the console when the log folder cannot be made, and says why', async () => {
+    const base = dirname(await logDir());
+    await writeFile(join(base, 'a-file'), 'not a folder');
+    const result = await createAppLogger({
+      logDir: join(base, 'a-file', 'logs'),
+      scrub: (text) => text,
+      console: false,
+    });
+    expect(result.problem).toMatch(/cannot write logs to .*ENOTDIR/);
+    result.logger.info({}, 'still works');
+    await result.close();
+  });
+});
