@@ -191,6 +191,11 @@ describe('chat API', () => {
     expect(status).toBe(400);
   });
 
+  it('survives a malformed escape in a path', async () => {
+    expect((await api('DELETE', '/api/schedules/%E0%A4%A')).status).toBe(404);
+    expect((await api('GET', '/api/schedules')).status).toBe(200);
+  });
+
   it('answers a wrong method with 405 and the allowed one', async () => {
     const { status, json } = await api('DELETE', '/api/chat');
     expect(status).toBe(405);

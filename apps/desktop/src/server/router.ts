@@ -30,7 +30,7 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
     const match = route.path.exec(pathname);
     if (!match) continue;
     if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
-      return { route, params: match.slice(1).map((part) => decodeURIComponent(part)) };
+      return { route, params: match.slice(1).map(decodeParam) };
     }
     allowed.push(route.method);
   }
@@ -40,4 +40,13 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
 /** The security kind of a request's method when no route claims it (to refuse it the right way). */
 export function kindOfMethod(method: string): RequestKind {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+/** Decodes a path segment; a malformed escape (`%E0%A4%A`) stays as it is, and fails validation later. */
+function decodeParam(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

@@ -203,7 +203,12 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
   }
 
   const server = createServer((request, response) => {
-    void handle(request, response);
+    handle(request, response).catch((error: unknown) => {
+      // Never an unhandled rejection: a bug in one request must not stop the dashboard.
+      logger.error({ err: error }, 'request handling failed');
+      if (response.headersSent) response.destroy();
+      else sendText(response, 500, 'The dashboard failed on this request.');
+    });
   });
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
