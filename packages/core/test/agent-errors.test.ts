@@ -1,7 +1,7 @@
 import { type FakeOllama, type FakeOllamaReply, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentEvent, createAgent } from '../src/index.js';
-import { recordingTool, until } from './helpers.js';
+import { promptText as promptTextOf, recordingTool, until } from './helpers.js';
 
 let fake: FakeOllama;
 afterEach(async () => {
@@ -186,6 +186,21 @@ describe('cancellation', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(slow.contexts[0]?.signal.aborted).toBe(true);
+  });
+
+  it('aborts one answer without touching another running at the same time', async () => {
+    fake = await startFakeOllama({
+      reply: (request) => (promptTextOf(request).includes('slow') ? { fault: 'hang' } : 'Quick answer.'),
+    });
+    const agent = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [], memory: false });
+    const controller = new AbortController();
+    const slow = agent.answer('slow question', { signal: controller.signal });
+    await until(() => fake.requests.length === 1);
+    const quick = agent.answer('quick question');
+    controller.abort();
+    await expect(slow).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await quick).text).toBe('Quick answer.');
+    expect((await agent.answer('another quick one')).text).toBe('Quick answer.');
   });
 
   it('rejects at once when the signal is already aborted', async () => {
