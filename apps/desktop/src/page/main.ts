@@ -95,9 +95,21 @@ setupTheme(byId<HTMLButtonElement>('theme-toggle'), () => {
 addEventListener('hashchange', showView);
 showView();
 
-void getJson<PageState>('/api/state')
-  .then((state) => {
-    if (state.ollama) showBanner(state.ollama);
-    for (const view of views.values()) view.initial?.(state);
-  })
-  .catch(() => {});
+function loadState(): void {
+  void getJson<PageState>('/api/state')
+    .then((state) => {
+      if (state.ollama && state.ollama.checkedAt > 0) {
+        showBanner(state.ollama);
+        settings.ollamaChanged(state.ollama);
+      }
+      for (const view of views.values()) view.initial?.(state);
+    })
+    .catch(() => {});
+}
+loadState();
+// After a reconnect the page may have missed events (the banner's, say): read the state again.
+let connections = 0;
+stream.on('hello', () => {
+  connections += 1;
+  if (connections > 1) loadState();
+});

@@ -102,15 +102,17 @@ export function createOllamaFeature(
     environmentOverrides: options.environmentOverrides ?? [],
   });
 
-  const ready = check();
+  void check();
 
   return {
     agent: agentSource,
     status: () => status,
     check,
-    async state() {
-      await ready;
-      return { ollama: status };
+    // Not awaiting the first check: a slow Ollama must not hold up the first paint; its
+    // status follows as an `ollama` event.
+    state: () => ({ ollama: status }),
+    onStreamOpen(client) {
+      if (status.checkedAt > 0) client.send('ollama', status);
     },
     routes: [
       {

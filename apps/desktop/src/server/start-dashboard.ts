@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Logger, silentLogger } from '@macstats/core';
-import { createEventHub, type EventHub } from './event-hub.js';
+import { createEventHub, type EventHub, type StreamClient } from './event-hub.js';
 import {
   checkId,
   HttpError,
@@ -24,6 +24,8 @@ export interface DashboardFeature {
   state?(): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Called with the number of open pages whenever it changes. */
   onClientCountChange?(count: number): void;
+  /** Called when a page opens the live stream, to send what it must not miss. */
+  onStreamOpen?(client: StreamClient): void;
   close?(): void | Promise<void>;
 }
 
@@ -101,7 +103,8 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
       path: /^\/api\/stream$/,
       kind: 'stream',
       handle: ({ response }) => {
-        hub.attach(response);
+        const client = hub.attach(response);
+        for (const feature of features) feature.onStreamOpen?.(client);
       },
     },
     {
