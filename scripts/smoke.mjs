@@ -1,32 +1,44 @@
 #!/usr/bin/env node
-// Loads every built package under whatever Node runs this script and drives the fake Ollama
-// with the real client: the proof that the published builds work on that Node line.
+// Loads every built package under whatever Node runs this script and runs one agent turn with
+// a tool against the fake Ollama, through the real ollama client: the proof that the
+// published builds work on that Node line.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-let loaded = 0;
-for (const name of readdirSync(join(root, 'packages'))) {
+const load = (name) => {
   const folder = join(root, 'packages', name);
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
-  await import(pathToFileURL(join(folder, manifest.exports['.'].default)).href);
-  loaded++;
-}
-const { startFakeOllama } = await import(pathToFileURL(join(root, 'packages/testing/dist/index.js')).href);
-const fake = await startFakeOllama({ replies: ['pong'] });
+  return import(pathToFileURL(join(folder, manifest.exports['.'].default)).href);
+};
+
+const names = readdirSync(join(root, 'packages'));
+for (const name of names) await load(name);
+
+const { startFakeOllama } = await load('testing');
+const { createAgent } = await load('core');
+const { parseSchedules, nextRunTimes } = await load('scheduler');
+
+const fake = await startFakeOllama({ replies: ['ECHO: ping', 'The tool said ping.'] });
 try {
-  const response = await fetch(`${fake.url}/api/chat`, {
-    method: 'POST',
-    body: JSON.stringify({
-      model: 'llama3.2:3b',
-      messages: [{ role: 'user', content: 'ping' }],
-      stream: false,
-    }),
-  });
-  const body = await response.json();
-  if (body.message.content !== 'pong') throw new Error(`unexpected reply ${JSON.stringify(body)}`);
+  const echo = {
+    name: 'ECHO',
+    description: 'Repeats its argument.',
+    usage: 'ECHO: <text>',
+    run: async (argument) => argument,
+  };
+  const agent = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [echo], memory: false });
+  const answer = await agent.answer('Say ping through the tool.');
+  await agent.close();
+  if (answer.text !== 'The tool said ping.' || answer.toolCalls[0]?.result.text !== 'ping') {
+    throw new Error(`unexpected answer ${JSON.stringify(answer)}`);
+  }
+  const { schedules } = parseSchedules(
+    '{"schedules":[{"id":"a","cron":"0 9 * * 1-5","task":"x","timezone":"Europe/Paris"}]}',
+  );
+  if (nextRunTimes(schedules[0], 2).length !== 2) throw new Error('no run times');
 } finally {
   await fake.close();
 }
-console.log(`${process.version}: ${loaded} packages loaded, fake Ollama answered.`);
+console.log(`${process.version}: ${names.length} packages loaded; an agent turn with a tool answered.`);
