@@ -12,12 +12,12 @@ export interface CommandIo {
 /** Exit codes scripts can rely on. */
 export const EXIT = {
   ok: 0,
-  /** A check failed or the answer could not be produced (Ollama down, model missing). */
+  /** A check failed, the answer could not be produced (Ollama down, model missing), or `start` could not start. */
   failed: 1,
   /** The command line was wrong. */
   usage: 2,
-  /** Configuration is invalid (a bad schedules.json, a missing token for a command that needs it). */
+  /** Configuration is invalid: a bad schedules.json, a token or intent Discord refused. Restarting will not help. */
   config: 3,
-  /** Interrupted by SIGINT. */
+  /** `ask` interrupted by SIGINT or SIGTERM. */
   interrupted: 130,
 } as const;

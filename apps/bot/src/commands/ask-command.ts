@@ -2,7 +2,7 @@ import type { AgentEvent } from '@macstats/core';
 import { createAnswerStream } from '../answer-stream.js';
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
-import { createRuntime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime.js';
 
 /** `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard error. */
 export async function askCommand(
@@ -10,7 +10,13 @@ export async function askCommand(
   io: CommandIo,
   options: { question: string; signal: AbortSignal; conversationId?: string },
 ): Promise<number> {
-  const runtime = await createRuntime(config, io.logger, options.signal);
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime(config, io.logger, options.signal);
+  } catch (error) {
+    if (options.signal.aborted) return EXIT.interrupted;
+    throw error;
+  }
   try {
     if (!runtime.ollama.ok && runtime.ollama.problem && !runtime.ollama.reachable) {
       io.err(runtime.ollama.problem);

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import { assembleTools } from '../assemble-tools.js';
-import type { CommandIo } from '../command-io.js';
+import { type CommandIo, EXIT } from '../command-io.js';
 
 /** `macstats tools`: the tools offered right now, and each one left out with the reason. */
 export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<number> {
@@ -15,7 +15,7 @@ export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<nu
     io.out('Left out:');
     for (const { name, reason } of assembled.omitted) io.out(`  ${name}: ${reason}`);
     for (const problem of assembled.problems) io.out(`  note: ${problem}`);
-    return 0;
+    return EXIT.ok;
   } finally {
     await assembled.close();
   }
