@@ -40,3 +40,20 @@ export function formatTime(ms: number | string): string {
     ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
     : date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A time in a given IANA zone (a schedule's), with the date: "Mon 24 Nov, 09:00". */
+export function formatTimeIn(ms: number | string, timeZone: string): string {
+  const date = new Date(ms);
+  try {
+    return date.toLocaleString([], {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+  } catch {
+    return formatTime(ms);
+  }
+}

@@ -1,6 +1,6 @@
 import { ApiError, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatTime } from './format.js';
+import { formatTimeIn } from './format.js';
 import type { PreviewAnswer, ScheduleInput } from './schedule-types.js';
 
 /** The add/edit form of a schedule, with the next runs previewed as you type. */
@@ -122,7 +122,11 @@ export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void
         preview,
         h('span', { class: 'label' }, `Next runs (${answer.timezone})`),
         answer.nextRuns.length > 0
-          ? h('ul', { class: 'next-runs' }, ...answer.nextRuns.map((time) => h('li', {}, formatTime(time))))
+          ? h(
+              'ul',
+              { class: 'next-runs' },
+              ...answer.nextRuns.map((time) => h('li', {}, formatTimeIn(time, answer.timezone))),
+            )
           : h('p', { class: 'muted' }, 'This never runs: the time is in the past.'),
       );
     } catch (failure) {

@@ -1,6 +1,6 @@
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatDuration, formatTime } from './format.js';
+import { formatDuration, formatTime, formatTimeIn } from './format.js';
 import type { View } from './main.js';
 import { createScheduleForm } from './schedule-form.js';
 import type { ScheduleEntry, SchedulesAnswer } from './schedule-types.js';
@@ -91,7 +91,9 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
         ? h(
             'ul',
             { class: 'next-runs' },
-            ...entry.nextRuns.map((time) => h('li', {}, h('time', { datetime: time }, formatTime(time)))),
+            ...entry.nextRuns.map((time) =>
+              h('li', {}, h('time', { datetime: time }, formatTimeIn(time, entry.timezone))),
+            ),
           )
         : h('p', { class: 'muted' }, entry.done ? 'Done.' : 'No upcoming run.');
     const last = entry.lastRun
