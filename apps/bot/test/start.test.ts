@@ -97,10 +97,14 @@ describe('macstats start', () => {
       reply_to_channel_id: channelId,
     };
     await writeFile(join(home, 'schedules.json'), JSON.stringify({ schedules: [schedule] }));
+    const seen: unknown[] = [];
     const { bot, botMessages } = await startBot({
       home,
       ollama: {
-        reply: (request) => (lastQuestion(request).includes('good morning') ? 'Good morning, team!' : '?'),
+        reply: (request) => {
+          seen.push(request);
+          return lastQuestion(request).includes('good morning') ? 'Good morning, team!' : '?';
+        },
       },
     });
     await discord.waitFor(() => botMessages(channelId).length > 0, {
@@ -108,6 +112,9 @@ describe('macstats start', () => {
       what: 'the delivery',
     });
     expect(botMessages(channelId)).toEqual(['[Schedule: morning] Good morning, team!']);
+    // A scheduled task runs unattended: it is not offered the tool that plants more schedules.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(JSON.stringify(seen)).not.toContain('SCHEDULER');
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   });

@@ -12,6 +12,18 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { drainScheduler } from './drain-scheduler.js';
 
+/**
+ * The agent as scheduled tasks see it: without SCHEDULER, so a page fetched by a scheduled task
+ * cannot plant further schedules that would run later, unattended, with tools.
+ */
+function scheduledAgent(runtime: Runtime) {
+  const tools = runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER');
+  return {
+    answer: (question: string, options: { signal?: AbortSignal; conversationId?: string } = {}) =>
+      runtime.agent.answer(question, { ...options, tools }),
+  };
+}
+
 /** Defaults of `macstats start`. */
 export const START_DEFAULTS = {
   /** How long a shutdown lets answers and scheduled tasks in flight finish before aborting them. */
@@ -69,7 +81,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     file: paths(config).schedules,
     stateDir: config.home,
     logger,
-    execute: createTaskExecutor({ tools: runtime.tools.tools, agent: runtime.agent }),
+    execute: createTaskExecutor({ tools: runtime.tools.tools, agent: scheduledAgent(runtime) }),
     onEvent: (event) => logSchedulerEvent(io, event),
     onDeliver: async (schedule, result) => {
       const message = formatDelivery(schedule, result);
