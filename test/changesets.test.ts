@@ -16,7 +16,7 @@ function publishedPackages(): Set<string> {
 }
 
 /** Returns the problems of one changeset file, in the shape `@changesets/parse` accepts. */
-export function changesetProblems(text: string, known: Set<string>): string[] {
+function changesetProblems(text: string, known: Set<string>): string[] {
   const match = /^---\n((?:"[^"]+": (?:patch|minor|major)\n)+)---\n\n?([\s\S]*\S[\s\S]*)$/.exec(text);
   if (!match)
     return ['does not start with a frontmatter of `"package": patch|minor|major` lines between `---` lines'];
