@@ -1,4 +1,6 @@
-// What tests and benchmarks import; the app itself starts from main.ts.
+// What tests, benchmarks and scripts import; the app itself starts from main.ts.
+export { type Dashboard, type DashboardOptions, startDashboard } from './server/dashboard.js';
+export type { OllamaStatus } from './server/ollama-probe.js';
 export {
   type DashboardCore,
   type DashboardFeature,
