@@ -1,6 +1,6 @@
+import type { OllamaStatus } from '../shared/ollama-types.js';
 import { sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import type { OllamaStatus } from './ollama-types.js';
 
 /** Splits text on `code` spans so commands show as code. */
 export function withCode(text: string): Array<string | HTMLElement> {

@@ -1,5 +1,5 @@
+import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
-import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from './chat-types.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDuration } from './format.js';
 import type { View } from './main.js';

@@ -1,12 +1,12 @@
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
+import type { OllamaStatus } from '../shared/ollama-types.js';
 import { getJson, sendJson } from './api.js';
 import { createOllamaBanner } from './banner.js';
 import { createChatView } from './chat-view.js';
 import { byId } from './dom.js';
 import type { InferenceState } from './inference-block.js';
 import { createMetricsView, type MetricsEvent } from './metrics-view.js';
-import type { OllamaStatus } from './ollama-types.js';
 import { runJsInWorker } from './run-js.js';
 import { createSchedulesView } from './schedules-view.js';
 import { createSettingsView } from './settings-view.js';

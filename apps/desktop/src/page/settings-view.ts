@@ -1,8 +1,8 @@
+import type { OllamaStatus, Settings } from '../shared/ollama-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTime } from './format.js';
 import type { View } from './main.js';
-import type { OllamaStatus, Settings } from './ollama-types.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
 export function createSettingsView(root: HTMLElement): View & { ollamaChanged(status: OllamaStatus): void } {

@@ -1,42 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Conversation } from '../shared/chat-types.js';
 import { createSerialQueue, writeFileAtomic } from './atomic-write.js';
 
-/** One tool call as the page shows it. */
-export interface ToolActivity {
-  tool: string;
-  argument: string;
-  status: 'running' | 'done';
-  result?: string;
-  isError?: boolean;
-  durationMs?: number;
-}
-
-/** One question and its answer, as the page shows them. */
-export interface ChatTurn {
-  id: string;
-  question: string;
-  /** ms since the epoch. */
-  askedAt: number;
-  status: 'running' | 'done' | 'stopped';
-  /** The reply as it streams in; cleared when a model call ends in a tool call. */
-  draft: string;
-  /** The final reply. */
-  answer?: string;
-  tools: ToolActivity[];
-  /** The agent's latest status line while it works. */
-  statusText?: string;
-  finishedAt?: number;
-  tokensPerSecond?: number;
-  /** Mean CPU use of the machine while the model answered, %. */
-  cpuPercent?: number;
-}
-
-/** The visible transcript of one conversation. */
-export interface Conversation {
-  id: string;
-  turns: ChatTurn[];
-}
+export type { ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 
 /** Defaults of {@link createConversationStore}. */
 export const CONVERSATION_DEFAULTS = { maxTurns: 100 } as const;

@@ -1,21 +1,7 @@
 import { checkOllama } from '@macstats/core';
+import type { OllamaStatus } from '../shared/ollama-types.js';
 
-/** What the dashboard knows about the Ollama it talks to. */
-export interface OllamaStatus {
-  host: string;
-  /** The model the chat uses: the chosen one when installed, else the first suitable one; null when none. */
-  model: string | null;
-  reachable: boolean;
-  version?: string;
-  /** Installed models, as `GET /api/tags` lists them. */
-  models: string[];
-  /** Whether the model has Ollama's `tools` capability; null when unknown. */
-  tools: boolean | null;
-  /** One sentence naming what is wrong and the fix, for the banner; absent when all is well. */
-  problem?: string;
-  /** When this was checked, ms since the epoch. */
-  checkedAt: number;
-}
+export type { OllamaStatus } from '../shared/ollama-types.js';
 
 /** Default time each request of a probe may take. */
 export const PROBE_TIMEOUT_MS = 3000;

@@ -1,5 +1,6 @@
-// The shapes the server sends for the chat (mirrors src/server/conversation-store.ts).
+// The chat shapes the server stores and streams and the page reads: one definition for both sides.
 
+/** One tool call as the page shows it. */
 export interface ToolActivity {
   tool: string;
   argument: string;
@@ -9,20 +10,27 @@ export interface ToolActivity {
   durationMs?: number;
 }
 
+/** One question and its answer, as the page shows them. */
 export interface ChatTurn {
   id: string;
   question: string;
+  /** ms since the epoch. */
   askedAt: number;
   status: 'running' | 'done' | 'stopped';
+  /** The reply as it streams in; cleared when a model call ends in a tool call. */
   draft: string;
+  /** The final reply. */
   answer?: string;
   tools: ToolActivity[];
+  /** The agent's latest status line while it works. */
   statusText?: string;
   finishedAt?: number;
   tokensPerSecond?: number;
+  /** Mean CPU use of the machine while the model answered, %. */
   cpuPercent?: number;
 }
 
+/** The visible transcript of one conversation. */
 export interface Conversation {
   id: string;
   turns: ChatTurn[];

@@ -1,0 +1,27 @@
+// The Ollama status the server probes and the page shows: one definition for both sides.
+
+/** What the dashboard knows about the Ollama it talks to. */
+export interface OllamaStatus {
+  host: string;
+  /** The model the chat uses: the chosen one when installed, else the first suitable one; null when none. */
+  model: string | null;
+  reachable: boolean;
+  version?: string;
+  /** Installed models, as `GET /api/tags` lists them. */
+  models: string[];
+  /** Whether the model has Ollama's `tools` capability; null when unknown. */
+  tools: boolean | null;
+  /** One sentence naming what is wrong and the fix, for the banner; absent when all is well. */
+  problem?: string;
+  /** When this was checked, ms since the epoch. */
+  checkedAt: number;
+}
+
+/** `GET /api/settings`. */
+export interface Settings {
+  host: string;
+  model: string | null;
+  ollama: OllamaStatus;
+  settingsFile: string;
+  environmentOverrides: string[];
+}
