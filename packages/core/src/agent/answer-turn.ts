@@ -7,7 +7,7 @@ import {
 } from '../prompt/system-prompt.js';
 import type { AgentAnswer } from './agent-types.js';
 import { CallGuard } from './call-guard.js';
-import { EMPTY_REPLY_TEXT, finalText, NO_ANSWER_TEXT } from './final-text.js';
+import { EMPTY_REPLY_TEXT, finalText, NO_ANSWER_TEXT, replyText } from './final-text.js';
 import { type RequestedCall, resolveCalls } from './resolve-calls.js';
 import { attempt } from './tool-attempt.js';
 import { callModel, reportCall, type Turn, type TurnSettings } from './turn.js';
@@ -76,7 +76,13 @@ async function toolLoop(turn: Turn): Promise<string> {
     const reply = await callModel(turn, 'tools', true);
     const calls = resolveCalls(reply, settings.tools, settings.table);
     reportCall(turn, 'tools', reply, calls.length > 0);
-    if (calls.length === 0) return stripThinking(reply.content).trim() || EMPTY_REPLY_TEXT;
+    if (calls.length === 0) {
+      const text = replyText(reply.content);
+      if (text !== '' || stripThinking(reply.content).trim() === '') return text || EMPTY_REPLY_TEXT;
+      // Only a restated plan: ask once more, without tools, for the answer itself.
+      turn.messages.push({ role: 'assistant', content: reply.content });
+      break;
+    }
 
     const native = reply.toolCalls.length > 0;
     turn.messages.push(

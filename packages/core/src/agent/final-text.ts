@@ -10,12 +10,40 @@ export const NO_ANSWER_TEXT =
 export const EMPTY_REPLY_TEXT =
   'The model gave an empty reply: try asking again, or choose another model (OLLAMA_MODEL).';
 
+const PLAN_LINE = /^\s*(?:[-*+]\s+|#{1,6}\s+)?[*_`]{0,2}RECOMMEND[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
+
 /**
- * The user-facing text of a reply: reasoning blocks removed and, for the final call, any tool
+ * Removes `RECOMMEND:` plan lines (and, when the line has no plan on it, the list under it up to
+ * the next blank line): a small model often restates its plan before the answer.
+ */
+export function withoutPlan(text: string): string {
+  if (!/RECOMMEND/i.test(text)) return text;
+  const kept: string[] = [];
+  let inPlan = false;
+  for (const line of text.split('\n')) {
+    if (inPlan && line.trim() !== '') continue;
+    inPlan = false;
+    const plan = PLAN_LINE.exec(line);
+    if (plan) {
+      inPlan = (plan[1] ?? '').trim() === '';
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join('\n').trim();
+}
+
+/** The user-facing text of a reply without tool calls: no reasoning, no restated plan. */
+export function replyText(content: string): string {
+  return withoutPlan(stripThinking(content)).trim();
+}
+
+/**
+ * The user-facing text of a reply: reasoning blocks and plan lines removed and, for the final call, any tool
  * call the model still wrote (lines and JSON shapes) taken out, since nothing will run it.
  */
 export function finalText(content: string, callNames: readonly string[]): string {
-  let text = stripThinking(content);
+  let text = withoutPlan(stripThinking(content));
   const spans = findJsonCalls(text).map((match) => match.span);
   for (const [start, end] of spans.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + text.slice(end);
   const upper = new Set(callNames.map((name) => name.toUpperCase()));

@@ -1,4 +1,3 @@
-import { toToolResult } from '../errors.js';
 import { createDeadline } from '../ollama/chat.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 
@@ -9,6 +8,28 @@ export interface RunToolOptions {
   logger: Logger;
   conversationId?: string | undefined;
   onStatus?: (text: string) => void;
+}
+
+/**
+ * What a tool returned, as a result the model can read. Tools written in plain JavaScript (or
+ * typed loosely) may return a number, an object, or nothing; none of that may break the answer.
+ */
+function toResult(value: unknown, toolName: string): ToolResult {
+  if (typeof value === 'string') return { text: value };
+  if (typeof value === 'object' && value !== null && typeof (value as ToolResult).text === 'string') {
+    const { text, isError } = value as ToolResult;
+    return isError === true ? { text, isError } : { text };
+  }
+  if (value === undefined || value === null)
+    return { text: `${toolName} returned no result.`, isError: true };
+  if (typeof value === 'object') {
+    try {
+      return { text: JSON.stringify(value) ?? String(value) };
+    } catch {
+      return { text: String(value) };
+    }
+  }
+  return { text: String(value) };
 }
 
 /**
@@ -35,7 +56,7 @@ export async function runTool(
   });
   try {
     const value = await Promise.race([tool.run(argument, context), aborted]);
-    return { result: toToolResult(value), durationMs: performance.now() - started };
+    return { result: toResult(value, tool.name), durationMs: performance.now() - started };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const durationMs = performance.now() - started;

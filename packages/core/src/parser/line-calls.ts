@@ -37,11 +37,18 @@ function stripQuotes(text: string): string {
   return text;
 }
 
-/** Removes markup around an argument: emphasis, backticks, quotes, `<…>`, a whole markdown link. */
+/** A sentence's closing punctuation: after closing markup (`` `x`. ``, `"x",`), or a lone `.`. */
+const CLOSING_PUNCTUATION = /(?:(?<=[`*_"'”>])[.,;:!?]|(?<=[^.\s])\.)$/;
+
+/**
+ * Removes markup around an argument: emphasis, backticks, quotes, `<…>`, a whole markdown link,
+ * and the full stop or comma that ends the sentence (on one-line arguments only, so code keeps its own).
+ */
 export function cleanArgument(raw: string): string {
   let text = raw.trim();
   for (let round = 0; round < 4; round++) {
     const before = text;
+    if (!text.includes('\n')) text = text.replace(CLOSING_PUNCTUATION, '');
     text = text.replace(/^(?:\*\*|__|`+)\s*/, '').replace(/\s*(?:\*\*|__|`+)$/, '');
     if (/^\*[^*]/.test(text) && /[^*]\*$/.test(text)) text = text.slice(1, -1);
     text = stripQuotes(text.trim());

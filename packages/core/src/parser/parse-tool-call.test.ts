@@ -49,6 +49,50 @@ describe('parseToolCall', () => {
   });
 });
 
+describe('parseToolCalls on arguments that end a sentence', () => {
+  const names = ['FETCH_URL', 'BRAVE_SEARCH', 'TIME_IN', 'MCP'];
+
+  it('drops the full stop after a URL in backticks', () => {
+    expect(parseToolCalls('FETCH_URL: `https://example.com`.', names)).toEqual([
+      { tool: 'FETCH_URL', argument: 'https://example.com' },
+    ]);
+  });
+
+  it('drops the full stop after a quoted URL', () => {
+    expect(parseToolCall('FETCH_URL: "https://example.com".', names)?.argument).toBe('https://example.com');
+  });
+
+  it('drops the full stop after a quoted search query', () => {
+    expect(parseToolCall('BRAVE_SEARCH: "weather in Lisbon".', names)?.argument).toBe('weather in Lisbon');
+  });
+
+  it('drops the full stop that ends a plain argument', () => {
+    expect(parseToolCall('TIME_IN: Europe/Lisbon.', names)?.argument).toBe('Europe/Lisbon');
+  });
+
+  it('keeps an MCP JSON argument parseable when a full stop follows it', () => {
+    expect(parseToolCall('MCP: get-sum {"a": 1, "b": 2}.', names)?.argument).toBe('get-sum {"a": 1, "b": 2}');
+  });
+
+  it('keeps an ellipsis, which is not a full stop', () => {
+    expect(parseToolCall('BRAVE_SEARCH: and then...', names)?.argument).toBe('and then...');
+  });
+});
+
+describe('parseToolCalls on reasoning whose opening tag was in the prompt', () => {
+  it('ignores a tool line in reasoning that ends with a lone </think>', () => {
+    const reply = 'The user asks 2+2.\nFETCH_URL: https://example.com\n</think>\n\nThe answer is 4.';
+    expect(parseToolCalls(reply, ['FETCH_URL'])).toEqual([]);
+  });
+
+  it('reads the call written after the lone </think>', () => {
+    const reply = 'I should search.\n</think>\nBRAVE_SEARCH: weather in Lisbon';
+    expect(parseToolCalls(reply, ['BRAVE_SEARCH'])).toEqual([
+      { tool: 'BRAVE_SEARCH', argument: 'weather in Lisbon' },
+    ]);
+  });
+});
+
 describe('findToolCallCandidates', () => {
   it('marks a reply that is only a call as alone', () => {
     const [candidate] = findToolCallCandidates('WEB_SEARCH: weather');

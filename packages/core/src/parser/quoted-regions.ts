@@ -16,10 +16,16 @@ function blankOut(match: string): string {
   return '\n'.repeat((match.match(/\n/g) ?? []).length);
 }
 
-/** Strips reasoning blocks (`<think>…</think>`, unclosed ones to the end) from a reply. */
+const ORPHAN_CLOSE = /^[\s\S]*<\/(?:think|thinking|reasoning)>/i;
+
+/**
+ * Strips reasoning blocks (`<think>…</think>`, unclosed ones to the end) from a reply, and the
+ * reasoning before a closing tag whose opening tag was in the prompt (DeepSeek-R1 and QwQ chat
+ * templates open `<think>` themselves, so the reply starts with the reasoning and has only `</think>`).
+ */
 export function stripThinking(text: string): string {
   if (!text.includes('</') && !/<(think|thinking|reasoning)>/i.test(text)) return text;
-  return text.replace(THINKING, '').replace(/^\s*<\/think>/i, '');
+  return text.replace(THINKING, '').replace(ORPHAN_CLOSE, '');
 }
 
 /**
