@@ -76,4 +76,33 @@ describe('macstats ask', () => {
     expect(code).toBe(1);
     expect(`${stdout}${stderr}`).toContain('ollama pull mistral:7b');
   });
+
+  it('prints the error sentence on standard error only, leaving standard output empty', async () => {
+    ollama = await startFakeOllama();
+    const home = await tempHome();
+    const { code, stdout, stderr } = await runCli(['ask', 'hello?'], home, {
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'mistral:7b',
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('ollama pull mistral:7b');
+  });
+
+  it('says why a tool failed on its activity line', async () => {
+    ollama = await startFakeOllama({
+      replies: [
+        { toolCalls: [{ name: 'FETCH_URL', arguments: { argument: 'http://127.0.0.1:9/private' } }] },
+        'That page is off limits.',
+      ],
+    });
+    const home = await tempHome();
+    const { code, stdout, stderr } = await runCli(['ask', 'Read my router page'], home, {
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'llama3.2:3b',
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('That page is off limits.');
+    expect(stderr).toMatch(/← FETCH_URL failed in \d+ ms: \S.*127\.0\.0\.1/);
+  });
 });

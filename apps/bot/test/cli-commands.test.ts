@@ -47,6 +47,19 @@ describe('macstats tools', () => {
     expect(leftOut).toContain('JavaScript execution is not available in this context.');
   });
 
+  it('starts every tool description in the same column, even after a long usage', async () => {
+    const home = await tempHome();
+    const { stdout } = await runCli(['tools'], home, { ALLOW_LOCAL_CMD: 'off' });
+    const offered = stdout.split('Left out:')[0] ?? '';
+    const descriptions = ['Fetch a web page', "This computer's live CPU", 'Schedules a task'];
+    const columns = descriptions.map((text) => {
+      const line = offered.split('\n').find((candidate) => candidate.includes(text)) ?? '';
+      return line.indexOf(text);
+    });
+    expect(columns[0]).toBeGreaterThan(2);
+    expect(columns).toEqual([columns[0], columns[0], columns[0]]);
+  });
+
   it('offers BRAVE_SEARCH with a key, RUN_CMD by default and MCP with the tools its server lists', async () => {
     const home = await tempHome();
     const { code, stdout } = await runCli(['tools'], home, {
@@ -94,6 +107,7 @@ describe('macstats schedules', () => {
     const { code, stderr } = await runCli(['schedules'], home);
     expect(code).toBe(3);
     expect(stderr).toMatch(/needs "cron" \(recurring\) or "at" \(one-shot\)/);
+    expect(stderr).toContain(`error in ${join(home, 'schedules.json')}: `);
   });
 
   it('says so when there is no schedules.json', async () => {

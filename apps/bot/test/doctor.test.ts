@@ -70,7 +70,7 @@ describe('macstats doctor', () => {
     expect(stdout).toContain('✓ Brave Search accepted the key');
     expect(stdout).toMatch(/✓ MCP server "default" lists \d+ tools: echo/);
     expect(stdout).toContain(`✓ MACSTATS_HOME ${home} is writable`);
-    expect(stdout).toContain('✓ schedules.json is valid (1 schedules)');
+    expect(stdout).toContain('✓ schedules.json is valid (1 schedule)');
     expect(lines.at(-1)).toBe('All checks passed.');
   });
 

@@ -22,13 +22,18 @@ export async function askCommand(
       io.err(runtime.ollama.problem);
       return EXIT.failed;
     }
-    const stream = createAnswerStream(io.write);
+    let wroteAnswer = false;
+    const stream = createAnswerStream((text) => {
+      if (text !== '') wroteAnswer = true;
+      io.write(text);
+    });
     const onEvent = (event: AgentEvent) => {
       stream.onEvent(event);
       if (event.type === 'tool-call-start') io.err(`→ ${event.tool}: ${event.argument}`);
       if (event.type === 'tool-call-end') {
         const outcome = event.skipped ? `skipped (${event.skipped})` : event.result.isError ? 'failed' : 'ok';
-        io.err(`← ${event.tool} ${outcome} in ${Math.round(event.durationMs)} ms`);
+        const reason = event.result.isError ? `: ${firstLine(event.result.text)}` : '';
+        io.err(`← ${event.tool} ${outcome} in ${Math.round(event.durationMs)} ms${reason}`);
       }
       if (event.type === 'status') io.err(`… ${event.text}`);
     };
@@ -37,12 +42,25 @@ export async function askCommand(
       onEvent,
       ...(options.conversationId ? { conversationId: options.conversationId } : {}),
     });
+    if (answer.error) {
+      // The reason Ollama failed is not an answer: it goes to standard error, so
+      // `macstats ask ... > answer.txt` never saves an error sentence as the answer.
+      if (wroteAnswer) io.write('\n');
+      io.err(answer.text);
+      return EXIT.failed;
+    }
     stream.finish(answer.text);
-    return answer.error ? EXIT.failed : EXIT.ok;
+    return EXIT.ok;
   } catch (error) {
     if (options.signal.aborted) return EXIT.interrupted;
     throw error;
   } finally {
     await runtime.close();
   }
+}
+
+/** The first line of a tool's error text, cut to fit one terminal line. */
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

@@ -214,7 +214,12 @@ export async function checkSchedules(config: AppConfig): Promise<Check[]> {
   }
   const { schedules, errors } = parseSchedules(text);
   if (errors.length === 0)
-    return [{ status: 'ok', text: `schedules.json is valid (${schedules.length} schedules)` }];
+    return [
+      {
+        status: 'ok',
+        text: `schedules.json is valid (${schedules.length} ${schedules.length === 1 ? 'schedule' : 'schedules'})`,
+      },
+    ];
   return errors.map((error) => ({
     status: 'fail' as const,
     text: `schedules.json: ${error}`,

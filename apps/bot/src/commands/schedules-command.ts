@@ -34,6 +34,6 @@ export async function schedulesCommand(
     for (const time of times) io.out(`    ${formatRunTimes([time], zone)}  ${time.toISOString()}`);
   }
   if (schedules.length === 0 && errors.length === 0) io.out('No schedules in the file.');
-  for (const error of errors) io.err(`error: ${error}`);
+  for (const error of errors) io.err(`error in ${file}: ${error}`);
   return errors.length > 0 ? EXIT.config : EXIT.ok;
 }
