@@ -164,6 +164,38 @@ describe('native tool calling', () => {
   });
 });
 
+describe('a native function whose toArgument throws', () => {
+  it('still runs the tool with the arguments as text, and answers', async () => {
+    fake = await startFakeOllama({
+      replies: [{ toolCalls: [{ name: 'mcp_demo__get_sum', arguments: { a: 'two' } }] }, 'It needs numbers.'],
+    });
+    const mcp = {
+      ...recordingTool('MCP', () => ({ text: 'a must be a number', isError: true })),
+      nativeFunctions: () => [
+        {
+          name: 'mcp_demo__get_sum',
+          description: 'Adds two numbers.',
+          parameters: { type: 'object', properties: { a: { type: 'number' } } },
+          toArgument: (): string => {
+            throw new Error('a must be a number');
+          },
+        },
+      ],
+    };
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'llama3.2:3b' },
+      tools: [mcp],
+      memory: false,
+    });
+
+    const answer = await agent.answer('two + 3?');
+
+    expect(answer.error).toBeUndefined();
+    expect(answer.text).toBe('It needs numbers.');
+    expect(mcp.calls).toEqual(['two']);
+  });
+});
+
 describe('the tool list', () => {
   it('offers only the tools given, and the per-answer list replaces it', async () => {
     fake = await startFakeOllama({ replies: ['RUN_JS: 1 + 1', 'Two.'] });

@@ -107,6 +107,19 @@ describe('conversation memory', () => {
     expect(answerRequests()[3]?.messages[1]?.content).toContain('x'.repeat(640));
   });
 
+  it('keeps the reasoning of a thinking model out of the summary', async () => {
+    await startMemoryFake(
+      () => '<think>\nThe user said one, two, three. I must be brief.\n</think>\n\nThey counted.',
+    );
+    const agent = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [] });
+    for (const question of ['one', 'two', 'three']) await agent.answer(question, { conversationId: 'c' });
+    await agent.idle();
+    await agent.answer('four', { conversationId: 'c' });
+    const context = answerRequests()[3]?.messages[1]?.content ?? '';
+    expect(context).toContain('Summary of the earlier conversation:\nThey counted.');
+    expect(context).not.toContain('I must be brief');
+  });
+
   it('leaves the history untouched when a summary fails, and tries again later', async () => {
     let failures = 1;
     await startMemoryFake(() => (failures-- > 0 ? { fault: 'http-500' } : 'Summary after retry.'));

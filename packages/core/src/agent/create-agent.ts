@@ -10,6 +10,7 @@ import {
   withOllama,
 } from '../ollama/chat.js';
 import { describeOllamaError } from '../ollama/ollama-errors.js';
+import { stripThinking } from '../parser/quoted-regions.js';
 import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { silentLogger } from '../types.js';
@@ -100,7 +101,8 @@ export function createAgent(options: AgentOptions): Agent {
               tokensPerSecond: reply.tokensPerSecond,
               hadToolCall: false,
             });
-            return reply.content;
+            // A thinking model's reasoning would crowd the summary out of its 600 characters.
+            return stripThinking(reply.content);
           },
         });
 

@@ -46,7 +46,20 @@ export function buildNativeFunctions(tools: readonly Tool[]): NativeFunctionTabl
             parameters: fn.parameters as NonNullable<OllamaTool['function']['parameters']>,
           },
         });
-        exact.set(fn.name, { tool, toArgument: (args) => fn.toArgument(args) });
+        // A tool's own mapping must not break the answer: when it throws or returns no string,
+        // the tool gets the arguments as text and reports what is wrong with them itself.
+        exact.set(fn.name, {
+          tool,
+          toArgument: (args) => {
+            try {
+              const argument: unknown = fn.toArgument(args);
+              if (typeof argument === 'string') return argument;
+            } catch {
+              // fall through
+            }
+            return singleArgument(args);
+          },
+        });
       }
     } else {
       definitions.push({
