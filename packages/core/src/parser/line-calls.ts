@@ -62,7 +62,7 @@ export function cleanArgument(raw: string): string {
 /** A URL argument: the first word, without the sentence punctuation or an unbalanced `)` after it. */
 function cleanUrl(argument: string): string {
   let url = argument.split(/\s+/)[0] ?? '';
-  url = cleanArgument(url);
+  url = cleanArgument(url).replace(/^\((?=[a-z][a-z0-9+.-]*:\/\/)/i, '');
   for (;;) {
     const opened = (url.match(/\(/g) ?? []).length;
     const closed = (url.match(/\)/g) ?? []).length;

@@ -74,6 +74,10 @@ describe('parseToolCalls on arguments that end a sentence', () => {
     expect(parseToolCall('MCP: get-sum {"a": 1, "b": 2}.', names)?.argument).toBe('get-sum {"a": 1, "b": 2}');
   });
 
+  it('takes a URL out of the parentheses around it', () => {
+    expect(parseToolCall('FETCH_URL: (https://example.com).', names)?.argument).toBe('https://example.com');
+  });
+
   it('keeps an ellipsis, which is not a full stop', () => {
     expect(parseToolCall('BRAVE_SEARCH: and then...', names)?.argument).toBe('and then...');
   });
