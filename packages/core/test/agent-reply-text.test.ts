@@ -95,4 +95,32 @@ describe('the reply text the user sees', () => {
     expect(answer.llmCalls).toBe(2);
     expect(lastMessage(fake.requests[1])?.content).toContain('No more tools can run now.');
   });
+
+  it('says the model gave an empty reply when the last call returns nothing', async () => {
+    fake = await startFakeOllama({ replies: ['FETCH_URL: https://a.example'] });
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [recordingTool('FETCH_URL')],
+      memory: false,
+      maxToolIterations: 1,
+    });
+    fake.enqueue('');
+    const answer = await agent.answer('Question');
+    expect(answer.llmCalls).toBe(2);
+    expect(answer.text).toContain('The model gave an empty reply');
+  });
+
+  it('says the model kept asking for tools when the last call is only a tool line', async () => {
+    fake = await startFakeOllama({
+      replies: ['FETCH_URL: https://a.example', 'FETCH_URL: https://b.example'],
+    });
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [recordingTool('FETCH_URL')],
+      memory: false,
+      maxToolIterations: 1,
+    });
+    const answer = await agent.answer('Question');
+    expect(answer.text).toContain('the model kept asking for tools');
+  });
 });

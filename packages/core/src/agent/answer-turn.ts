@@ -131,5 +131,7 @@ async function toolLoop(turn: Turn): Promise<string> {
   const names = [...settings.tools.map((tool) => tool.name), 'RUN_JS'];
   const text = finalText(reply.content, names);
   reportCall(turn, 'final', reply, false);
-  return text || NO_ANSWER_TEXT;
+  if (text !== '') return text;
+  // Nothing at all is an empty reply; only a tool call (or a plan) is a model that would not answer.
+  return stripThinking(reply.content).trim() === '' ? EMPTY_REPLY_TEXT : NO_ANSWER_TEXT;
 }
