@@ -77,16 +77,18 @@ describe('macstats ask', () => {
     expect(`${stdout}${stderr}`).toContain('ollama pull mistral:7b');
   });
 
-  it('prints the error sentence on standard error only, leaving standard output empty', async () => {
-    ollama = await startFakeOllama();
+  it('prints a failed answer on standard error only, leaving standard output empty', async () => {
+    ollama = await startFakeOllama({
+      replies: [{ fault: 'http-500', errorMessage: 'model runner crashed' }],
+    });
     const home = await tempHome();
     const { code, stdout, stderr } = await runCli(['ask', 'hello?'], home, {
       OLLAMA_HOST: ollama.url,
-      OLLAMA_MODEL: 'mistral:7b',
+      OLLAMA_MODEL: 'llama3.2:3b',
     });
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain('ollama pull mistral:7b');
+    expect(stderr).toMatch(/Ollama/);
   });
 
   it('says why a tool failed on its activity line', async () => {
@@ -104,5 +106,17 @@ describe('macstats ask', () => {
     expect(code).toBe(0);
     expect(stdout.trim()).toBe('That page is off limits.');
     expect(stderr).toMatch(/← FETCH_URL failed in \d+ ms: \S.*127\.0\.0\.1/);
+  });
+
+  it('names the installed models when OLLAMA_MODEL is not installed, without a chat request', async () => {
+    ollama = await startFakeOllama();
+    const home = await tempHome();
+    const { code, stderr } = await runCli(['ask', 'hello?'], home, {
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'mistral:7b',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('(installed: llama3.2:3b, qwen2.5:7b, gemma2:2b)');
+    expect(ollama.requests).toHaveLength(0);
   });
 });

@@ -18,7 +18,9 @@ export async function askCommand(
     throw error;
   }
   try {
-    if (!runtime.ollama.ok && runtime.ollama.problem && !runtime.ollama.reachable) {
+    // Ollama down, or up without the model: the start-up check already names the fix (and the
+    // models installed), so no chat request is sent only to fail.
+    if (!runtime.ollama.ok && runtime.ollama.problem) {
       io.err(runtime.ollama.problem);
       return EXIT.failed;
     }
