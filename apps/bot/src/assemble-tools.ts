@@ -6,6 +6,7 @@ import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
+import { metricsSourceWithRates } from './metrics-source.js';
 
 /** A tool left out of the list, and why, in the words `macstats tools` prints. */
 export interface OmittedTool {
@@ -84,7 +85,7 @@ export async function assembleTools(
   }
 
   const collector = createMetricsCollector({ logger });
-  tools.push(createMetricsTool(collector));
+  tools.push(createMetricsTool(metricsSourceWithRates(collector)));
   tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
   omitted.push({
     name: 'RUN_JS',
