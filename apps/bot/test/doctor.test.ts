@@ -132,6 +132,18 @@ describe('macstats doctor', () => {
     expect(stdout).toMatch(/✗ schedules\.json: .*61.* — fix: edit /);
   });
 
+  it('ends a failed check\'s sentence before its fix, not with ". — fix:"', async () => {
+    ollama = await startFakeOllama();
+    const home = await tempHome();
+    await writeFile(
+      join(home, 'schedules.json'),
+      '{"schedules":[{"id":"a","cron":"61 * * * *","task":"hi"}]}',
+    );
+    const { stdout } = await runCli(['doctor'], home, { OLLAMA_HOST: ollama.url });
+    expect(stdout).toMatch(/✗ schedules\.json: .*61.*[^.] — fix: edit /);
+    expect(stdout).not.toContain('. — fix:');
+  });
+
   it('reports a MACSTATS_HOME that cannot be written', async () => {
     ollama = await startFakeOllama();
     const base = await tempHome();

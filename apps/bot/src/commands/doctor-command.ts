@@ -24,8 +24,11 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     checkSchedules(config),
   ]);
   const checks: Check[] = groups.flat();
-  for (const check of checks)
-    io.out(`${MARK[check.status]} ${check.text}${check.fix ? ` — fix: ${check.fix}` : ''}`);
+  for (const check of checks) {
+    // A sentence that ends in a full stop loses it before " — fix:", never ". — fix:".
+    const text = check.fix ? check.text.replace(/\.$/, '') : check.text;
+    io.out(`${MARK[check.status]} ${text}${check.fix ? ` — fix: ${check.fix}` : ''}`);
+  }
   const failed = checks.filter((check) => check.status === 'fail').length + config.warnings.length;
   io.out(failed === 0 ? 'All checks passed.' : `${failed} check${failed === 1 ? '' : 's'} failed.`);
   return failed === 0 ? EXIT.ok : EXIT.failed;
