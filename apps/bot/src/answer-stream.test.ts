@@ -54,4 +54,25 @@ describe('createAnswerStream', () => {
     stream.finish('Hello there.');
     expect(text()).toBe('Hello there.\n');
   });
+
+  it('never shows a reasoning block, nor the answer twice, when the model thinks aloud', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['<think>', 'hmm</think>', 'Plain answer.'], false);
+    stream.finish('Plain answer.');
+    expect(text()).toBe('Plain answer.\n');
+  });
+
+  it('drops a tool line left in the last reply and does not repeat the prose before it', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['The CPU is fine.\n', 'METRICS: cpu'], false);
+    stream.finish('The CPU is fine.');
+    expect(text()).toBe('The CPU is fine.\n');
+  });
+
+  it('writes the held-back end of an answer from the final text', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['Here are the numbers:\n', 'CPU: 20%'], false);
+    stream.finish('Here are the numbers:\nCPU: 20%');
+    expect(text()).toBe('Here are the numbers:\nCPU: 20%\n');
+  });
 });

@@ -3,9 +3,17 @@ import type { AgentEvent } from '@macstats/core';
 /**
  * Streams an answer to a terminal as it comes while keeping tool-call lines out of it. Text is
  * held back line by line only while the line could still be a tool call (`NAME:`, JSON, a
- * `<tool_call>` tag, a code fence); a call that ends in a tool call drops what it held.
+ * `<tool_call>` tag, a code fence); a call that ends in a tool call drops what it held. What the
+ * answering call still held (a `<think>` block, a stray tool line) is not written raw: `finish`
+ * writes the rest of the agent's cleaned final text instead, so nothing is shown twice.
  */
-export function createAnswerStream(write: (text: string) => void) {
+export function createAnswerStream(writeOut: (text: string) => void) {
+  let endsWithNewline = true;
+  const write = (text: string) => {
+    if (text === '') return;
+    writeOut(text);
+    endsWithNewline = text.endsWith('\n');
+  };
   let held = '';
   let streamedThisCall = '';
   let lastAnswerCall = '';
@@ -40,8 +48,6 @@ export function createAnswerStream(write: (text: string) => void) {
         flushSafe();
       } else if (event.type === 'llm-call-end') {
         if (!event.hadToolCall && event.purpose !== 'summary' && event.purpose !== 'plan') {
-          write(held);
-          streamedThisCall += held;
           lastAnswerCall = streamedThisCall;
         }
         held = '';
@@ -49,11 +55,19 @@ export function createAnswerStream(write: (text: string) => void) {
     },
     /** Writes the final text when the stream did not already show it (an error sentence, a cleaned reply). */
     finish(answerText: string) {
-      if (lastAnswerCall.trim() !== answerText.trim()) {
-        if (lastAnswerCall.trim() !== '') write('\n\n');
+      const shown = lastAnswerCall.trimEnd();
+      if (shown === '') {
+        write(answerText);
+      } else if (answerText.startsWith(shown)) {
+        // The stream showed the start of the answer: write only what it held back.
+        const rest = answerText.slice(shown.length);
+        const shownTail = lastAnswerCall.slice(shown.length);
+        write(rest.startsWith(shownTail) ? rest.slice(shownTail.length) : rest.trimStart());
+      } else {
+        write('\n\n');
         write(answerText);
       }
-      write('\n');
+      if (!endsWithNewline) write('\n');
     },
   };
 }
