@@ -115,6 +115,22 @@ describe('the dashboard page', () => {
     expect(await page.locator('.message.assistant').first().textContent()).toMatch(/^The tool said:/);
   });
 
+  it('keeps each chat button label on one line in a narrow desktop window', async () => {
+    await page.setViewportSize({ width: 1000, height: 860 });
+    try {
+      const lines = await page.evaluate(() =>
+        ['#chat-send', '#chat-new'].map((selector) => {
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector(selector) as Node);
+          return range.getClientRects().length;
+        }),
+      );
+      expect(lines).toEqual([1, 1]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it('shows what the model calls cost the machine, with the turn and on the metrics view', async () => {
     expect(await page.locator('.turn-status').last().textContent()).toMatch(
       /tokens\/s · CPU \d+% while the model ran/,
