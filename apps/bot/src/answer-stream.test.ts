@@ -75,4 +75,21 @@ describe('createAnswerStream', () => {
     stream.finish('Here are the numbers:\nCPU: 20%');
     expect(text()).toBe('Here are the numbers:\nCPU: 20%\n');
   });
+
+  it('shows a preamble the model repeats before every tool call only once', () => {
+    const { stream, call, text } = streamed();
+    for (const id of [1, 2, 3]) call(id, ['The CPU is fine.\n', 'METRICS: cpu'], true);
+    call(4, ['The CPU is fine.\n', 'METRICS: cpu'], false);
+    stream.finish('The CPU is fine.');
+    expect(text()).toBe('The CPU is fine.\n');
+  });
+
+  it('still streams a final answer that differs from the preamble', () => {
+    const { stream, call, text } = streamed();
+    call(1, ['Let me look.\n', 'METRICS: cpu'], true);
+    call(2, ['The CPU is at 20%.'], false);
+    expect(text()).toBe('Let me look.\nThe CPU is at 20%.');
+    stream.finish('The CPU is at 20%.');
+    expect(text()).toBe('Let me look.\nThe CPU is at 20%.\n');
+  });
 });

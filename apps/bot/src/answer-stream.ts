@@ -8,11 +8,20 @@ import type { AgentEvent } from '@macstats/core';
  * writes the rest of the agent's cleaned final text instead, so nothing is shown twice.
  */
 export function createAnswerStream(writeOut: (text: string) => void) {
-  let endsWithNewline = true;
+  let written = '';
   const write = (text: string) => {
     if (text === '') return;
     writeOut(text);
-    endsWithNewline = text.endsWith('\n');
+    written = (written + text).slice(-4096);
+  };
+  /** Lines already shown by calls that ended in a tool call: a model repeating its preamble shows it once. */
+  const shownLines = new Set<string>();
+  const repeats = (line: string, complete: boolean) => {
+    const text = line.trim();
+    if (text === '') return false;
+    if (complete) return shownLines.has(text);
+    for (const shown of shownLines) if (shown.startsWith(text)) return true;
+    return false;
   };
   let held = '';
   let streamedThisCall = '';
@@ -32,6 +41,7 @@ export function createAnswerStream(writeOut: (text: string) => void) {
       const line = newline === -1 ? held : held.slice(0, newline + 1);
       if (couldBeToolCall(line.trimEnd())) return;
       if (newline === -1 && line.length < 3) return;
+      if (repeats(line, newline !== -1)) return;
       write(line);
       streamedThisCall += line;
       held = held.slice(line.length);
@@ -49,6 +59,9 @@ export function createAnswerStream(writeOut: (text: string) => void) {
       } else if (event.type === 'llm-call-end') {
         if (!event.hadToolCall && event.purpose !== 'summary' && event.purpose !== 'plan') {
           lastAnswerCall = streamedThisCall;
+        } else if (event.hadToolCall) {
+          for (const line of streamedThisCall.split('\n'))
+            if (line.trim() !== '') shownLines.add(line.trim());
         }
         held = '';
       }
@@ -57,7 +70,8 @@ export function createAnswerStream(writeOut: (text: string) => void) {
     finish(answerText: string) {
       const shown = lastAnswerCall.trimEnd();
       if (shown === '') {
-        write(answerText);
+        // Already on screen as the last thing shown (a preamble the model then gave as its answer).
+        if (!written.trimEnd().endsWith(answerText.trim())) write(answerText);
       } else if (answerText.startsWith(shown)) {
         // The stream showed the start of the answer: write only what it held back.
         const rest = answerText.slice(shown.length);
@@ -67,7 +81,7 @@ export function createAnswerStream(writeOut: (text: string) => void) {
         write('\n\n');
         write(answerText);
       }
-      if (!endsWithNewline) write('\n');
+      if (!written.endsWith('\n')) write('\n');
     },
   };
 }
