@@ -1,6 +1,7 @@
 import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { visibleDraft } from './draft-text.js';
 import { formatDuration } from './format.js';
 import type { View } from './main.js';
 import { renderMessage } from './message-text.js';
@@ -84,7 +85,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
 
   function renderAnswer(elements: TurnElements): void {
     const { turn } = elements;
-    const text = turn.status === 'running' ? turn.draft : (turn.answer ?? '');
+    const text = turn.status === 'running' ? visibleDraft(turn.draft) : (turn.answer ?? '');
     replaceChildren(elements.answer, ...renderMessage(text));
     elements.answer.classList.toggle('streaming', turn.status === 'running');
     elements.answer.closest('.turn')?.setAttribute('data-status', turn.status);
