@@ -182,6 +182,26 @@ describe('chat API', () => {
     expect((await finishedTurn('busy')).status).toBe('stopped');
   });
 
+  it('marks an answer that failed because Ollama is down, with the fix as its text', async () => {
+    const stopped = await startFakeOllama();
+    const deadHost = stopped.url;
+    await stopped.close();
+    await api('POST', '/api/settings', { host: deadHost, model: '' });
+    try {
+      await api('POST', '/api/chat', { conversationId: 'ollama-down', clientId: 'c', message: 'hello?' });
+      const turn = await finishedTurn('ollama-down');
+      expect(turn.failed).toBe(true);
+      expect(turn.answer).toMatch(/not reachable.*ollama serve/);
+    } finally {
+      await api('POST', '/api/settings', { host: fake.url, model: '' });
+    }
+  });
+
+  it('leaves a good answer unmarked', async () => {
+    await api('POST', '/api/chat', { conversationId: 'fine', clientId: 'c', message: 'hello?' });
+    expect((await finishedTurn('fine')).failed).toBeUndefined();
+  });
+
   it('refuses a conversation id that is not a plain identifier', async () => {
     const { status } = await api('POST', '/api/chat', {
       conversationId: '../../etc',

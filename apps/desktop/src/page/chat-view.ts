@@ -90,6 +90,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     elements.answer.classList.toggle('streaming', turn.status === 'running');
     elements.answer.closest('.turn')?.setAttribute('data-status', turn.status);
     elements.answer.classList.toggle('stopped', turn.status === 'stopped');
+    elements.answer.classList.toggle('failed', turn.failed === true);
     elements.answer.hidden = text === '' && turn.status !== 'running';
     const cost = [
       turn.tokensPerSecond ? `${turn.tokensPerSecond.toFixed(1)} tokens/s` : '',

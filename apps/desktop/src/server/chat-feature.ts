@@ -97,6 +97,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
       const agent = await options.agent();
       if ('unavailable' in agent) {
         turn.answer = agent.unavailable;
+        turn.failed = true;
       } else {
         const context = options.context?.();
         const answer = await agent.answer(turn.question, {
@@ -107,10 +108,12 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           ...(context === undefined ? {} : { context }),
         });
         turn.answer = answer.text;
+        if (answer.error) turn.failed = true;
       }
       turn.status = 'done';
     } catch (error) {
       turn.status = 'stopped';
+      if (!controller.signal.aborted) turn.failed = true;
       turn.answer = controller.signal.aborted
         ? turn.draft || 'Stopped.'
         : `The answer failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -21,6 +21,8 @@ export interface ChatTurn {
   draft: string;
   /** The final reply. */
   answer?: string;
+  /** Set when Ollama or the model failed: `answer` is then the sentence that names the fix. */
+  failed?: boolean;
   tools: ToolActivity[];
   /** The agent's latest status line while it works. */
   statusText?: string;
