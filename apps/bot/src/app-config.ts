@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CONFIG_KEYS, DEFAULT_OLLAMA_HOST, loadConfig } from '@macstats/core';
+import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
@@ -17,6 +18,8 @@ export interface AppConfig {
   mcpUrl: string | undefined;
   /** False when `ALLOW_LOCAL_CMD` is `0`, `false`, `no` or `off`. */
   allowLocalCmd: boolean;
+  /** `FETCH_ALLOW_HOSTS`: hosts, addresses or ranges FETCH_URL may reach although they are private. */
+  fetchAllowHosts: string[];
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -43,6 +46,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     mcpStdio: get('MCP_SERVER_STDIO'),
     mcpUrl: get('MCP_SERVER_URL'),
     allowLocalCmd: isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')),
+    fetchAllowHosts: parseAllowHosts(get('FETCH_ALLOW_HOSTS')),
     logLevel: get('LOG_LEVEL') ?? 'info',
     warnings: loaded.warnings,
     describe: () => loaded.describe(),

@@ -41,7 +41,7 @@ export async function assembleTools(
   options: { logger: Logger; signal?: AbortSignal },
 ): Promise<AssembledTools> {
   const { logger } = options;
-  const tools: Tool[] = [createFetchUrlTool()];
+  const tools: Tool[] = [createFetchUrlTool({ allowHosts: config.fetchAllowHosts, logger })];
   const omitted: OmittedTool[] = [];
   const problems: string[] = [];
 

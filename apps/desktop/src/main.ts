@@ -1,6 +1,7 @@
 // `npm start`: the dashboard. A thin CLI over startDashboard: arguments, configuration, tools,
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
+import { MacstatsError } from '@macstats/core';
 import { readAppConfig } from './cli/app-config.js';
 import { createAppTools } from './cli/app-tools.js';
 import { CliError, parseCliArgs, USAGE } from './cli/cli-args.js';
@@ -72,4 +73,11 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  // Bad configuration (an allowHosts range, a broken mcp.json) is one sentence, not a stack trace.
+  if (!MacstatsError.isInstance(error)) throw error;
+  console.error(`macstats: ${error.message}`);
+  process.exitCode = 1;
+}

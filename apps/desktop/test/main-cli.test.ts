@@ -107,4 +107,17 @@ describe('npm start (dist/main.js)', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^--host 0\.0\.0\.0 is refused/);
   });
+
+  it('says in one sentence that a FETCH_ALLOW_HOSTS range is bad, without a stack trace', () => {
+    const result = spawnSync(process.execPath, [main, '--no-open'], {
+      cwd: root,
+      env: freshEnv({ FETCH_ALLOW_HOSTS: '10.0.0.0/99', OLLAMA_HOST: 'http://127.0.0.1:9' }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'macstats: allowHosts: "10.0.0.0/99" is not an address range (write it like 192.168.1.0/24 or fd00::/8).',
+    );
+  });
 });

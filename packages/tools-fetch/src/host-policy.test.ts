@@ -28,6 +28,12 @@ describe('canonicalHost', () => {
 });
 
 describe('createHostPolicy', () => {
+  it('refuses an allowHosts range that is not one, in one sentence', () => {
+    expect(() => createHostPolicy({ allowHosts: ['10.0.0.0/99'] })).toThrow(
+      'allowHosts: "10.0.0.0/99" is not an address range (write it like 192.168.1.0/24 or fd00::/8).',
+    );
+  });
+
   it('refuses a private address and says how to allow it', () => {
     expect(createHostPolicy({}).refusal('10.0.0.5', '10.0.0.5')).toBe(
       'blocked: 10.0.0.5 is a private address; add the host to allowHosts to fetch it',

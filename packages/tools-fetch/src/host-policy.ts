@@ -1,3 +1,4 @@
+import { MacstatsError } from '@macstats/core';
 import ipaddr from 'ipaddr.js';
 import { classifyAddress, isIpAddress, unbracket } from './address-policy.js';
 
@@ -32,7 +33,7 @@ export function createHostPolicy(options: {
     const trimmed = entry.trim().toLowerCase();
     if (trimmed === '') continue;
     if (trimmed.includes('/')) {
-      ranges.push(ipaddr.parseCIDR(unbracket(trimmed)));
+      ranges.push(parseRange(entry, trimmed));
     } else if (trimmed.startsWith('*.')) {
       patterns.push({ kind: 'suffix', name: canonicalHost(trimmed.slice(2)) });
     } else {
@@ -79,5 +80,17 @@ export function canonicalHost(host: string): string {
     return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   } catch {
     return bare.toLowerCase();
+  }
+}
+
+function parseRange(entry: string, trimmed: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  try {
+    return ipaddr.parseCIDR(unbracket(trimmed));
+  } catch (error) {
+    throw new MacstatsError(
+      'FETCH_BAD_OPTION',
+      `allowHosts: "${entry}" is not an address range (write it like 192.168.1.0/24 or fd00::/8).`,
+      { cause: error },
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchToolIfConfigured } from '@macstats/tools-brave';
-import { createFetchUrlTool } from '@macstats/tools-fetch';
+import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import type { AppConfig } from './app-config.js';
@@ -21,7 +21,9 @@ export interface AppTools {
  * `$MACSTATS_HOME/mcp.json`).
  */
 export async function createAppTools(config: AppConfig, logger: Logger): Promise<AppTools> {
-  const tools: Tool[] = [createFetchUrlTool({ logger })];
+  const tools: Tool[] = [
+    createFetchUrlTool({ allowHosts: parseAllowHosts(config.values['FETCH_ALLOW_HOSTS']), logger }),
+  ];
   const brave = createBraveSearchToolIfConfigured({
     apiKey: config.values['BRAVE_API_KEY'],
     ...(config.values['BRAVE_API_URL'] ? { baseUrl: config.values['BRAVE_API_URL'] } : {}),

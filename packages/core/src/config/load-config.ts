@@ -16,6 +16,7 @@ export const CONFIG_KEYS = [
   'MCP_SERVER_URL',
   'ALLOW_LOCAL_CMD',
   'MACSTATS_HOME',
+  'FETCH_ALLOW_HOSTS',
 ] as const;
 
 /** The config file's name, in the current directory and in MACSTATS_HOME. */
