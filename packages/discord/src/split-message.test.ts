@@ -1,35 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { endsInsideFence, renderedWords } from '../test/harness.js';
 import { MIN_SPLIT_LIMIT, splitMessage } from './split-message.js';
-
-/** Words of a text, each tagged with the code block it renders in (`-` for prose); fence lines left out. */
-function renderedWords(text: string): string[] {
-  const words: string[] = [];
-  let open: { marker: string; lang: string } | undefined;
-  for (const line of text.split('\n')) {
-    const fence = /^ {0,3}(`{3,})([^`]*)$/.exec(line);
-    if (fence) {
-      const marker = fence[1] ?? '';
-      const info = (fence[2] ?? '').trim();
-      if (!open) open = { marker, lang: info };
-      else if (marker.length >= open.marker.length && info === '') open = undefined;
-      continue;
-    }
-    for (const word of line.split(/\s+/).filter(Boolean))
-      words.push(`${open ? `code(${open.lang})` : '-'}:${word}`);
-  }
-  return words;
-}
-
-function endsInsideFence(text: string): boolean {
-  let open: string | undefined;
-  for (const line of text.split('\n')) {
-    const fence = /^ {0,3}(`{3,})([^`]*)$/.exec(line);
-    if (!fence) continue;
-    if (!open) open = fence[1];
-    else if ((fence[1] ?? '').length >= open.length && (fence[2] ?? '').trim() === '') open = undefined;
-  }
-  return open !== undefined;
-}
 
 /** A small deterministic random generator (mulberry32). */
 function random(seed: number) {
