@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUN_JS_UNAVAILABLE } from '@macstats/core';
@@ -149,6 +151,31 @@ describe('settings API', () => {
     expect(readFileSync(join(home, '.config.env'), 'utf8')).toBe(
       `# mine\nBRAVE_API_KEY=secret\nOLLAMA_HOST=${fake.url}\nOLLAMA_MODEL=qwen2.5:7b\n`,
     );
+  });
+
+  it('answers a new address with its own check, not one still running for the old address', async () => {
+    // An Ollama that takes the connection and never answers: the start's probe waits on it.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentHome = mkdtempSync(join(tmpdir(), 'macstats-api-silent-'));
+    const stuck = await startDashboard({
+      home: silentHome,
+      ollama: { host: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` },
+      collector,
+    });
+    try {
+      const changed = await createApiClient(stuck.port, stuck.token)('POST', '/api/settings', {
+        host: fake.url,
+        model: '',
+      });
+      expect(changed.json.ollama).toMatchObject({ host: fake.url, reachable: true });
+      expect(changed.json.ollama.problem).toBeUndefined();
+    } finally {
+      await stuck.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+      rmSync(silentHome, { recursive: true, force: true });
+    }
   });
 
   it('names a model that is not installed in the banner status', async () => {

@@ -312,6 +312,42 @@ describe('when Ollama is not running', () => {
   });
 });
 
+describe('when Ollama takes the connection and never answers', () => {
+  let silent: Server;
+  let stuck: Dashboard;
+  let stuckHome: string;
+
+  beforeAll(async () => {
+    stuckHome = mkdtempSync(join(tmpdir(), 'macstats-silent-'));
+    silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const host = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    stuck = await startDashboard({ home: stuckHome, ollama: { host }, collector });
+  });
+  afterAll(async () => {
+    await stuck.close();
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+    rmSync(stuckHome, { recursive: true, force: true });
+  });
+
+  it('keeps the address typed in Settings while the slow check comes back, and saves it', async () => {
+    const settings = await browser.newPage();
+    await settings.goto(stuck.url);
+    await settings.goto(`${stuck.origin}/#settings`);
+    await settings.fill('#settings-host', fake.url);
+    // The check of the silent address ends at its time limit and the view fills in.
+    await settings.locator('.settings-status').filter({ hasText: 'not reachable' }).waitFor();
+    expect(await settings.inputValue('#settings-host')).toBe(fake.url);
+    await settings.click('.settings-form button[type=submit]');
+    await settings
+      .locator('.settings-status')
+      .filter({ hasText: `at ${fake.url}:` })
+      .waitFor();
+    await settings.close();
+  });
+});
+
 describe('the collector speed', () => {
   it('falls back to slow once no page is open', async () => {
     await page.close();

@@ -31,9 +31,16 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
   );
   replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes);
   let loaded = false;
+  // What the user changed and has not saved yet: a load that comes back later keeps it.
+  let edited = false;
+  host.addEventListener('input', () => {
+    edited = true;
+  });
+  model.addEventListener('change', () => {
+    edited = true;
+  });
 
-  function fillModels(settings: Settings): void {
-    const current = settings.model ?? '';
+  function fillModels(settings: Settings, current: string): void {
     const names = [...settings.ollama.models];
     if (current !== '' && !names.includes(current)) names.unshift(current);
     const automatic = settings.ollama.models[0]
@@ -61,8 +68,8 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
   }
 
   function apply(settings: Settings): void {
-    host.value = settings.host;
-    fillModels(settings);
+    if (!edited) host.value = settings.host;
+    fillModels(settings, edited ? model.value : (settings.model ?? ''));
     showStatus(settings.ollama);
     const lines = [`Saved in ${settings.settingsFile}.`];
     if (settings.environmentOverrides.length > 0) {
@@ -89,6 +96,7 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
     message.dataset['state'] = '';
     try {
       const settings = await sendJson<Settings>('/api/settings', { host: host.value, model: model.value });
+      edited = false;
       apply(settings);
       message.textContent = settings.ollama.problem ? `Saved. ${settings.ollama.problem}` : 'Saved.';
     } catch (failure) {

@@ -49,7 +49,10 @@ export function createOllamaFeature(
   };
   let agent: { key: string; value: ChatAgent } | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let probing: Promise<OllamaStatus> | undefined;
+  // The probe under way, for the host and model it checks: a check after Settings changed
+  // them must not be answered by a probe of the old ones.
+  let probing: { key: string; result: Promise<OllamaStatus> } | undefined;
+  const choiceKey = () => `${host}\n${chosenModel ?? ''}`;
 
   const schedule = () => {
     clearTimeout(timer);
@@ -62,23 +65,31 @@ export function createOllamaFeature(
   };
 
   function check(): Promise<OllamaStatus> {
-    probing ??= probeOllama(host, chosenModel, closing.signal).then(
-      (next) => {
-        probing = undefined;
-        const changed =
-          JSON.stringify({ ...next, checkedAt: 0 }) !== JSON.stringify({ ...status, checkedAt: 0 });
-        status = next;
-        if (changed) core.hub.broadcast('ollama', status);
-        schedule();
-        return status;
-      },
-      // Only an abort rejects: the dashboard is closing.
-      () => {
-        probing = undefined;
-        return status;
-      },
-    );
-    return probing;
+    const key = choiceKey();
+    if (probing?.key === key) return probing.result;
+    const current: { key: string; result: Promise<OllamaStatus> } = {
+      key,
+      result: probeOllama(host, chosenModel, closing.signal).then(
+        (next) => {
+          if (probing === current) probing = undefined;
+          // Settings changed while this probe ran: its answer is about the old choice.
+          if (key !== choiceKey()) return next;
+          const changed =
+            JSON.stringify({ ...next, checkedAt: 0 }) !== JSON.stringify({ ...status, checkedAt: 0 });
+          status = next;
+          if (changed) core.hub.broadcast('ollama', status);
+          schedule();
+          return status;
+        },
+        // Only an abort rejects: the dashboard is closing.
+        () => {
+          if (probing === current) probing = undefined;
+          return status;
+        },
+      ),
+    };
+    probing = current;
+    return current.result;
   }
 
   const agentSource: AgentSource = async () => {
@@ -154,7 +165,7 @@ export function createOllamaFeature(
     async close() {
       closing.abort();
       clearTimeout(timer);
-      await probing;
+      await probing?.result;
       if (agent) options.retireAgent?.(agent.value);
     },
   };
