@@ -351,6 +351,6 @@ describe('when Ollama takes the connection and never answers', () => {
 describe('the collector speed', () => {
   it('falls back to slow once no page is open', async () => {
     await page.close();
-    await expect.poll(() => collector.speed, { timeout: 5000 }).toBe('slow');
+    await expect.poll(() => collector.speed, { timeout: 15_000 }).toBe('slow');
   });
 });
