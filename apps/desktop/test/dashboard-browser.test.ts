@@ -212,6 +212,41 @@ describe('schedules in the page', () => {
     expect(await page.textContent('#schedules-status')).toBe('This dashboard runs the schedules.');
     await screenshot(page, 'schedules', true);
   });
+
+  it('edits a one-shot written with an offset without moving it', async () => {
+    const created = await page.evaluate(() =>
+      fetch('/api/schedules', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          schedule: {
+            id: 'call-home',
+            task: 'Remind me to call home',
+            at: '2099-03-01T09:00:00+05:00',
+            timezone: 'Europe/Berlin',
+          },
+        }),
+      }).then((response) => response.status),
+    );
+    expect(created).toBe(201);
+    const entry = page.locator('[data-schedule="call-home"]');
+    await entry.locator('button', { hasText: 'Edit' }).click();
+    expect(await page.inputValue('#schedule-form [name=at]')).toBe('2099-03-01T05:00');
+    await page.fill('#schedule-form [name=task]', 'Remind me to call home tonight');
+    await page.click('#schedule-form button[type=submit]');
+    await entry.filter({ hasText: 'tonight' }).waitFor();
+    const file = JSON.parse(readFileSync(join(home, 'schedules.json'), 'utf8'));
+    const saved = file.schedules.find((schedule: { id: string }) => schedule.id === 'call-home');
+    expect(saved).toEqual({
+      id: 'call-home',
+      task: 'Remind me to call home tonight',
+      at: '2099-03-01T05:00',
+      timezone: 'Europe/Berlin',
+    });
+    expect(await entry.locator('.next-runs time').first().getAttribute('datetime')).toBe(
+      '2099-03-01T04:00:00.000Z',
+    );
+  });
 });
 
 describe('another web page on this machine', () => {

@@ -57,3 +57,29 @@ export function formatTimeIn(ms: number | string, timeZone: string): string {
     return formatTime(ms);
   }
 }
+
+/**
+ * The value for a `datetime-local` field showing a schedule's `at`: as written when it has no
+ * offset (it is already wall time in the schedule's zone), else the same instant as wall time
+ * in `timeZone`, so saving it back without the offset does not move the run.
+ */
+export function wallTimeIn(at: string, timeZone: string): string {
+  if (!/(Z|[+-]\d\d:?\d\d)$/i.test(at)) return at.slice(0, 19);
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return '';
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(date)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
+}

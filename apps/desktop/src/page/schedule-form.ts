@@ -1,13 +1,16 @@
 import { ApiError, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatTimeIn } from './format.js';
+import { formatTimeIn, wallTimeIn } from './format.js';
 import type { PreviewAnswer, ScheduleInput } from './schedule-types.js';
 
 /** The add/edit form of a schedule, with the next runs previewed as you type. */
 export interface ScheduleForm {
   element: HTMLFormElement;
-  /** Opens the form empty (`undefined`) or filled with a schedule to edit. */
-  edit(schedule: ScheduleInput | undefined): void;
+  /**
+   * Opens the form empty (`undefined`) or filled with a schedule to edit; `timeZone` is the zone
+   * the schedule runs in (its own or the scheduler's), for showing an `at` written with an offset.
+   */
+  edit(schedule: ScheduleInput | undefined, timeZone?: string): void;
 }
 
 function field(label: string, control: HTMLElement, hint?: string): HTMLElement {
@@ -160,7 +163,7 @@ export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void
 
   return {
     element,
-    edit(schedule) {
+    edit(schedule, timeZone) {
       editing = schedule?.id;
       title.textContent = schedule ? `Edit "${schedule.id}"` : 'New schedule';
       id.value = schedule?.id ?? '';
@@ -168,7 +171,9 @@ export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void
       kindCron.checked = schedule?.at === undefined;
       kindAt.checked = schedule?.at !== undefined;
       cron.value = schedule?.cron ?? '';
-      at.value = schedule?.at?.replace(/(Z|[+-]\d\d:\d\d)$/, '').slice(0, 19) ?? '';
+      at.value = schedule?.at
+        ? wallTimeIn(schedule.at, timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone)
+        : '';
       timezone.value = schedule?.timezone ?? '';
       channel.value = schedule?.reply_to_channel_id ?? '';
       errorText.hidden = true;

@@ -70,7 +70,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     const edit = h('button', { type: 'button', class: 'ghost' }, 'Edit');
     const remove = h('button', { type: 'button', class: 'ghost danger' }, 'Remove');
     edit.addEventListener('click', () => {
-      form.edit(schedule);
+      form.edit(schedule, entry.timezone);
       form.element.hidden = false;
       addButton.hidden = true;
       form.element.scrollIntoView({ block: 'nearest' });
