@@ -32,14 +32,11 @@ export function channelOfConversation(context: ToolContext): string | undefined 
 
 /**
  * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
- * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP only when a server is configured
- * and lists its tools, METRICS and SCHEDULER always. RUN_JS is never offered here: the agent
+ * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
+ * server that is down is tried again when the list is read), METRICS and SCHEDULER always. RUN_JS is never offered here: the agent
  * answers it with the seed's "not available" sentence.
  */
-export async function assembleTools(
-  config: AppConfig,
-  options: { logger: Logger; signal?: AbortSignal },
-): Promise<AssembledTools> {
+export async function assembleTools(config: AppConfig, options: { logger: Logger }): Promise<AssembledTools> {
   const { logger } = options;
   const tools: Tool[] = [createFetchUrlTool({ allowHosts: config.fetchAllowHosts, logger })];
   const omitted: OmittedTool[] = [];
@@ -72,16 +69,13 @@ export async function assembleTools(
     });
   } else {
     mcp = await connectMcpServers(servers, { logger });
-    const listed = await mcp.listTools(options.signal ? { signal: options.signal } : {}).catch(() => []);
     for (const [name, connection] of mcp.connections) {
       if (connection.status !== 'connected')
-        problems.push(`MCP server "${name}" is not answering; its tools are left out.`);
+        problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
     }
-    if (listed.length === 0) {
-      omitted.push({ name: 'MCP', reason: 'no configured MCP server listed any tools' });
-    } else {
-      tools.push(mcp.tool);
-    }
+    // Offered even while no server answers: the tool tells the model so, and a server that
+    // comes up later is tried again each time the tool list is read.
+    tools.push(mcp.tool);
   }
 
   const collector = createMetricsCollector({ logger });

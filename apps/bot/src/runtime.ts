@@ -29,7 +29,7 @@ export async function createRuntime(
       ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
       ...(signal ? { signal } : {}),
     }),
-    assembleTools(config, { logger, ...(signal ? { signal } : {}) }),
+    assembleTools(config, { logger }),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
   const tools = assembled.value;

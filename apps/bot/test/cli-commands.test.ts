@@ -73,6 +73,22 @@ describe('macstats tools', () => {
     expect(leftOut).not.toMatch(/BRAVE_SEARCH|RUN_CMD|MCP/);
   });
 
+  it('offers MCP while its server is down, telling the model so, with a note', async () => {
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['tools'], home, {
+      MCP_SERVER_STDIO: 'macstats-no-such-program',
+    });
+    expect(code).toBe(0);
+    const [offered, leftOut] = stdout.split('Left out:');
+    expect(offered).toContain('MCP:');
+    expect(offered).toContain(
+      'No MCP tools are available right now (no MCP server is reachable); do not use MCP.',
+    );
+    expect(leftOut).toContain(
+      'note: MCP server "default" is not answering; its tools are offered once it answers.',
+    );
+  });
+
   it('reads its settings from .config.env in MACSTATS_HOME', async () => {
     const home = await tempHome();
     await writeFile(join(home, '.config.env'), 'BRAVE_API_KEY=from-the-file-1234\nALLOW_LOCAL_CMD=0\n');

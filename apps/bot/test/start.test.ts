@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   type FakeChatRequest,
   type FakeDiscord,
@@ -14,6 +15,7 @@ import {
   callEcho,
   cleanUp,
   descendantsOf,
+  everythingEntry,
   everythingStdio,
   isAlive,
   startCli,
@@ -85,6 +87,46 @@ describe('macstats start', () => {
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   });
+
+  it('offers the tools of an MCP server that comes up after the bot started', async () => {
+    const home = await tempHome();
+    const late = join(home, 'late-server.mjs');
+    const { bot, discord, botMessages } = await startBot({
+      home,
+      ollama: {
+        reply: (request) => {
+          const result = request.messages.find((message) => message.role === 'tool')?.content;
+          if (result !== undefined) return `The MCP server said: ${result}`;
+          return request.tools?.some((tool) => /echo/.test(tool.function.name))
+            ? callEcho(request, 'mango')
+            : 'No MCP tools yet.';
+        },
+      },
+      env: { MCP_SERVER_STDIO: [process.execPath, late, 'stdio'].join('|') },
+    });
+    const first = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
+    await discord.waitFor(() => botMessages(first.channelId).includes('No MCP tools yet.'), {
+      timeoutMs: 15_000,
+      what: 'the answer without MCP',
+    });
+    // The server's program appears; reading the tool list for the next answer starts it.
+    await writeFile(late, `await import(${JSON.stringify(pathToFileURL(everythingEntry()).href)});\n`);
+    const second = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
+    await bot.waitForOutput(/MCP server connected/, { timeoutMs: 15_000 });
+    const answers = () =>
+      botMessages(second.channelId).filter(
+        (text) => text === 'No MCP tools yet.' || text.startsWith('The MCP server said'),
+      );
+    await discord.waitFor(() => answers().length >= 2, { timeoutMs: 15_000, what: 'the second answer' });
+    const third = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
+    const reply = await discord.waitFor(
+      () => botMessages(third.channelId).find((text) => text.startsWith('The MCP server said')),
+      { timeoutMs: 15_000, what: 'the answer through MCP' },
+    );
+    expect(reply).toMatch(/Echo: mango/);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  }, 60_000);
 
   it('fires a schedule and posts "[Schedule: <id>] ..." to its channel', async () => {
     const home = await tempHome();
