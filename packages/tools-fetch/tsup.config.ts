@@ -1,3 +1,7 @@
 import { createTsupConfig } from '../../tsup.base.js';
 
-export default createTsupConfig();
+// The worker that turns large pages into text is its own file, loaded by URL at run time.
+export default createTsupConfig({
+  entry: ['src/index.ts', 'src/convert-worker.ts'],
+  dts: { entry: 'src/index.ts' },
+});

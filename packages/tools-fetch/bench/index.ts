@@ -8,6 +8,7 @@ import { JSDOM } from 'jsdom';
 import { htmlToText } from '../src/html-to-text.js';
 import { CORPUS_DIR, type CorpusPage, loadCorpus } from './corpus.js';
 import { median, score, textOfHtml, withoutLinkTargets, words } from './score.js';
+import { benchStall } from './stall.js';
 
 const PAGE_URL = 'http://fakehost/test/page.html';
 const TARGETS = { recall: 0.9, precision: 0.85, speedup: 3 };
@@ -119,3 +120,4 @@ function main(): void {
 }
 
 main();
+await benchStall();

@@ -20,6 +20,8 @@ export const FETCH_URL_DEFAULTS = {
   maxChars: 20_000,
   /** Redirects followed, each one checked like the first request. */
   maxRedirects: 5,
+  /** Time a large page's article extraction may take on its worker thread: 10 s. */
+  convertTimeoutMs: 10_000,
   /** A body that inflates more than this many times its compressed size past `maxBytes` is refused. */
   maxCompressionRatio: 100,
   userAgent: DEFAULT_USER_AGENT,

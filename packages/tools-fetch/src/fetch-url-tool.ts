@@ -28,6 +28,12 @@ export interface FetchUrlToolOptions {
   maxBytes?: number;
   /** Redirects followed, each checked like the first request. Default 5. */
   maxRedirects?: number;
+  /**
+   * Time a large page's article extraction may take, in ms, on a worker thread (pages of
+   * 256 KB and more are converted there, so the caller's event loop never stalls). Past it the
+   * page's rough text is returned with a note. Default 10000.
+   */
+  convertTimeoutMs?: number;
   /** Inflation ratio past `maxBytes` refused as a compression bomb. Default 100. */
   maxCompressionRatio?: number;
   /** User-Agent header. Default {@link DEFAULT_USER_AGENT} (`macstats-agent/<version> (...)`). */
@@ -59,6 +65,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     maxChars: options.maxChars ?? FETCH_URL_DEFAULTS.maxChars,
     maxBytes: options.maxBytes ?? FETCH_URL_DEFAULTS.maxBytes,
     maxRedirects: options.maxRedirects ?? FETCH_URL_DEFAULTS.maxRedirects,
+    convertTimeoutMs: options.convertTimeoutMs ?? FETCH_URL_DEFAULTS.convertTimeoutMs,
     maxCompressionRatio: options.maxCompressionRatio ?? FETCH_URL_DEFAULTS.maxCompressionRatio,
     userAgent: options.userAgent ?? FETCH_URL_DEFAULTS.userAgent,
   };
@@ -88,7 +95,8 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
         wantsBody: (status, contentType, contentLength) =>
           status >= 400 || contentLength === undefined || !isDeclaredBinary(contentType),
       });
-      return pageToText(page, settings);
+      // The fetch deadline is spent; converting has its own limit, and only the caller aborts it.
+      return await pageToText(page, settings, context.signal);
     } catch (error) {
       // The caller's abort is the caller's: it propagates. Everything else is the model's to read.
       if (context.signal.aborted) throw context.signal.reason ?? error;

@@ -1,22 +1,36 @@
 import type { ToolResult } from '@macstats/core';
 import { decodeBody } from './charset.js';
 import { contentKind, describeBinary, formatBytes, mediaType } from './content-kind.js';
+import { convertHtml } from './convert-html.js';
+import { seconds } from './describe-failure.js';
 import type { FetchedPage } from './fetch-page.js';
-import { htmlToText } from './html-to-text.js';
 
 /** Characters of an error page quoted in an HTTP error. */
 const EXCERPT_CHARS = 200;
 
+/** Limits of {@link pageToText}. */
+export interface PageLimits {
+  maxChars: number;
+  maxBytes: number;
+  /** Time a large page's extraction may take before its rough text is used instead. */
+  convertTimeoutMs: number;
+}
+
 /**
  * Turns a fetched page into what the model reads: an HTTP error in one sentence with an
  * excerpt, a binary in one line, or the text of the body capped at `maxChars` with notes
- * saying what was cut.
+ * saying what was cut. Rejects only when `signal` aborts.
  */
-export function pageToText(page: FetchedPage, limits: { maxChars: number; maxBytes: number }): ToolResult {
+export async function pageToText(
+  page: FetchedPage,
+  limits: PageLimits,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const url = page.url.href;
   const bytes = page.body?.bytes ?? Buffer.alloc(0);
+  const context = { url, truncated: page.body?.truncated ?? false, limits, signal };
   if (page.status >= 400) {
-    const excerpt = excerptOf(readable(bytes, page.contentType, url, page.body?.truncated ?? false)).slice(
+    const excerpt = excerptOf((await readable(bytes, page.contentType, context)).text).slice(
       0,
       EXCERPT_CHARS,
     );
@@ -29,9 +43,15 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
     const size = page.contentLength ?? (page.body?.truncated ? undefined : bytes.length);
     return { text: redirected + describeBinary(url, type, size) };
   }
-  const text = readable(bytes, page.contentType, url, page.body?.truncated ?? false, kind).trim();
+  const converted = await readable(bytes, page.contentType, context, kind);
+  const text = converted.text.trim();
   if (text === '') return { text: `${redirected}${url} answered ${page.status} with an empty body.` };
   const notes: string[] = [];
+  if (converted.rough) {
+    notes.push(
+      `[rough text: the page was too large to find its article within ${seconds(limits.convertTimeoutMs)}; menus and other page parts are included]`,
+    );
+  }
   let shown = text;
   if (shown.length > limits.maxChars) {
     shown = cutAtWord(shown, limits.maxChars);
@@ -42,25 +62,30 @@ export function pageToText(page: FetchedPage, limits: { maxChars: number; maxByt
   return { text: `${redirected}${shown}${notes.length > 0 ? `\n\n${notes.join('\n')}` : ''}` };
 }
 
-function readable(
+async function readable(
   bytes: Buffer,
   contentType: string | undefined,
-  url: string,
-  truncated: boolean,
+  context: { url: string; truncated: boolean; limits: PageLimits; signal: AbortSignal },
   kind = contentKind(mediaType(contentType), bytes).kind,
-): string {
-  if (kind === 'binary' || bytes.length === 0) return '';
-  const decoded = decodeBody(bytes, contentType, truncated);
-  if (kind === 'html') return htmlToText(decoded, { url });
+): Promise<{ text: string; rough: boolean }> {
+  if (kind === 'binary' || bytes.length === 0) return { text: '', rough: false };
+  const decoded = decodeBody(bytes, contentType, context.truncated);
+  if (kind === 'html') {
+    return convertHtml(decoded, {
+      url: context.url,
+      timeoutMs: context.limits.convertTimeoutMs,
+      signal: context.signal,
+    });
+  }
   if (kind === 'json') {
     try {
-      return JSON.stringify(JSON.parse(decoded), null, 2);
+      return { text: JSON.stringify(JSON.parse(decoded), null, 2), rough: false };
     } catch {
       // A body cut at the byte cap, or JSON that is not: show it as it came.
-      return decoded;
+      return { text: decoded, rough: false };
     }
   }
-  return decoded;
+  return { text: decoded, rough: false };
 }
 
 /** An error page on one line: heading marks dropped, lines joined as sentences. */
