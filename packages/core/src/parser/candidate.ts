@@ -9,8 +9,11 @@ export interface ToolCallCandidate {
   argument: string;
   /** The arguments object, when the call came in a JSON shape with object arguments. */
   args?: Record<string, unknown>;
-  /** `line` for `NAME: argument`, `json` for the JSON shapes local models emit. */
-  source: 'line' | 'json';
+  /**
+   * `line` for `NAME: argument`, `json` for the JSON shapes local models emit, `react` for the
+   * ReAct/LangChain two-line form (`Action: NAME` then `Action Input: argument`).
+   */
+  source: 'line' | 'json' | 'react';
   /** Offset in the (cleaned) reply, used to keep calls in the order they were written. */
   index: number;
   /** True when the call is the reply's only content: a deliberate call, not a prose line. */
@@ -19,8 +22,8 @@ export interface ToolCallCandidate {
   midLine: boolean;
 }
 
-/** Names that belong to the protocol but are never tools. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['RECOMMEND']);
+/** Names that belong to the protocol (or to ReAct's) but are never tools. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['RECOMMEND', 'FINAL_ANSWER']);
 
 /** Tools whose argument ends at the first `;` (the model concatenated several calls on one line). */
 export const SEMICOLON_TOOLS: ReadonlySet<string> = new Set(['FETCH_URL', 'BRAVE_SEARCH']);

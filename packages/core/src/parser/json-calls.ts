@@ -42,7 +42,8 @@ export function findJsonEnd(text: string, start: number): number {
   return -1;
 }
 
-function tryParse(text: string): unknown {
+/** `JSON.parse` that returns undefined instead of throwing. */
+export function tryParse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

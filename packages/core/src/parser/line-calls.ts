@@ -1,6 +1,7 @@
 import { SEMICOLON_TOOLS, type ToolCallCandidate } from './candidate.js';
 
-const LEADING_MARKUP = /^(?:#{1,6}\s+|(?:[-*+•]|\d{1,2}[.)]|\(\d{1,2}\))\s+|step\s*\d+\s*[:.)-]\s*)/i;
+/** Bullets, numbering, headings and "Step 1:" before a line's content. */
+export const LEADING_MARKUP = /^(?:#{1,6}\s+|(?:[-*+•]|\d{1,2}[.)]|\(\d{1,2}\))\s+|step\s*\d+\s*[:.)-]\s*)/i;
 const LABEL =
   /^[*_`]{0,2}(?:action|tool|tool call|tool_call|call|calling|using|use|next|next step|command|invoke|executing|run|running)[*_`]{0,2}\s*:\s*/i;
 const RECOMMEND_PREFIX = /^[*_`]{0,2}RECOMMEND[*_`]{0,2}\s*:\s*/i;
@@ -71,12 +72,14 @@ function cleanUrl(argument: string): string {
   }
 }
 
-interface Line {
+/** One line of a reply and where it starts. */
+export interface Line {
   text: string;
   offset: number;
 }
 
-function splitLines(text: string): Line[] {
+/** Splits text into lines with their offsets. */
+export function splitLines(text: string): Line[] {
   const lines: Line[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
@@ -86,7 +89,8 @@ function splitLines(text: string): Line[] {
   return lines;
 }
 
-function braceBalance(text: string): number {
+/** Open minus closed braces and brackets outside JSON strings: > 0 while a JSON value goes on. */
+export function braceBalance(text: string): number {
   let balance = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -189,15 +193,18 @@ export function findLineCalls(
   return found;
 }
 
-/** FETCH_URL and BRAVE_SEARCH end at the first `;`; what follows may be the next call. */
-function splitSemicolonCalls(
+/**
+ * Cleans a text argument the way every text call's is cleaned; FETCH_URL and BRAVE_SEARCH end at
+ * the first `;`, and what follows may be the next call. `name` may be written loosely (`Fetch URL`).
+ */
+export function splitSemicolonCalls(
   name: string,
   rest: string,
   offset: number,
   alone: boolean,
   midLine: boolean,
 ): ToolCallCandidate[] {
-  const upper = name.toUpperCase();
+  const upper = name.toUpperCase().replace(/[\s-]+/g, '_');
   let argument = rest;
   const calls: ToolCallCandidate[] = [];
   if (SEMICOLON_TOOLS.has(upper) && rest.includes(';')) {

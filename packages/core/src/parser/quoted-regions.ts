@@ -11,6 +11,11 @@ const QUOTED_TAGS =
 const QUOTE_LABEL =
   /^\s*(?:[*_`]{0,2})(observation|tool output|tool result|tool response|output of [A-Z_]+|result of [A-Z_]+)(?:[*_`]{0,2})\s*:/i;
 
+/** True for a line that starts a quoted paragraph: "Observation:", "Tool output:" and the like. */
+export function isQuoteLabel(line: string): boolean {
+  return QUOTE_LABEL.test(line);
+}
+
 /** Replaces a match with as many newlines as it spanned, so line numbers and order survive. */
 function blankOut(match: string): string {
   return '\n'.repeat((match.match(/\n/g) ?? []).length);
@@ -44,7 +49,7 @@ export function removeQuotedRegions(text: string): string {
       inQuotedParagraph = false;
       continue;
     }
-    if (QUOTE_LABEL.test(line)) inQuotedParagraph = true;
+    if (isQuoteLabel(line)) inQuotedParagraph = true;
     if (inQuotedParagraph || /^\s*>/.test(line)) lines[index] = '';
   }
   return lines.join('\n');
