@@ -26,10 +26,19 @@ function unmatched(name: string, argument: string): RequestedCall {
 }
 
 /**
+ * A ReAct action that names a tool on purpose: one word (`Search`, `web-search`) with an input,
+ * or an `UPPER_CASE` name; "Action: Done" in an answer is not a request for a tool named Done.
+ */
+function deliberateAction(name: string, argument: string): boolean {
+  return /^[A-Za-z][\w-]*$/.test(name) && (argument !== '' || UPPER_NAME.test(name));
+}
+
+/**
  * The calls in a reply: native calls when there are any, else the text protocol parsed from the
  * content. Names that match no tool become `unknown` calls only when they are clearly meant as
- * calls (a JSON shape, a native call, or an `UPPER_CASE_NAME:` line with an underscore or alone
- * in the reply), so an answer with a "NOTE:" line is not mistaken for a call.
+ * calls (a JSON shape, a native call, a ReAct action of one word with an input, or an
+ * `UPPER_CASE_NAME:` line with an underscore or alone in the reply), so an answer with a "NOTE:"
+ * line is not mistaken for a call.
  */
 export function resolveCalls(
   reply: ChatResult,
@@ -67,7 +76,7 @@ export function resolveCalls(
       });
       continue;
     }
-    const binding = candidate.source === 'json' ? table.resolve(candidate.name) : undefined;
+    const binding = candidate.source !== 'line' ? table.resolve(candidate.name) : undefined;
     if (binding) {
       const args = candidate.args ?? { argument: candidate.argument };
       found.push({
@@ -81,6 +90,7 @@ export function resolveCalls(
     if (RESERVED_NAMES.has(candidate.name.toUpperCase()) || candidate.midLine) continue;
     const deliberate =
       candidate.source === 'json' ||
+      (candidate.source === 'react' && deliberateAction(candidate.name, candidate.argument)) ||
       isRunJs(candidate.name) ||
       (UPPER_NAME.test(candidate.name) &&
         candidate.argument !== '' &&

@@ -1,3 +1,4 @@
+import { parseToolCalls } from '../parser/parse-tool-call.js';
 import { wrapUntrusted } from '../prompt/untrusted.js';
 import type { Tool } from '../types.js';
 import type { ToolSkipReason } from './agent-types.js';
@@ -26,10 +27,20 @@ function skipText(reason: ToolSkipReason, call: RequestedCall, tools: readonly T
   }
 }
 
+/**
+ * True when tool output holds this call: as a `TOOL: argument` line, or in any other shape the
+ * parser reads (a ReAct block, JSON), so a model that copies an injected call does not run it.
+ */
 function copiedFromOutput(turn: Turn, call: RequestedCall): boolean {
   if (call.argument.trim() === '') return false;
   const needle = callKey(call.tool, call.argument).toLowerCase();
-  return turn.outputs.some((output) => output.replace(/\s+/g, ' ').toLowerCase().includes(needle));
+  return turn.outputs.some(
+    (output) =>
+      output.replace(/\s+/g, ' ').toLowerCase().includes(needle) ||
+      parseToolCalls(output, [call.tool]).some(
+        (found) => callKey(found.tool, found.argument).toLowerCase() === needle,
+      ),
+  );
 }
 
 /** Runs or refuses one requested call; returns the text the model reads and whether it failed. */

@@ -21,12 +21,18 @@ export interface ReactCallMatch {
 
 const ACTION = /^[*_`]{0,2}action[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
 const ACTION_INPUT = /^[*_`]{0,2}action[ _-]?input[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
-const THOUGHT = /^[*_`]{0,2}thought[*_`]{0,2}\s*:/i;
 /** A tool name as a model writes it in ReAct: `FETCH_URL`, `fetch-url`, `Fetch URL` (at most four words). */
 const ACTION_NAME = /^[A-Za-z][\w-]*(?: [\w-]+){0,3}$/;
 /** What a ReAct model writes as its "action" when it means to answer. */
 const NOT_AN_ACTION = /^(?:final[ _-]?answer|none|null|no[ _-]?action|nothing)$/i;
 const FENCE = /^\s*```/;
+
+const SCRATCHPAD = /^[*_`]{0,2}(?:thought|question)[*_`]{0,2}\s*:/i;
+
+/** True for a ReAct scratchpad line (`Thought:`, `Question:`), which is never part of an answer. */
+export function isScratchpadLine(line: string): boolean {
+  return SCRATCHPAD.test(bare(line));
+}
 
 /** A line without bullets, numbering or headings. */
 function bare(line: string): string {
@@ -168,8 +174,7 @@ export function findReactCalls(
   if (onlyBlock) {
     const [start, end] = onlyBlock.span;
     const other = lines.some(
-      (line, at) =>
-        usable(at) && (line.offset < start || line.offset >= end) && !THOUGHT.test(bare(line.text)),
+      (line, at) => usable(at) && (line.offset < start || line.offset >= end) && !isScratchpadLine(line.text),
     );
     const [first] = onlyBlock.candidates;
     if (first) first.alone = !other;
