@@ -1,21 +1,15 @@
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, RUN_JS_UNAVAILABLE } from '../src/index.js';
-import { lastMessage, recordingTool } from './helpers.js';
+import { lastMessage, recordingTool, textAgent as textAgentAt } from './helpers.js';
 
 let fake: FakeOllama;
 afterEach(async () => {
   await fake?.close();
 });
 
-function textAgent(tools: ReturnType<typeof recordingTool>[], maxToolIterations?: number) {
-  return createAgent({
-    ollama: { host: fake.url, model: 'gemma2:2b' },
-    tools,
-    memory: false,
-    ...(maxToolIterations ? { maxToolIterations } : {}),
-  });
-}
+const textAgent = (tools: ReturnType<typeof recordingTool>[], maxToolIterations?: number) =>
+  textAgentAt(fake.url, tools, maxToolIterations);
 
 describe('the tool budget', () => {
   it('stops at maxToolIterations and makes one last call without tools', async () => {

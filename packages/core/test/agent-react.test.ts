@@ -1,21 +1,15 @@
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type Tool } from '../src/index.js';
-import { lastMessage, recordingTool } from './helpers.js';
+import type { Tool } from '../src/index.js';
+import { lastMessage, recordingTool, textAgent as textAgentAt } from './helpers.js';
 
 let fake: FakeOllama;
 afterEach(async () => {
   await fake?.close();
 });
 
-function textAgent(tools: Tool[], maxToolIterations?: number) {
-  return createAgent({
-    ollama: { host: fake.url, model: 'gemma2:2b' },
-    tools,
-    memory: false,
-    ...(maxToolIterations ? { maxToolIterations } : {}),
-  });
-}
+const textAgent = (tools: Tool[], maxToolIterations?: number) =>
+  textAgentAt(fake.url, tools, maxToolIterations);
 
 describe('a model that writes ReAct', () => {
   it('runs the tool its Action names and shows its Final Answer without the label or the scratchpad', async () => {

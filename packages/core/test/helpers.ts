@@ -1,5 +1,5 @@
 import type { FakeChatRequest } from '@macstats/testing';
-import type { Logger, Tool, ToolContext, ToolResult } from '../src/index.js';
+import { createAgent, type Logger, type Tool, type ToolContext, type ToolResult } from '../src/index.js';
 
 /** A tool that records its calls and answers from a function (default: "<NAME> result for <argument>"). */
 export function recordingTool(
@@ -22,6 +22,16 @@ export function recordingTool(
       return respond(argument, context);
     },
   };
+}
+
+/** An agent on the text protocol (gemma2 has no native tools in the fake), without memory. */
+export function textAgent(host: string, tools: Tool[], maxToolIterations?: number) {
+  return createAgent({
+    ollama: { host, model: 'gemma2:2b' },
+    tools,
+    memory: false,
+    ...(maxToolIterations ? { maxToolIterations } : {}),
+  });
 }
 
 /** All message contents of a request, joined: what the model read. */
