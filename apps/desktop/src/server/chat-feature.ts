@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, AgentEvent, Tool } from '@macstats/core';
+import { createConversationRoutes } from './conversation-routes.js';
 import type { ChatTurn, ConversationStore, ToolActivity } from './conversation-store.js';
 import { checkId, HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
@@ -22,6 +23,8 @@ export interface ChatFeatureOptions {
   recordCall?: (event: AgentEvent) => { cpuPercent: number | null } | null;
   /** Longest question accepted. Default 8000 characters. */
   maxQuestionChars?: number;
+  /** Forgets what the agent remembers of a deleted conversation (core's memory). Default: nothing. */
+  forget?: (conversationId: string) => Promise<void>;
 }
 
 /** Defaults of {@link ChatFeatureOptions}. */
@@ -35,6 +38,8 @@ export const CHAT_DEFAULTS = { maxQuestionChars: 8000 } as const;
 export function createChatFeature(core: DashboardCore, options: ChatFeatureOptions): DashboardFeature {
   const maxQuestionChars = options.maxQuestionChars ?? CHAT_DEFAULTS.maxQuestionChars;
   const running = new Map<string, { turn: ChatTurn; controller: AbortController }>();
+  /** Conversations whose deletion is under way: no new question may start there meanwhile. */
+  const deleting = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   const { hub, store, logger } = { ...core, ...options };
 
@@ -129,15 +134,13 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
 
   return {
     routes: [
-      {
-        method: 'GET',
-        path: /^\/api\/conversations\/([\w-]+)$/,
-        kind: 'read',
-        async handle({ response, params }) {
-          const conversation = await store.load(checkId(params[0] ?? '', 'conversation id'));
-          sendJson(response, 200, conversation);
-        },
-      },
+      ...createConversationRoutes({
+        ...core,
+        store,
+        isRunning: (id) => running.has(id),
+        deleting,
+        ...(options.forget === undefined ? {} : { forget: options.forget }),
+      }),
       {
         method: 'POST',
         path: /^\/api\/chat$/,
@@ -153,7 +156,9 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           if (running.has(conversationId)) {
             throw new HttpError(409, 'The agent is still answering in this conversation: wait or stop it.');
           }
-          const conversation = await store.load(conversationId);
+          if (deleting.has(conversationId)) {
+            throw new HttpError(409, 'This conversation is being deleted: start a new chat.');
+          }
           const turn: ChatTurn = {
             id: randomUUID(),
             question,
@@ -162,11 +167,18 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
             draft: '',
             tools: [],
           };
-          conversation.turns.push(turn);
           const controller = new AbortController();
+          // Claimed before the first await: a second question or a deletion sees it at once.
           running.set(conversationId, { turn, controller });
-          core.askingPages.set(conversationId, clientId);
-          await store.save(conversation);
+          try {
+            const conversation = await store.load(conversationId);
+            conversation.turns.push(turn);
+            core.askingPages.set(conversationId, clientId);
+            await store.save(conversation);
+          } catch (error) {
+            running.delete(conversationId);
+            throw error;
+          }
           emit(conversationId, turn, 'turn-start', { turn });
           const work = runTurn(conversationId, turn, controller);
           inFlight.add(work);

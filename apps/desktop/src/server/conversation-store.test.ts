@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ describe('the conversation store', () => {
   });
 
   it('keeps only the newest turns', async () => {
-    const store = createConversationStore(dir, 2);
+    const store = createConversationStore(dir, { maxTurns: 2 });
     await store.save({ id: 'c3', turns: [turn('a'), turn('b'), turn('c')] });
     const saved = JSON.parse(readFileSync(join(dir, 'c3.json'), 'utf8'));
     expect(saved.turns.map((item: ChatTurn) => item.id)).toEqual(['b', 'c']);
@@ -47,5 +47,28 @@ describe('the conversation store', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'c4.json'), '{"turns": [');
     expect(await createConversationStore(dir).load('c4')).toEqual({ id: 'c4', turns: [] });
+  });
+});
+
+describe('deleting from the conversation store', () => {
+  it('removes the file and forgets the cached transcript', async () => {
+    const store = createConversationStore(dir);
+    await store.save({ id: 'gone', turns: [turn('t1')] });
+    expect(await store.remove('gone')).toBe(true);
+    expect(existsSync(join(dir, 'gone.json'))).toBe(false);
+    expect(await store.load('gone')).toEqual({ id: 'gone', turns: [] });
+  });
+
+  it('says when there was nothing to delete', async () => {
+    expect(await createConversationStore(dir).remove('never')).toBe(false);
+  });
+
+  it('deletes after a save still under way, so the save cannot bring the file back', async () => {
+    const store = createConversationStore(dir);
+    const saving = store.save({ id: 'race', turns: [turn('t1')] });
+    const removed = store.remove('race');
+    await saving;
+    expect(await removed).toBe(true);
+    expect(existsSync(join(dir, 'race.json'))).toBe(false);
   });
 });

@@ -1,12 +1,25 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Conversation } from '../shared/chat-types.js';
 import { createSerialQueue, writeFileAtomic } from './atomic-write.js';
+import {
+  CONVERSATION_LIST_DEFAULTS,
+  createConversationLister,
+  type SavedConversationList,
+} from './conversation-list.js';
 
 export type { ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 
-/** Defaults of {@link createConversationStore}. */
-export const CONVERSATION_DEFAULTS = { maxTurns: 100 } as const;
+/** Options of {@link createConversationStore}. */
+export interface ConversationStoreOptions {
+  /** Turns kept per conversation (the oldest go first). Default 100. */
+  maxTurns?: number;
+  /** Most conversations {@link ConversationStore.list} reads. Default 200. */
+  listLimit?: number;
+}
+
+/** Defaults of {@link ConversationStoreOptions}. */
+export const CONVERSATION_DEFAULTS = { maxTurns: 100, listLimit: CONVERSATION_LIST_DEFAULTS.limit } as const;
 
 /** Transcripts kept on disk, one JSON file per conversation, so a reload shows the chat again. */
 export interface ConversationStore {
@@ -14,13 +27,18 @@ export interface ConversationStore {
   load(id: string): Promise<Conversation>;
   /** Saves atomically; keeps the last `maxTurns` turns. */
   save(conversation: Conversation): Promise<void>;
+  /** The saved conversations with turns, newest first, at most `listLimit`. */
+  list(): Promise<SavedConversationList>;
+  /** Deletes a conversation's file, after any save under way; false when there was none. */
+  remove(id: string): Promise<boolean>;
 }
 
 /** Creates the store under `dir` (the desktop app's folder in MACSTATS_HOME). */
 export function createConversationStore(
   dir: string,
-  maxTurns: number = CONVERSATION_DEFAULTS.maxTurns,
+  options: ConversationStoreOptions = {},
 ): ConversationStore {
+  const maxTurns = options.maxTurns ?? CONVERSATION_DEFAULTS.maxTurns;
   const cache = new Map<string, Conversation>();
   const serial = createSerialQueue();
   const fileOf = (id: string) => join(dir, `${id}.json`);
@@ -52,6 +70,19 @@ export function createConversationStore(
       cache.set(conversation.id, conversation);
       const content = `${JSON.stringify(conversation, null, 1)}\n`;
       return serial(conversation.id, () => writeFileAtomic(fileOf(conversation.id), content));
+    },
+    list: createConversationLister(dir, options.listLimit ?? CONVERSATION_DEFAULTS.listLimit),
+    remove(id) {
+      cache.delete(id);
+      return serial(id, () =>
+        unlink(fileOf(id)).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code === 'ENOENT') return false;
+            throw error;
+          },
+        ),
+      );
     },
   };
 }

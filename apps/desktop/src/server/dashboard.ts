@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { type Agent, createAgent, type Logger, MacstatsError, silentLogger, type Tool } from '@macstats/core';
+import {
+  type Agent,
+  createAgent,
+  createMemoryStore,
+  type Logger,
+  MacstatsError,
+  silentLogger,
+  type Tool,
+} from '@macstats/core';
 import {
   createInferenceRecorder,
   createMetricsCollector,
@@ -69,6 +77,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   if (ownCollector) collector.start();
   let checkOllama: (() => Promise<OllamaStatus>) | undefined;
   let scheduler: Scheduler | undefined;
+  const sessionsDir = join(home, 'sessions');
+  // The chat's agent of the current host and model, so a deleted chat leaves its memory too.
+  let chatAgent: Agent | undefined;
 
   const server = await startHttpDashboard({
     logger,
@@ -86,8 +97,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ...(options.ollama.model === undefined ? {} : { model: options.ollama.model }),
         settingsFile: join(home, '.config.env'),
         environmentOverrides: options.environmentOverrides ?? [],
-        createAgent: ({ host, model }) =>
-          createAgent({ ollama: { host, model }, tools, logger, memory: { dir: join(home, 'sessions') } }),
+        createAgent: ({ host, model }) => {
+          chatAgent = createAgent({ ollama: { host, model }, tools, logger, memory: { dir: sessionsDir } });
+          return chatAgent;
+        },
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
       checkOllama = ollama.check;
@@ -97,6 +110,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         agent: ollama.agent,
         tools: [...tools, core.runJs.tool],
         recordCall: (event) => metrics.recordCall(event),
+        forget: (conversationId) =>
+          chatAgent
+            ? chatAgent.forget(conversationId)
+            : createMemoryStore({ dir: sessionsDir, logger }).delete(conversationId),
         context: () => {
           const latest = collector.latest();
           return latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : undefined;

@@ -48,3 +48,29 @@ export interface ChatEvent {
   activity?: ToolActivity;
   index?: number;
 }
+
+/** One entry of `GET /api/conversations`: a saved conversation as the chat's list shows it. */
+export interface ConversationSummary {
+  id: string;
+  /** The first question on one line, cut to 80 characters with "…". */
+  title: string;
+  /** Number of turns (questions) saved. */
+  turns: number;
+  /** When the last turn ended (or was asked, while it runs), ms since the epoch; null in files without times. */
+  updatedAt: number | null;
+  /** True while an answer is being written in this conversation. */
+  running: boolean;
+}
+
+/** `GET /api/conversations`: newest first. */
+export interface ConversationList {
+  conversations: ConversationSummary[];
+  /** True when older conversations were left out to keep the list short. */
+  truncated: boolean;
+}
+
+/** One `conversations` event of the live stream: a conversation was deleted. */
+export interface ConversationsEvent {
+  kind: 'deleted';
+  conversationId: string;
+}
