@@ -51,6 +51,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
+/** Sends a chat message from the page's chat view and waits until its turn is finished. */
+export async function askInChat(page: Page, message: string): Promise<void> {
+  const before = await page.locator('.turn').count();
+  await page.fill('#chat-input', message);
+  await page.click('#chat-send');
+  await page.locator('.turn').nth(before).and(page.locator('[data-status="done"]')).waitFor();
+}
+
 /** Saves a screenshot of the page under test-results/. */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });

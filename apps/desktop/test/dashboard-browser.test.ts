@@ -8,7 +8,7 @@ import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
-import { launchBrowser, screenshot, type TestBrowser } from './browser.js';
+import { askInChat, launchBrowser, screenshot, type TestBrowser } from './browser.js';
 import { fakeModel, lastToolResult } from './fake-model.js';
 
 let fake: FakeOllama;
@@ -41,12 +41,7 @@ afterAll(async () => {
 });
 
 /** Sends a chat message and waits until its turn is finished. */
-async function ask(message: string): Promise<void> {
-  const before = await page.locator('.turn').count();
-  await page.fill('#chat-input', message);
-  await page.click('#chat-send');
-  await page.locator('.turn').nth(before).and(page.locator('[data-status="done"]')).waitFor();
-}
+const ask = (message: string) => askInChat(page, message);
 
 describe('the dashboard page', () => {
   it('is refused without the token', async () => {

@@ -1,5 +1,6 @@
 import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
+import { createChatHistory } from './chat-history.js';
 import { h, replaceChildren } from './dom.js';
 import { visibleDraft } from './draft-text.js';
 import { formatDuration } from './format.js';
@@ -16,7 +17,7 @@ interface TurnElements {
   status: HTMLParagraphElement;
 }
 
-/** The chat: transcript, streamed replies, tool activity, and the message box. */
+/** The chat: earlier chats, transcript, streamed replies, tool activity, and the message box. */
 export function createChatView(root: HTMLElement, stream: LiveStream): View {
   let conversationId = localStorage.getItem(CONVERSATION_KEY) ?? newConversationId();
   const turns = new Map<string, TurnElements>();
@@ -37,7 +38,12 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     input,
     h('div', { class: 'composer-actions' }, send, stop, fresh),
   );
-  replaceChildren(root, transcript, error, form);
+  const history = createChatHistory(stream, {
+    current: () => conversationId,
+    open: (id) => showConversation(id),
+    deletedCurrent: () => showConversation(newConversationId(), true),
+  });
+  replaceChildren(root, history.element, h('div', { class: 'chat-main' }, transcript, error, form));
 
   function newConversationId(): string {
     const id = crypto.randomUUID();
@@ -130,8 +136,11 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   }
 
   async function load(): Promise<void> {
+    const id = conversationId;
     try {
-      const conversation = await getJson<Conversation>(`/api/conversations/${conversationId}`);
+      const conversation = await getJson<Conversation>(`/api/conversations/${id}`);
+      // Another conversation was opened while this one was read.
+      if (id !== conversationId) return;
       turns.clear();
       transcript.textContent = '';
       for (const turn of conversation.turns) renderTurn(turn);
@@ -197,16 +206,28 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     }
   });
   stop.addEventListener('click', () => void sendJson('/api/chat/stop', { conversationId }).catch(showError));
-  fresh.addEventListener('click', () => {
-    conversationId = newConversationId();
+  /** Shows another conversation: empty for a new one, else its transcript (and its live answer). */
+  function showConversation(id: string, isNew = false): void {
+    conversationId = id;
+    localStorage.setItem(CONVERSATION_KEY, id);
     turns.clear();
     transcript.textContent = '';
     error.hidden = true;
     setBusy(false);
+    history.markCurrent();
+    if (!isNew) void load();
+  }
+
+  fresh.addEventListener('click', () => {
+    showConversation(newConversationId(), true);
     input.focus();
   });
 
   return {
-    show: () => input.focus(),
+    show: () => {
+      history.setVisible(true);
+      input.focus();
+    },
+    hide: () => history.setVisible(false),
   };
 }
