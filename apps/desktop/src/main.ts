@@ -53,6 +53,11 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
 
+  // Listening before anything is printed: a Ctrl-C right after the URL shows still stops cleanly.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   console.log(`macstats dashboard: ${dashboard.url}`);
   const ollama = await dashboard.checkOllama();
   if (ollama.problem)
@@ -63,10 +68,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (args.open && !openBrowser(dashboard.url)) console.log('Open the URL above in your browser.');
 
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopped;
   console.log('Stopping the dashboard…');
   await dashboard.close();
   await appTools.close();
