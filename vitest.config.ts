@@ -6,8 +6,10 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Generous: CI tests every package at once on two cores, where a 2 s test can take ten times
+    // as long. These are limits for a hung test, never performance checks.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Two cores on these machines: keep the pool small so servers in tests do not starve.
     maxWorkers: 2,
     reporters: ['default'],

@@ -107,8 +107,8 @@ export function startCli(args: string[], home: string, env: Record<string, strin
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`no ${pattern} within ${options.timeoutMs ?? 15_000} ms:\n${out}\n${err}`));
-        }, options.timeoutMs ?? 15_000);
+          reject(new Error(`no ${pattern} within ${options.timeoutMs ?? 30_000} ms:\n${out}\n${err}`));
+        }, options.timeoutMs ?? 30_000);
         const done = () => {
           clearTimeout(timer);
           listeners.delete(check);
@@ -167,7 +167,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Polls `check` every 20 ms until it is truthy; rejects after `timeoutMs`. */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);

@@ -68,7 +68,7 @@ describe('secrets in logs and output', () => {
     const fake = discord;
     await fake.waitFor(
       () => fake.channelMessages(question.channelId).some((message) => message.content === 'It is sunny.'),
-      { timeoutMs: 15_000, what: 'the reply' },
+      { timeoutMs: 30_000, what: 'the reply' },
     );
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);

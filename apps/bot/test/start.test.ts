@@ -81,7 +81,7 @@ describe('macstats start', () => {
     // The status message ("Calling MCP tool echo…") comes first and is deleted once the reply is up.
     const reply = await discord.waitFor(
       () => botMessages(question.channelId).find((text) => text.startsWith('The MCP server said')),
-      { timeoutMs: 15_000, what: 'the reply' },
+      { timeoutMs: 30_000, what: 'the reply' },
     );
     expect(reply).toMatch(/Echo: pineapple/);
     bot.child.kill('SIGTERM');
@@ -106,22 +106,22 @@ describe('macstats start', () => {
     });
     const first = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
     await discord.waitFor(() => botMessages(first.channelId).includes('No MCP tools yet.'), {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: 'the answer without MCP',
     });
     // The server's program appears; reading the tool list for the next answer starts it.
     await writeFile(late, `await import(${JSON.stringify(pathToFileURL(everythingEntry()).href)});\n`);
     const second = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
-    await bot.waitForOutput(/MCP server connected/, { timeoutMs: 15_000 });
+    await bot.waitForOutput(/MCP server connected/, { timeoutMs: 30_000 });
     const answers = () =>
       botMessages(second.channelId).filter(
         (text) => text === 'No MCP tools yet.' || text.startsWith('The MCP server said'),
       );
-    await discord.waitFor(() => answers().length >= 2, { timeoutMs: 15_000, what: 'the second answer' });
+    await discord.waitFor(() => answers().length >= 2, { timeoutMs: 30_000, what: 'the second answer' });
     const third = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
     const reply = await discord.waitFor(
       () => botMessages(third.channelId).find((text) => text.startsWith('The MCP server said')),
-      { timeoutMs: 15_000, what: 'the answer through MCP' },
+      { timeoutMs: 30_000, what: 'the answer through MCP' },
     );
     expect(reply).toMatch(/Echo: mango/);
     bot.child.kill('SIGTERM');
@@ -150,7 +150,7 @@ describe('macstats start', () => {
       },
     });
     await discord.waitFor(() => botMessages(channelId).length > 0, {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: 'the delivery',
     });
     expect(botMessages(channelId)).toEqual(['[Schedule: morning] Good morning, team!']);
@@ -172,13 +172,13 @@ describe('macstats start', () => {
     await discord.waitFor(
       () => botMessages(first.channelId).find((text) => text.includes('(Is Ollama configured?)')),
       {
-        timeoutMs: 15_000,
+        timeoutMs: 30_000,
         what: 'the failure reply',
       },
     );
     discord.dispatchMessage({ dm: true, content: 'and this one?' });
     await discord.waitFor(() => botMessages(first.channelId).includes('Back on my feet.'), {
-      timeoutMs: 15_000,
+      timeoutMs: 30_000,
       what: 'the next reply',
     });
     expect(bot.child.exitCode).toBeNull();

@@ -188,7 +188,7 @@ export interface FakeDiscord {
   dropGateway(): void;
   /**
    * Resolves with the predicate's first truthy value, checked on every change of the fake and
-   * every 10 ms (for state outside it); rejects after `timeoutMs` (default 5000).
+   * every 10 ms (for state outside it); rejects after `timeoutMs` (default 30000).
    */
   waitFor<T>(
     predicate: () => T | undefined | null | false,

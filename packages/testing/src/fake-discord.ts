@@ -151,7 +151,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     predicate: () => T | undefined | null | false,
     waitOptions: { timeoutMs?: number; what?: string } = {},
   ): Promise<T> {
-    const timeoutMs = waitOptions.timeoutMs ?? 5000;
+    const timeoutMs = waitOptions.timeoutMs ?? 30_000;
     return new Promise<T>((resolve, reject) => {
       const check = () => {
         let value: T | undefined | null | false;

@@ -54,7 +54,7 @@ function canConnect(port: number): Promise<boolean> {
 }
 
 /** Waits until `check` holds, polling; rejects after `limitMs` with `what`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, limitMs = 10_000) {
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, limitMs = 30_000) {
   const until = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`gave up waiting: ${what}`);
