@@ -149,6 +149,18 @@ describe('conversation memory', () => {
     await agent.close();
   });
 
+  it('gives way to an answer in another conversation: the summary is aborted and made again after it', async () => {
+    await startMemoryFake(() => ({ fault: 'hang' }));
+    const agent = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [] });
+    for (const question of ['one', 'two', 'three']) await agent.answer(question, { conversationId: 'c' });
+    await until(() => summaryRequests().length === 1);
+    const answer = await agent.answer('elsewhere', { conversationId: 'd' });
+    expect(answer.text).toBe('Answer to elsewhere');
+    await until(() => summaryRequests().length === 2);
+    expect(promptText(summaryRequests()[1])).toContain('User: one');
+    await agent.close();
+  });
+
   it('forgets a conversation after the TTL', async () => {
     await startMemoryFake();
     let now = new Date('2026-01-01T10:00:00Z');

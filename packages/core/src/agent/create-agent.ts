@@ -150,6 +150,8 @@ export function createAgent(options: AgentOptions): Agent {
     const forModel = answerOptions.model ?? model;
     const tools = answerOptions.tools ?? options.tools;
     const session = idleSessions.pop() ?? createOllamaSession(host);
+    // Background summaries give way to answers: none runs until this one is done.
+    const endAnswer = memory?.beginAnswer();
     try {
       const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
       const history: ChatMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
@@ -191,6 +193,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (signal?.aborted) throw signal.reason;
       return failed(error, { text: '', toolCalls: [], llmCalls: 0 }, forModel, emit);
     } finally {
+      endAnswer?.();
       session.setSignal(undefined);
       if (idleSessions.length < 4) idleSessions.push(session);
     }

@@ -16,17 +16,21 @@ function setup() {
     summaryHardCapChars: 650,
     now: () => new Date('2026-01-01T00:00:00Z'),
     logger: silentLogger,
-    summarise: (messages) =>
-      new Promise<string>((resolve) => {
+    summarise: (messages, signal) =>
+      new Promise<string>((resolve, reject) => {
         running++;
         most = Math.max(most, running);
+        signal.addEventListener('abort', () => {
+          running--;
+          reject(signal.reason);
+        });
         releases.push((text) => {
           running--;
           resolve(`${text} (${messages[1]?.content.match(/User: /g)?.length} turns)`);
         });
       }),
   });
-  return { memory, releases, most: () => most };
+  return { memory, releases, most: () => most, running: () => running };
 }
 
 async function settle() {
@@ -66,6 +70,42 @@ describe('ConversationMemory', () => {
     expect(releases).toHaveLength(2);
     for (const release of releases) release('done');
     await memory.idle();
+  });
+
+  it('waits with a summary while an answer runs in any conversation, and starts it when the last one ends', async () => {
+    const { memory, releases } = setup();
+    const endFirst = memory.beginAnswer();
+    const endSecond = memory.beginAnswer();
+    for (const question of ['1', '2', '3']) await memory.recordTurn('a', question, 'x');
+    await settle();
+    expect(releases).toHaveLength(0);
+    endFirst();
+    endFirst();
+    await settle();
+    expect(releases).toHaveLength(0);
+    endSecond();
+    await settle();
+    expect(releases).toHaveLength(1);
+    releases[0]?.('done');
+    await memory.idle();
+    expect((await memory.context('a')).summary).toBe('done (1 turns)');
+  });
+
+  it('aborts the summaries under way when an answer starts, and runs them again after it', async () => {
+    const { memory, releases, running } = setup();
+    for (const question of ['1', '2', '3']) await memory.recordTurn('a', question, 'x');
+    await settle();
+    expect(running()).toBe(1);
+    const endAnswer = memory.beginAnswer();
+    await settle();
+    expect(running()).toBe(0);
+    endAnswer();
+    await settle();
+    expect(running()).toBe(1);
+    expect(releases).toHaveLength(2);
+    releases[1]?.('again');
+    await memory.idle();
+    expect((await memory.context('a')).summary).toBe('again (1 turns)');
   });
 
   it('does not summarise while the turns fit', async () => {

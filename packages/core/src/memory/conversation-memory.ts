@@ -26,8 +26,10 @@ export interface MemoryContext {
 /**
  * Per-conversation memory: the last turns verbatim plus a rolling summary of older ones.
  * Summaries are made in the background, one at a time per conversation, and never delay a reply:
- * a new message in the same conversation aborts the summary under way (it runs again after the
- * reply). Records expire after the TTL. Store failures are logged, never thrown at the answer.
+ * they wait while any answer runs (a local Ollama often serves one request at a time), and an
+ * answer that starts aborts the summaries under way, in every conversation; they run again once
+ * no answer is running. Records expire after the TTL. Store failures are logged, never thrown at
+ * the answer.
  */
 export class ConversationMemory {
   private readonly cache = new Map<string, ConversationRecord>();
@@ -35,6 +37,9 @@ export class ConversationMemory {
   private readonly summaries = new Map<string, AbortController>();
   private readonly writes = new Map<string, Promise<void>>();
   private readonly background = new Set<Promise<unknown>>();
+  /** Conversations whose summary waits for the answers under way to end. */
+  private readonly deferred = new Set<string>();
+  private answering = 0;
   private closed = false;
 
   constructor(private readonly options: ConversationMemoryOptions) {}
@@ -44,6 +49,29 @@ export class ConversationMemory {
     this.summaries.get(id)?.abort();
     const record = await this.load(id);
     return { summary: record.summary, turns: record.turns.slice(-this.options.keepTurns) };
+  }
+
+  /**
+   * Marks an answer under way until the returned function is called: summaries under way are
+   * aborted and none starts meanwhile, so the answer never waits behind one.
+   */
+  beginAnswer(): () => void {
+    this.answering++;
+    for (const [id, controller] of this.summaries) {
+      controller.abort();
+      this.summaries.delete(id);
+      this.deferred.add(id);
+    }
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.answering--;
+      if (this.answering > 0) return;
+      const waiting = [...this.deferred];
+      this.deferred.clear();
+      for (const id of waiting) this.scheduleSummary(id);
+    };
   }
 
   /** Appends a finished turn, saves it in the background and starts a summary when due. */
@@ -59,6 +87,7 @@ export class ConversationMemory {
   /** Forgets a conversation, here and in the store. */
   async forget(id: string): Promise<void> {
     this.summaries.get(id)?.abort();
+    this.deferred.delete(id);
     this.cache.delete(id);
     await this.writes.get(id);
     await this.options.store.delete(id);
@@ -141,13 +170,17 @@ export class ConversationMemory {
     const record = this.cache.get(id);
     if (this.closed || this.summaries.has(id) || !record || record.turns.length <= this.options.keepTurns)
       return;
+    if (this.answering > 0) {
+      this.deferred.add(id);
+      return;
+    }
     const controller = new AbortController();
     this.summaries.set(id, controller);
     this.track(
       new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => this.summarise(id, controller.signal))
         .then((folded) => {
-          this.summaries.delete(id);
+          if (this.summaries.get(id) === controller) this.summaries.delete(id);
           // Turns that arrived while this summary ran are folded in by the next one.
           if (folded) this.scheduleSummary(id);
         })
