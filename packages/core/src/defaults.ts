@@ -32,6 +32,8 @@ export const AGENT_DEFAULTS = {
     summaryHardCapChars: 650,
     /** Time limit of one summarisation request, in milliseconds. */
     summaryTimeoutMs: 60_000,
+    /** How often conversations past the TTL are deleted (and once at start), in milliseconds (1 hour). */
+    sweepIntervalMs: 60 * 60 * 1000,
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,6 +9,7 @@ import {
 } from '@macstats/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
+import { conversationFileName } from '../src/memory/file-memory-store.js';
 import { memoryLogger, promptText, until } from './helpers.js';
 
 let fake: FakeOllama;
@@ -178,6 +179,25 @@ describe('conversation memory', () => {
     await agent.answer('and now?', { conversationId: 'c' });
     expect(promptText(answerRequests()[2])).not.toContain('remember me');
     await agent.close();
+  });
+
+  it('deletes the files of conversations past the TTL when it starts, without waiting for them to be read', async () => {
+    await startMemoryFake();
+    const first = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [], memory: { dir } });
+    await first.answer('long ago', { conversationId: 'old' });
+    await first.answer('today', { conversationId: 'new' });
+    await first.close();
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    const [oldFile] = (await readdir(dir)).filter((name) => name === conversationFileName('old'));
+    await utimes(join(dir, oldFile ?? 'missing'), twoDaysAgo, twoDaysAgo);
+    const second = createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [],
+      memory: { dir },
+    });
+    await second.idle();
+    expect(await readdir(dir)).toEqual([conversationFileName('new')]);
+    await second.close();
   });
 
   it('can be turned off', async () => {

@@ -106,6 +106,9 @@ export function createAgent(options: AgentOptions): Agent {
           },
         });
 
+  // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
+  memory?.startSweeping(memoryDefaults.sweepIntervalMs);
+
   /** Whether to send native tool definitions to this model: asks `/api/show` once per model. */
   async function useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
     if (native !== 'auto') return native;

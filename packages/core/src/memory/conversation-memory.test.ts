@@ -108,6 +108,29 @@ describe('ConversationMemory', () => {
     expect((await memory.context('a')).summary).toBe('again (1 turns)');
   });
 
+  it('sweeps conversations untouched for the TTL out of memory and the store', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const store = createMemoryStore();
+    const memory = new ConversationMemory({
+      store,
+      keepTurns: 2,
+      ttlMs: 60_000,
+      summaryChars: 600,
+      summaryHardCapChars: 650,
+      now: () => now,
+      logger: silentLogger,
+      summarise: async () => 'unused',
+    });
+    await memory.recordTurn('old', 'q', 'a');
+    now = new Date('2026-01-01T00:01:30Z');
+    await memory.recordTurn('new', 'q', 'a');
+    await memory.idle();
+    expect(await memory.sweep()).toBe(1);
+    expect(await store.load('old')).toBeUndefined();
+    expect(await store.load('new')).toMatchObject({ id: 'new' });
+    expect((await memory.context('new')).turns).toHaveLength(1);
+  });
+
   it('does not summarise while the turns fit', async () => {
     const { memory, releases } = setup();
     await memory.recordTurn('c', '1', 'a');

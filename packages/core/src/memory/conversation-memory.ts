@@ -40,6 +40,7 @@ export class ConversationMemory {
   /** Conversations whose summary waits for the answers under way to end. */
   private readonly deferred = new Set<string>();
   private answering = 0;
+  private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly options: ConversationMemoryOptions) {}
@@ -93,6 +94,32 @@ export class ConversationMemory {
     await this.options.store.delete(id);
   }
 
+  /**
+   * Drops every conversation untouched for the TTL, here and in the store, and resolves how many
+   * stored records went. Without it an expired conversation goes only when it is next read.
+   */
+  async sweep(): Promise<number> {
+    const cutoff = this.options.now().getTime() - this.options.ttlMs;
+    for (const [id, record] of this.cache) {
+      if (record.updatedAt < cutoff && !this.summaries.has(id) && !this.writes.has(id)) this.cache.delete(id);
+    }
+    try {
+      return (await this.options.store.sweep?.(cutoff)) ?? 0;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'expired conversations could not be swept');
+      return 0;
+    }
+  }
+
+  /** Sweeps now and then every `intervalMs`, in the background, until {@link close}. */
+  startSweeping(intervalMs: number): void {
+    if (this.closed || this.sweeper) return;
+    const run = () => this.track(this.sweep());
+    run();
+    this.sweeper = setInterval(run, intervalMs);
+    this.sweeper.unref();
+  }
+
   /** Resolves when no summary or write is under way. */
   async idle(): Promise<void> {
     while (this.background.size > 0 || this.writes.size > 0) {
@@ -103,6 +130,7 @@ export class ConversationMemory {
   /** Aborts summaries under way and waits for pending writes. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweeper);
     for (const controller of this.summaries.values()) controller.abort();
     await this.idle();
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../types.js';
@@ -12,6 +12,9 @@ import type { ConversationRecord, MemoryStore } from './memory-store.js';
 export function conversationFileName(id: string): string {
   return `conversation-${createHash('sha256').update(id).digest('hex').slice(0, 40)}.json`;
 }
+
+/** The files this store writes (not the ones set aside as corrupt, kept for a person to read). */
+const CONVERSATION_FILE = /^conversation-[0-9a-f]{40}\.json$/;
 
 function isRecord(value: unknown, id: string): value is ConversationRecord {
   if (typeof value !== 'object' || value === null) return false;
@@ -81,6 +84,28 @@ export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore 
     },
     async delete(id) {
       await rm(join(dir, conversationFileName(id)), { force: true });
+    },
+    // Every save rewrites the file, so its modification time is when the record last changed.
+    async sweep(cutoff) {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+        throw error;
+      }
+      let swept = 0;
+      for (const name of names.filter((entry) => CONVERSATION_FILE.test(entry))) {
+        const file = join(dir, name);
+        try {
+          if ((await stat(file)).mtimeMs >= cutoff) continue;
+          await rm(file, { force: true });
+          swept++;
+        } catch (error) {
+          logger.warn({ file, err: error }, 'expired conversation memory file could not be deleted');
+        }
+      }
+      return swept;
     },
   };
 }

@@ -26,6 +26,11 @@ export interface MemoryStore {
   load(id: string): Promise<ConversationRecord | undefined>;
   save(record: ConversationRecord): Promise<void>;
   delete(id: string): Promise<void>;
+  /**
+   * Deletes every record last changed before `cutoff` (ms since the epoch) and resolves how many
+   * went. Optional: without it, expired records are dropped only when their conversation is read.
+   */
+  sweep?(cutoff: number): Promise<number>;
 }
 
 /** Options of {@link createMemoryStore}. */
@@ -48,6 +53,13 @@ function createInProcessStore(): MemoryStore {
     },
     delete: async (id) => {
       records.delete(id);
+    },
+    sweep: async (cutoff) => {
+      let swept = 0;
+      for (const [id, record] of records) {
+        if (record.updatedAt < cutoff && records.delete(id)) swept++;
+      }
+      return swept;
     },
   };
 }
