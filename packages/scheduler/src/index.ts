@@ -18,6 +18,7 @@ export { createScheduleTools, SCHEDULE_TOOLS_DEFAULTS } from './schedule-tools.j
 export { createScheduler } from './scheduler.js';
 export type {
   ExecuteTask,
+  RunNowOptions,
   RunResult,
   Scheduler,
   SchedulerEvent,

@@ -30,6 +30,8 @@ export interface RunRecord {
   missedTruncated?: boolean;
   /** For `missed`: the earliest missed time (ISO). */
   firstMissed?: string;
+  /** The run was started by `runNow`, not by its time; `due` is then its start. */
+  manual?: true;
 }
 
 /** Appends run records to `runs.jsonl`, one JSON object per line, rotating past a size. */

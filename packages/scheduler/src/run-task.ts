@@ -7,6 +7,8 @@ import type { ExecuteTask, RunResult } from './scheduler-types.js';
 /** A run in progress. */
 export interface ActiveRun {
   controller: AbortController;
+  /** Started by `runNow` rather than by its time. */
+  manual: boolean;
   /** Settles when the task finished, failed, timed out or was aborted; never rejects. */
   finished: Promise<{ record: RunRecord; result?: RunResult }>;
 }
@@ -15,7 +17,8 @@ export interface ActiveRun {
  * Starts one run of a schedule: calls `execute` with a signal that aborts after `timeoutMs`
  * or when the controller is aborted, and turns whatever happens into a run record (and, unless
  * the run was aborted by a stop, a result to deliver). A task that ignores its signal is left
- * behind: the run counts as over when its signal aborts.
+ * behind: the run counts as over when its signal aborts. A `manual` run marks its record and
+ * result as such.
  */
 export function runTask(
   schedule: Schedule,
@@ -23,6 +26,7 @@ export function runTask(
   execute: ExecuteTask,
   clock: Clock,
   timeoutMs: number,
+  manual = false,
 ): ActiveRun {
   const controller = new AbortController();
   const startedAt = clock.now();
@@ -64,6 +68,7 @@ export function runTask(
       outcome,
     };
     if (outcome !== 'ok') record.error = text;
+    if (manual) record.manual = true;
     if (outcome === 'aborted') return { record };
     const result: RunResult = {
       text,
@@ -73,9 +78,10 @@ export function runTask(
       startedAt: new Date(startedAt),
       durationMs,
     };
+    if (manual) result.manual = true;
     return { record, result };
   })();
-  return { controller, finished };
+  return { controller, manual, finished };
 }
 
 /** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */

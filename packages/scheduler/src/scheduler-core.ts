@@ -1,18 +1,22 @@
 import { type Logger, MacstatsError } from '@macstats/core';
 import type { Clock } from './clock.js';
 import type { SchedulerSettings } from './defaults.js';
+import { runManually, type StartedRun } from './manual-run.js';
 import { nextRunTimes } from './next-run-times.js';
-import type { ProcessLock } from './process-lock.js';
+import type { LockHolder, ProcessLock } from './process-lock.js';
 import type { RunHistory, RunRecord } from './run-history.js';
 import { planSchedule, type SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
-import type { Schedule } from './schedule.js';
-import type { RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
+import { isRecurring, type Schedule } from './schedule.js';
+import type { RunNowOptions, RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
 import { emptyState, pruneState, type SchedulerState, type StateStore } from './state-store.js';
+import { recordUnrun } from './unrun-records.js';
 
 interface Planned {
   signature: string;
   nextDue: number | undefined;
+  /** A one-shot that came due during its manual run: it fires when that run ends, not skipped. */
+  held?: true;
 }
 
 /** What {@link SchedulerCore} needs from its owner. */
@@ -28,7 +32,7 @@ export interface SchedulerCoreOptions {
   schedules: () => Schedule[];
   zoneOf: (schedule: Schedule) => string;
   signatureOf: (schedule: Schedule) => string;
-  startRun: (schedule: Schedule, due: number) => ActiveRun;
+  startRun: (schedule: Schedule, due: number, manual: boolean) => ActiveRun;
   deliver: (schedule: Schedule, result: RunResult) => Promise<void>;
   onLost: () => void;
 }
@@ -46,12 +50,13 @@ export class SchedulerCore {
   #leader = false;
   #careful = false;
   #waitingFor: string | undefined;
+  #holder: LockHolder | undefined;
   #stopping = false;
   #timer: unknown;
   /** Per schedule id: the timing it was planned with and when it is next due. */
   #planned = new Map<string, Planned>();
   readonly #running = new Map<string, ActiveRun>();
-  readonly #completions = new Set<Promise<void>>();
+  readonly #completions = new Set<Promise<unknown>>();
   readonly #settling = new Set<Promise<void>>();
 
   constructor(options: SchedulerCoreOptions) {
@@ -94,6 +99,7 @@ export class SchedulerCore {
     const attempt = await lock.acquire();
     if (!attempt.acquired) {
       // Report the wait once per holder, not on every retry.
+      this.#holder = attempt.holder;
       const holderKey = attempt.holder?.token ?? 'unknown';
       if (holderKey !== this.#waitingFor) {
         this.#waitingFor = holderKey;
@@ -103,6 +109,7 @@ export class SchedulerCore {
       return false;
     }
     this.#waitingFor = undefined;
+    this.#holder = undefined;
     const now = clock.now();
     const loaded = await store.load(now);
     this.#state = loaded.state;
@@ -153,6 +160,11 @@ export class SchedulerCore {
         settings,
         this.#careful,
       );
+      if (plan.fire !== undefined && !isRecurring(schedule) && this.#running.get(schedule.id)?.manual) {
+        // Its one firing must not be lost as "skipped" to a test run: plan it again when that ends.
+        planned.set(schedule.id, { signature, nextDue: plan.fire, held: true });
+        continue;
+      }
       next.schedules[schedule.id] = plan.state;
       planned.set(schedule.id, { signature, nextDue: plan.nextDue });
       changed ||= plan.changed;
@@ -184,9 +196,37 @@ export class SchedulerCore {
     }
     this.#planned = planned;
     this.#careful = false;
-    for (const [schedule, plan] of plans) await this.#recordUnrun(schedule, plan, now);
+    for (const [schedule, plan] of plans) {
+      await recordUnrun(this.#options, schedule, plan, now, this.#running.get(schedule.id));
+    }
     for (const [schedule, plan] of due) this.#start(schedule, plan.fire ?? now);
-    this.#arm(Math.min(...[...planned.values()].map((entry) => entry.nextDue ?? Number.POSITIVE_INFINITY)));
+    const times = [...planned.values()].map((entry) => (entry.held ? undefined : entry.nextDue));
+    this.#arm(Math.min(...times.map((time) => time ?? Number.POSITIVE_INFINITY)));
+  }
+
+  /** Runs one schedule now, through the queue and the timed runs' path; see `Scheduler.runNow`. */
+  runNow(id: string, options?: RunNowOptions): Promise<RunResult> {
+    return runManually(
+      {
+        enqueue: (step) => this.enqueue(step),
+        isLeader: () => this.#leader,
+        isStopping: () => this.#stopping,
+        holder: () => this.#holder,
+        stillLeader: () => this.#stillLeader(),
+        find: (wanted) => this.#options.schedules().find((schedule) => schedule.id === wanted),
+        isRunning: (wanted) => this.#running.has(wanted),
+        markRunning: async (wanted, start) => {
+          const record = this.#state.schedules[wanted];
+          if (record === undefined) return;
+          record.running = { due: iso(start), start: iso(start), manual: true };
+          await this.#options.store.save(this.#state);
+        },
+        start: (schedule) => this.#start(schedule, this.#options.clock.now(), true),
+        now: () => this.#options.clock.now(),
+      },
+      id,
+      options,
+    );
   }
 
   /** Status of one schedule for `list()`. */
@@ -210,6 +250,7 @@ export class SchedulerCore {
         durationMs: last.durationMs,
         outcome: last.outcome,
       };
+      if (last.manual) status.lastRun.manual = true;
     }
     return status;
   }
@@ -243,53 +284,29 @@ export class SchedulerCore {
     return false;
   }
 
-  async #recordUnrun(schedule: Schedule, plan: SchedulePlan, now: number): Promise<void> {
-    const { history, emit, logger } = this.#options;
-    if (plan.missed !== undefined) {
-      const missed = plan.missed;
-      const record: RunRecord = {
-        id: schedule.id,
-        due: iso(missed.last),
-        start: iso(now),
-        durationMs: 0,
-        outcome: 'missed',
-        missed: missed.count,
-        firstMissed: iso(missed.first),
-      };
-      if (missed.truncated) record.missedTruncated = true;
-      logger.warn({ ...record }, `schedule "${schedule.id}" missed ${missed.count} run(s)`);
-      await history.append(record);
-      emit({ type: 'runs-missed', id: schedule.id, record });
-    }
-    if (plan.fire !== undefined && this.#running.has(schedule.id)) {
-      const record: RunRecord = {
-        id: schedule.id,
-        due: iso(plan.fire),
-        start: iso(now),
-        durationMs: 0,
-        outcome: 'skipped',
-        error: 'The previous run of this schedule was still running.',
-      };
-      logger.warn({ ...record }, `schedule "${schedule.id}" skipped: previous run still going`);
-      await history.append(record);
-      emit({ type: 'run-skipped', id: schedule.id, record });
-    }
-  }
-
-  #start(schedule: Schedule, due: number): void {
+  #start(schedule: Schedule, due: number, manual = false): StartedRun {
     const { startRun, emit, logger, clock } = this.#options;
-    const run = startRun(schedule, due);
+    const startedAt = clock.now();
+    const run = startRun(schedule, due, manual);
     this.#running.set(schedule.id, run);
-    logger.info({ id: schedule.id, due: iso(due) }, 'run started');
-    emit({ type: 'run-start', id: schedule.id, due: new Date(due), startedAt: new Date(clock.now()) });
-    const completion = run.finished.then(async ({ record, result }) => {
+    logger.info({ id: schedule.id, due: iso(due), manual }, 'run started');
+    emit({
+      type: 'run-start',
+      id: schedule.id,
+      due: new Date(due),
+      startedAt: new Date(startedAt),
+      ...(manual ? { manual: true as const } : {}),
+    });
+    const completion = run.finished.then(async (finished) => {
       this.#running.delete(schedule.id);
-      const settled = this.#settle(schedule, record, result);
+      const settled = this.#settle(schedule, finished.record, finished.result);
       this.#settling.add(settled);
       await settled.finally(() => this.#settling.delete(settled));
+      return finished;
     });
     this.#completions.add(completion);
-    void completion.finally(() => this.#completions.delete(completion));
+    void completion.finally(() => this.#completions.delete(completion)).catch(() => {});
+    return { startedAt, settled: completion };
   }
 
   async #settle(schedule: Schedule, record: RunRecord, result: RunResult | undefined): Promise<void> {
@@ -300,9 +317,12 @@ export class SchedulerCore {
         delete saved.running;
         const { due, start, durationMs, outcome } = record;
         saved.lastRun = { due, start, durationMs, outcome };
+        if (record.manual) saved.lastRun.manual = true;
         await store.save(this.#state);
       }
       await history.append(record);
+      // A one-shot held back during this manual run fires now.
+      if (record.manual) void this.enqueue(() => this.tick());
     });
     logger.info({ ...record }, 'run finished');
     emit({ type: 'run-end', id: schedule.id, record });

@@ -16,11 +16,19 @@ export interface RunResult {
   due: Date;
   startedAt: Date;
   durationMs: number;
+  /** Set when the run was started by `runNow` rather than by its time (`due` is then its start). */
+  manual?: true;
+}
+
+/** Options of {@link Scheduler.runNow}. */
+export interface RunNowOptions {
+  /** Called once the run has started (after the checks passed), before the task finishes. */
+  onStart?: ((run: { id: string; startedAt: Date }) => void) | undefined;
 }
 
 /** What the scheduler reports as it works; for dashboards and logs. */
 export type SchedulerEvent =
-  | { type: 'run-start'; id: string; due: Date; startedAt: Date }
+  | { type: 'run-start'; id: string; due: Date; startedAt: Date; manual?: true }
   | { type: 'run-end'; id: string; record: RunRecord }
   | { type: 'runs-missed'; id: string; record: RunRecord }
   | { type: 'run-skipped'; id: string; record: RunRecord }
@@ -80,7 +88,7 @@ export interface ScheduleStatus {
   running: boolean;
   /** A one-shot that ran or was missed. */
   done: boolean;
-  lastRun?: { due: Date; startedAt: Date; durationMs: number; outcome: string };
+  lastRun?: { due: Date; startedAt: Date; durationMs: number; outcome: string; manual?: true };
 }
 
 /** A running scheduler. See {@link createScheduler}. */
@@ -102,6 +110,16 @@ export interface Scheduler {
   errors(): string[];
   /** The next `count` fire times of every schedule (done one-shots have none). */
   dryRun(count: number): Array<{ id: string; timezone: string; times: Date[] }>;
+  /**
+   * Runs one schedule now, as a test, through the same path as a timed run (task timeout, abort
+   * on `stop()`, `onDeliver`, run history and events, all marked `manual`), without changing
+   * when it next fires: a cron keeps its next time and a pending one-shot stays pending.
+   * Resolves with the result once the run is recorded and delivered; a failed or timed-out task
+   * resolves too, with `isError`. Rejects with a `MacstatsError` before starting when this
+   * process is not the leader (`NOT_LEADER`), the id is unknown (`UNKNOWN_SCHEDULE`) or the
+   * schedule is running (`ALREADY_RUNNING`), and with `SCHEDULER_STOPPED` when `stop()` aborts it.
+   */
+  runNow(id: string, options?: RunNowOptions): Promise<RunResult>;
   /** True while this scheduler holds the lock and fires schedules. */
   readonly isLeader: boolean;
 }

@@ -73,8 +73,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     schedules: () => schedules,
     zoneOf: (schedule) => scheduleZone(schedule, options.timezone),
     signatureOf: (schedule) => scheduleSignature(schedule, options.timezone),
-    startRun: (schedule, due): ActiveRun =>
-      runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs),
+    startRun: (schedule, due, manual): ActiveRun =>
+      runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs, manual),
     deliver: async (schedule, result) => {
       try {
         await options.onDeliver?.(schedule, result);
@@ -177,6 +177,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       await core.shutdown();
     },
     reload: () => core.enqueue(() => loadFile(false)),
+    runNow(id, runOptions) {
+      if (!started) {
+        return Promise.reject(
+          new MacstatsError('SCHEDULER_NOT_STARTED', 'The scheduler is not started; call start() first.'),
+        );
+      }
+      return core.runNow(id, runOptions);
+    },
     whenIdle: () => core.whenIdle(),
     list: (): ScheduleStatus[] => schedules.map((schedule) => core.status(schedule)),
     errors: () => [...fileErrors],

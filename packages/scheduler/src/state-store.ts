@@ -15,9 +15,9 @@ export interface ScheduleState {
   /** One-shot: it ran, or its time passed beyond the grace. It never runs again. */
   done?: boolean;
   /** A run that was started and has not finished; left behind when the process died mid-run. */
-  running?: { due: string; start: string };
-  /** The last run that finished. */
-  lastRun?: { due: string; start: string; durationMs: number; outcome: string };
+  running?: { due: string; start: string; manual?: true };
+  /** The last run that finished (timed or manual). */
+  lastRun?: { due: string; start: string; durationMs: number; outcome: string; manual?: true };
   /** Last change to this record (ISO); records of removed schedules are pruned after 30 days. */
   updatedAt: string;
 }
