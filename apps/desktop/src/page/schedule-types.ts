@@ -17,7 +17,8 @@ export interface ScheduleEntry {
   nextRuns: string[];
   running: boolean;
   done: boolean;
-  lastRun?: { startedAt: string; durationMs: number; outcome: string };
+  /** `manual`: started with Run now rather than by its time. */
+  lastRun?: { startedAt: string; durationMs: number; outcome: string; manual: boolean };
 }
 
 export interface RunRecordView {
@@ -27,6 +28,8 @@ export interface RunRecordView {
   durationMs: number;
   outcome: string;
   error?: string;
+  /** Started with Run now. */
+  manual?: boolean;
 }
 
 /** `GET /api/schedules`. */

@@ -65,7 +65,35 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     addButton.hidden = true;
   });
 
-  function renderEntry(entry: ScheduleEntry): HTMLLIElement {
+  /** The Run now button, disabled with the reason as its title when the run cannot start here. */
+  function runButton(entry: ScheduleEntry, leader: boolean): HTMLButtonElement {
+    const id = entry.schedule.id;
+    const why = !leader
+      ? 'Another macstats process runs the schedules: run it from there.'
+      : entry.running
+        ? 'This schedule is running; wait for it to finish.'
+        : undefined;
+    const button = h(
+      'button',
+      { type: 'button', class: 'ghost', 'data-action': 'run-now', disabled: why !== undefined, title: why },
+      'Run now',
+    );
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      message.textContent = '';
+      try {
+        // 202 once started; the scheduler's events then redraw the entry as running, then done.
+        await sendJson(`/api/schedules/${encodeURIComponent(id)}/run`, {});
+        void load();
+      } catch (failure) {
+        message.textContent = failure instanceof ApiError ? failure.message : String(failure);
+        void load();
+      }
+    });
+    return button;
+  }
+
+  function renderEntry(entry: ScheduleEntry, leader: boolean): HTMLLIElement {
     const { schedule } = entry;
     const edit = h('button', { type: 'button', class: 'ghost' }, 'Edit');
     const remove = h('button', { type: 'button', class: 'ghost danger' }, 'Remove');
@@ -99,8 +127,8 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     const last = entry.lastRun
       ? h(
           'p',
-          { class: 'muted' },
-          `Last run ${formatTime(entry.lastRun.startedAt)}: ${entry.lastRun.outcome} in ${formatDuration(entry.lastRun.durationMs)}`,
+          { class: 'muted last-run' },
+          `Last run${entry.lastRun.manual ? ' (run now)' : ''} ${formatTime(entry.lastRun.startedAt)}: ${entry.lastRun.outcome} in ${formatDuration(entry.lastRun.durationMs)}`,
         )
       : null;
     return h(
@@ -110,8 +138,8 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
         'div',
         { class: 'schedule-head' },
         h('strong', {}, schedule.id),
-        entry.running ? h('span', { class: 'pill' }, 'running') : null,
-        h('span', { class: 'actions' }, edit, remove),
+        entry.running ? h('span', { class: 'pill' }, 'running…') : null,
+        h('span', { class: 'actions' }, runButton(entry, leader), edit, remove),
       ),
       h('p', { class: 'task' }, schedule.task),
       h(
@@ -138,7 +166,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     replaceChildren(
       list,
       ...(answer.schedules.length > 0
-        ? answer.schedules.map(renderEntry)
+        ? answer.schedules.map((entry) => renderEntry(entry, answer.leader))
         : [h('li', { class: 'empty' }, `No schedules yet. They are kept in ${answer.file}.`)]),
     );
     replaceChildren(
@@ -153,7 +181,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
               h(
                 'td',
                 { title: record.error ?? '' },
-                record.error ? `${record.outcome}: ${record.error}` : record.outcome,
+                `${record.error ? `${record.outcome}: ${record.error}` : record.outcome}${record.manual ? ' (run now)' : ''}`,
               ),
               h('td', { class: 'number' }, formatDuration(record.durationMs)),
             ),

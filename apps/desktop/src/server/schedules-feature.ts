@@ -12,6 +12,7 @@ import {
   STATE_FILES,
 } from '@macstats/scheduler';
 import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
+import { scheduleRunRoute } from './schedule-run-route.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
 /** Options of {@link createSchedulesFeature}. */
@@ -33,9 +34,9 @@ export const SCHEDULES_DEFAULTS = { maxTaskChars: 2000, nextRuns: 3, historyRuns
 const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id'] as const;
 
 /**
- * Schedules in the page: the list with next runs and run history, and add, edit and remove,
- * each written to `schedules.json` through the scheduler package (atomic, never clobbering a
- * concurrent edit) and picked up by the running scheduler at once.
+ * Schedules in the page: the list with next runs and run history; add, edit and remove, each
+ * written to `schedules.json` through the scheduler package (atomic, never clobbering a
+ * concurrent edit) and picked up by the running scheduler at once; and run now.
  */
 export function createSchedulesFeature(
   core: DashboardCore,
@@ -112,6 +113,7 @@ export function createSchedulesFeature(
                 startedAt: status.lastRun.startedAt.toISOString(),
                 durationMs: status.lastRun.durationMs,
                 outcome: status.lastRun.outcome,
+                manual: status.lastRun.manual === true,
               },
             }
           : {}),
@@ -187,6 +189,7 @@ export function createSchedulesFeature(
           sendJson(response, 200, { schedule });
         },
       },
+      scheduleRunRoute(scheduler, core.logger),
       {
         method: 'DELETE',
         path: /^\/api\/schedules\/([^/]+)$/,

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMetricsCollector } from '@macstats/metrics';
+import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
+import { fakeModel } from './fake-model.js';
+import { createApiClient, rawRequest } from './http-client.js';
+
+let fake: FakeOllama;
+let home: string;
+let dashboard: Dashboard;
+let api: ReturnType<typeof createApiClient>;
+const collector = createMetricsCollector();
+/** Released by a test: a task that says "wait for the gate" gets its answer only then. */
+let openGate: () => void = () => {};
+let gate = Promise.resolve();
+
+function closeGate(): void {
+  gate = new Promise<void>((resolve) => {
+    openGate = resolve;
+  });
+}
+
+async function reply(request: FakeChatRequest) {
+  const last = request.messages[request.messages.length - 1];
+  if (last?.role === 'user' && last.content.includes('wait for the gate')) await gate;
+  return fakeModel(request);
+}
+
+beforeAll(async () => {
+  fake = await startFakeOllama({ reply });
+  home = mkdtempSync(join(tmpdir(), 'macstats-run-now-'));
+  dashboard = await startDashboard({ home, ollama: { host: fake.url }, collector });
+  api = createApiClient(dashboard.port, dashboard.token);
+});
+afterAll(async () => {
+  openGate();
+  await dashboard.close();
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON answers field by field.
+async function entryOf(id: string): Promise<any> {
+  const { json } = await api('GET', '/api/schedules');
+  return json.schedules.find((item: { schedule: { id: string } }) => item.schedule.id === id);
+}
+
+/** Waits (by condition, checking every 50 ms) until the schedule has a finished last run. */
+async function lastRunOf(id: string) {
+  for (;;) {
+    const entry = await entryOf(id);
+    if (entry?.lastRun && !entry.running) return entry.lastRun;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('POST /api/schedules/:id/run', () => {
+  it('answers 202 once the run started, then shows it as the last run and in the history, marked manual', async () => {
+    const hello = { id: 'hello', task: 'Say hello', cron: '30 2 * * *', timezone: 'UTC' };
+    expect((await api('POST', '/api/schedules', { schedule: hello })).status).toBe(201);
+    const before = (await entryOf('hello')).nextRuns;
+
+    const { status, json } = await api('POST', '/api/schedules/hello/run');
+    expect(status).toBe(202);
+    expect(json.id).toBe('hello');
+    expect(Date.parse(json.startedAt)).not.toBeNaN();
+
+    expect(await lastRunOf('hello')).toMatchObject({ outcome: 'ok', manual: true });
+    const entry = await entryOf('hello');
+    expect(entry.nextRuns).toEqual(before);
+    const { json: overview } = await api('GET', '/api/schedules');
+    expect(overview.history[0]).toMatchObject({ id: 'hello', outcome: 'ok', manual: true });
+  });
+
+  it('refuses a second run while the first is going, with 409 and one sentence', async () => {
+    closeGate();
+    const gated = { id: 'gated', task: 'Answer, but wait for the gate', cron: '0 3 * * *', timezone: 'UTC' };
+    expect((await api('POST', '/api/schedules', { schedule: gated })).status).toBe(201);
+    expect((await api('POST', '/api/schedules/gated/run')).status).toBe(202);
+    expect((await entryOf('gated')).running).toBe(true);
+
+    const { status, json } = await api('POST', '/api/schedules/gated/run');
+    expect(status).toBe(409);
+    expect(json.error).toBe('Schedule "gated" is running already; wait for it to finish.');
+    openGate();
+    expect(await lastRunOf('gated')).toMatchObject({ outcome: 'ok', manual: true });
+  });
+
+  it('answers 404 for an unknown schedule', async () => {
+    const { status, json } = await api('POST', '/api/schedules/nope/run');
+    expect(status).toBe(404);
+    expect(json.error).toBe('There is no schedule named "nope".');
+  });
+
+  it('answers 409 on a dashboard that does not run the schedules, saying which process does', async () => {
+    const second = await startDashboard({ home, ollama: { host: fake.url }, collector });
+    try {
+      expect(second.scheduler?.isLeader).toBe(false);
+      const { status, json } = await createApiClient(second.port, second.token)(
+        'POST',
+        '/api/schedules/hello/run',
+      );
+      expect(status).toBe(409);
+      expect(json.error).toMatch(
+        new RegExp(
+          `^Another process \\(pid ${process.pid} on .+\\) runs the schedules; only it can run "hello" now\\.$`,
+        ),
+      );
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a run without the page token, like every write', async () => {
+    const response = await rawRequest(dashboard.port, {
+      method: 'POST',
+      path: '/api/schedules/hello/run',
+      headers: {
+        cookie: `macstats_${dashboard.port}=guess`,
+        origin: `http://127.0.0.1:${dashboard.port}`,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
+    expect(response.status).toBe(401);
+    expect(await lastRunOf('hello')).toMatchObject({ manual: true });
+    expect(
+      (await api('GET', '/api/schedules')).json.history.filter((run: { id: string }) => run.id === 'hello'),
+    ).toHaveLength(1);
+  });
+});
