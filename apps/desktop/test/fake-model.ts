@@ -38,3 +38,25 @@ export function lastToolResult(requests: readonly FakeChatRequest[]): string | u
   }
   return undefined;
 }
+
+/**
+ * {@link fakeModel} with a gate: a question containing "wait for the gate" is answered only
+ * once the gate is open. The gate starts open; `close()` shuts it until `open()`.
+ */
+export function gatedFakeModel() {
+  let release: () => void = () => {};
+  let gate = Promise.resolve();
+  return {
+    async reply(request: FakeChatRequest): Promise<FakeOllamaReply> {
+      const last = request.messages[request.messages.length - 1];
+      if (last?.role === 'user' && last.content.includes('wait for the gate')) await gate;
+      return fakeModel(request);
+    },
+    open: () => release(),
+    close() {
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    },
+  };
+}

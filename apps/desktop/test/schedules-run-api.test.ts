@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMetricsCollector } from '@macstats/metrics';
-import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
+import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
-import { fakeModel } from './fake-model.js';
+import { gatedFakeModel } from './fake-model.js';
 import { createApiClient, rawRequest } from './http-client.js';
 
 let fake: FakeOllama;
@@ -13,30 +13,17 @@ let home: string;
 let dashboard: Dashboard;
 let api: ReturnType<typeof createApiClient>;
 const collector = createMetricsCollector();
-/** Released by a test: a task that says "wait for the gate" gets its answer only then. */
-let openGate: () => void = () => {};
-let gate = Promise.resolve();
-
-function closeGate(): void {
-  gate = new Promise<void>((resolve) => {
-    openGate = resolve;
-  });
-}
-
-async function reply(request: FakeChatRequest) {
-  const last = request.messages[request.messages.length - 1];
-  if (last?.role === 'user' && last.content.includes('wait for the gate')) await gate;
-  return fakeModel(request);
-}
+/** Answers a task that says "wait for the gate" only once the test opens the gate. */
+const model = gatedFakeModel();
 
 beforeAll(async () => {
-  fake = await startFakeOllama({ reply });
+  fake = await startFakeOllama({ reply: model.reply });
   home = mkdtempSync(join(tmpdir(), 'macstats-run-now-'));
   dashboard = await startDashboard({ home, ollama: { host: fake.url }, collector });
   api = createApiClient(dashboard.port, dashboard.token);
 });
 afterAll(async () => {
-  openGate();
+  model.open();
   await dashboard.close();
   await fake.close();
   rmSync(home, { recursive: true, force: true });
@@ -76,7 +63,7 @@ describe('POST /api/schedules/:id/run', () => {
   });
 
   it('refuses a second run while the first is going, with 409 and one sentence', async () => {
-    closeGate();
+    model.close();
     const gated = { id: 'gated', task: 'Answer, but wait for the gate', cron: '0 3 * * *', timezone: 'UTC' };
     expect((await api('POST', '/api/schedules', { schedule: gated })).status).toBe(201);
     expect((await api('POST', '/api/schedules/gated/run')).status).toBe(202);
@@ -85,7 +72,7 @@ describe('POST /api/schedules/:id/run', () => {
     const { status, json } = await api('POST', '/api/schedules/gated/run');
     expect(status).toBe(409);
     expect(json.error).toBe('Schedule "gated" is running already; wait for it to finish.');
-    openGate();
+    model.open();
     expect(await lastRunOf('gated')).toMatchObject({ outcome: 'ok', manual: true });
   });
 

@@ -2,31 +2,23 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMetricsCollector } from '@macstats/metrics';
-import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
+import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
 import { launchBrowser, screenshot, type TestBrowser } from './browser.js';
-import { fakeModel } from './fake-model.js';
+import { gatedFakeModel } from './fake-model.js';
 
 let fake: FakeOllama;
 let home: string;
 let dashboard: Dashboard;
 let browser: TestBrowser;
 const collector = createMetricsCollector();
-/** The task's model answer waits for this, so the page can be seen while the run is going. */
-let openGate: () => void = () => {};
-const gate = new Promise<void>((resolve) => {
-  openGate = resolve;
-});
-
-async function reply(request: FakeChatRequest) {
-  const last = request.messages[request.messages.length - 1];
-  if (last?.role === 'user' && last.content.includes('wait for the gate')) await gate;
-  return fakeModel(request);
-}
+/** Answers a task that says "wait for the gate" only once the test opens the gate. */
+const model = gatedFakeModel();
+model.close();
 
 beforeAll(async () => {
-  fake = await startFakeOllama({ reply });
+  fake = await startFakeOllama({ reply: model.reply });
   home = mkdtempSync(join(tmpdir(), 'macstats-run-now-page-'));
   writeFileSync(
     join(home, 'schedules.json'),
@@ -46,7 +38,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  openGate();
+  model.open();
   await browser?.close();
   await dashboard?.close();
   await fake?.close();
@@ -74,7 +66,7 @@ describe('Run now in the page', () => {
     expect(width).toBeLessThanOrEqual(380);
     await screenshot(page, 'schedules-run-now-narrow-dark', true);
 
-    openGate();
+    model.open();
     await entry.locator('.last-run', { hasText: '(run now)' }).waitFor();
     expect(await entry.locator('.last-run').textContent()).toMatch(/^Last run \(run now\) .+: ok in /);
     expect(await entry.locator('.pill').count()).toBe(0);
