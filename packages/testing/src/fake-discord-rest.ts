@@ -1,6 +1,7 @@
 import { GATEWAY_INTENTS } from './fake-discord-gateway.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
-import type { FakeDiscordMessage, FakeDiscordSentRecord } from './fake-discord-types.js';
+import { botSeesThread } from './fake-discord-threads.js';
+import type { FakeDiscordChannel, FakeDiscordMessage, FakeDiscordSentRecord } from './fake-discord-types.js';
 
 /** What a REST handler answers. */
 export interface RestResult {
@@ -71,6 +72,13 @@ function formError(field: string, code: string, message: string): RestResult {
 const unknownChannel = () => error(404, 10003, 'Unknown Channel');
 const unknownMessage = () => error(404, 10008, 'Unknown Message');
 
+/** Why the bot cannot post (or type) in `channel`: a forum holds only posts; a private thread only its members. */
+function postProblem(store: FakeDiscordStore, channel: FakeDiscordChannel): RestResult | undefined {
+  if (channel.type === 15) return error(400, 50008, 'Cannot send messages in a non-text channel');
+  if (!botSeesThread(store, channel)) return error(403, 50001, 'Missing Access');
+  return undefined;
+}
+
 function checkContent(content: unknown, required: boolean): RestResult | undefined {
   if (content !== undefined && content !== null && typeof content !== 'string')
     return formError('content', 'STRING_TYPE_CONVERT', 'Could not interpret the value as string.');
@@ -137,7 +145,9 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
   });
   route('GET', '/channels/:channelId', ({ channelId }) => {
     const channel = store.channels.get(channelId ?? '');
-    return channel ? { status: 200, body: store.channelPayload(channel) } : unknownChannel();
+    if (!channel) return unknownChannel();
+    if (!botSeesThread(store, channel)) return error(403, 50001, 'Missing Access');
+    return { status: 200, body: store.channelPayload(channel) };
   });
   route('GET', '/channels/:channelId/messages', ({ channelId }, _body, query) => {
     if (!store.channels.has(channelId ?? '')) return unknownChannel();
@@ -154,7 +164,10 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     return { status: 200, body: store.messagePayload(message) };
   });
   route('POST', '/channels/:channelId/typing', ({ channelId }) => {
-    if (!store.channels.has(channelId ?? '')) return unknownChannel();
+    const channel = store.channels.get(channelId ?? '');
+    if (!channel) return unknownChannel();
+    const problem = postProblem(store, channel);
+    if (problem) return problem;
     context.recordTyping(channelId ?? '');
     return { status: 204 };
   });
@@ -186,6 +199,8 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
   function createMessage(channelId: string, rawBody: unknown): RestResult {
     const channel = store.channels.get(channelId);
     if (!channel) return unknownChannel();
+    const problem = postProblem(store, channel);
+    if (problem) return problem;
     const body = (rawBody ?? {}) as Record<string, unknown>;
     const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
     const contentProblem = checkContent(body.content, !hasEmbeds);

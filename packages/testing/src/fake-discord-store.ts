@@ -1,3 +1,4 @@
+import { botSeesThread, forumPayload, makeThread, threadPayload } from './fake-discord-threads.js';
 import type {
   FakeDiscordChannel,
   FakeDiscordGuild,
@@ -45,15 +46,17 @@ export class FakeDiscordStore {
         const spec = typeof channel === 'string' ? { name: channel } : channel;
         const made: FakeDiscordChannel = {
           id: spec.id ?? this.nextId(),
-          type: 0,
+          type: 'type' in spec && spec.type === 'forum' ? 15 : 0,
           name: spec.name,
           guildId: id,
         };
         this.channels.set(made.id, made);
         return made;
       });
-      return { id, name: guild.name ?? 'Fake Guild', channels };
+      return { id, name: guild.name ?? 'Fake Guild', channels, threads: [] };
     });
+    for (const [index, guild] of this.guilds.entries())
+      for (const thread of guildOptions[index]?.threads ?? []) makeThread(this, guild, thread);
   }
 
   /** Finds or makes a user; a username alone always maps to the same id. */
@@ -116,6 +119,8 @@ export class FakeDiscordStore {
         recipients: recipient ? [this.userPayload(recipient)] : [],
       };
     }
+    if (channel.type === 11 || channel.type === 12) return threadPayload(this, channel);
+    if (channel.type === 15) return forumPayload(channel);
     return {
       id: channel.id,
       type: 0,
@@ -230,7 +235,13 @@ export class FakeDiscordStore {
         const { guild_id: _omit, ...rest } = this.channelPayload(channel) as Record<string, unknown>;
         return rest;
       }),
-      threads: [],
+      // Active threads the bot can see; like the channels, without guild_id.
+      threads: guild.threads
+        .filter((thread) => botSeesThread(this, thread))
+        .map((thread) => {
+          const { guild_id: _omit, ...rest } = threadPayload(this, thread);
+          return rest;
+        }),
       presences: [],
       stage_instances: [],
       guild_scheduled_events: [],

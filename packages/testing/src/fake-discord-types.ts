@@ -7,24 +7,59 @@ export interface FakeDiscordUser {
   bot: boolean;
 }
 
-/** A channel the fake serves: a guild text channel (type 0) or a DM (type 1). */
+/**
+ * A channel the fake serves: a guild text channel (type 0), a DM (1), a public thread (11), a
+ * private thread (12) or a forum channel (15, whose posts are public threads).
+ */
 export interface FakeDiscordChannel {
   id: string;
-  /** Channel type as Discord numbers it: 0 guild text, 1 DM. */
-  type: 0 | 1;
-  /** Name of a guild channel; empty for DMs. */
+  /** Channel type as Discord numbers it: 0 guild text, 1 DM, 11 public thread, 12 private thread, 15 forum. */
+  type: 0 | 1 | 11 | 12 | 15;
+  /** Name of a guild channel or thread; empty for DMs. */
   name: string;
-  /** Guild of a guild channel. */
+  /** Guild of a guild channel or thread. */
   guildId?: string;
   /** The other user of a DM channel. */
   recipientId?: string;
+  /** A thread's parent: the text or forum channel it lives under. */
+  parentId?: string;
+  /** Who started a thread. */
+  ownerId?: string;
+  /** Ids of a thread's members; the bot hears a private thread only while it is one of them. */
+  memberIds?: string[];
+  /** ISO time a thread was created. */
+  createdAt?: string;
+}
+
+/** A thread to make: in a guild's options (sent in GUILD_CREATE) or at run time with {@link FakeDiscord.createThread}. */
+export interface FakeDiscordThreadOptions {
+  /** The parent channel, by id or by name: a text channel, or a forum channel for a forum post. */
+  parent: string;
+  /** Snowflake id. Default: a fresh one. */
+  id?: string;
+  /** Default `"thread"`. */
+  name?: string;
+  /** A private thread (type 12) instead of a public one (type 11). Not allowed under a forum. Default false. */
+  private?: boolean;
+  /** Who starts it; a username alone gets a stable id. Default `{ username: 'alice' }`. */
+  owner?: { id?: string; username?: string; bot?: boolean };
+  /** Whether the bot is a member. Default true; a private thread without the bot is not sent to it. */
+  botIsMember?: boolean;
+  /**
+   * The starter message of a forum post, by the owner, with the thread's id as Discord does;
+   * required under a forum, not allowed elsewhere. At run time it follows THREAD_CREATE as MESSAGE_CREATE.
+   */
+  message?: { content: string; mentionsBot?: boolean };
 }
 
 /** A guild (server) the bot is in, announced in READY and sent as GUILD_CREATE. */
 export interface FakeDiscordGuild {
   id: string;
   name: string;
+  /** Text and forum channels (threads are in `threads`). */
   channels: FakeDiscordChannel[];
+  /** Active threads, sent in GUILD_CREATE's `threads` (private ones only when the bot is in them). */
+  threads: FakeDiscordChannel[];
 }
 
 /** A message in the fake's store, as it currently stands (edits applied). */
@@ -96,7 +131,11 @@ export interface FakeDiscordFailure {
 /** What {@link FakeDiscord.dispatchMessage} sends through the gateway as MESSAGE_CREATE. */
 export interface FakeDiscordDispatchOptions {
   content: string;
-  /** Target channel. Default: the first channel of the first guild, or the author's DM when `dm`. */
+  /**
+   * Target channel or thread. Default: the first channel of the first guild, or the author's DM
+   * when `dm`. In a private thread without the bot, a mention adds the bot (THREAD_CREATE with
+   * its `member`, as Discord does); otherwise the bot is not sent the message.
+   */
   channelId?: string;
   /** Author; a username alone gets a stable id. Default `{ username: 'alice' }`. */
   author?: { id?: string; username?: string; bot?: boolean };
@@ -114,8 +153,16 @@ export interface FakeDiscordOptions {
   token?: string;
   /** The bot user. Default `{ username: 'macstats' }` with a fresh id. */
   botUser?: { id?: string; username?: string };
-  /** Guilds the bot is in. Default: one guild, "Fake Guild", with `general` and `random`. */
-  guilds?: Array<{ id?: string; name?: string; channels?: Array<string | { id?: string; name: string }> }>;
+  /**
+   * Guilds the bot is in. Default: one guild, "Fake Guild", with `general` and `random`. A channel
+   * given as an object may be a forum (`type: 'forum'`); `threads` are active threads in GUILD_CREATE.
+   */
+  guilds?: Array<{
+    id?: string;
+    name?: string;
+    channels?: Array<string | { id?: string; name: string; type?: 'text' | 'forum' }>;
+    threads?: Array<Omit<FakeDiscordThreadOptions, 'message'>>;
+  }>;
   /** Whether the portal has the privileged intents on; when false, asking for them closes 4014. Default true. */
   allowPrivilegedIntents?: boolean;
   /**
@@ -175,6 +222,13 @@ export interface FakeDiscord {
   readonly gateway: FakeDiscordGatewayState;
   /** Sends MESSAGE_CREATE to every session (queued for resume when the socket is down) and returns the message. */
   dispatchMessage(options: FakeDiscordDispatchOptions): FakeDiscordMessage;
+  /**
+   * Starts a thread (or forum post) and sends THREAD_CREATE with `newly_created` (and the bot's
+   * `member` when it is in it), then a forum post's starter message; returns the thread.
+   */
+  createThread(options: FakeDiscordThreadOptions): FakeDiscordChannel;
+  /** A channel or thread by id. */
+  channel(id: string): FakeDiscordChannel | undefined;
   /** The channel's messages in order, edits applied, deleted ones left out. */
   channelMessages(channelId: string): FakeDiscordMessage[];
   /** A stored message by id. */

@@ -1,14 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
+import { createDispatchers } from './fake-discord-dispatch.js';
 import { FakeGateway } from './fake-discord-gateway.js';
 import { FakeDiscordHttp } from './fake-discord-http.js';
 import { createRestRoutes, messageEventView } from './fake-discord-rest.js';
 import { FakeDiscordStore } from './fake-discord-store.js';
 import type {
   FakeDiscord,
-  FakeDiscordDispatchOptions,
-  FakeDiscordMessage,
   FakeDiscordOptions,
   FakeDiscordRequestRecord,
   FakeDiscordSentRecord,
@@ -22,7 +21,8 @@ const LIMITED_INTENT_FLAGS = (1 << 13) | (1 << 15) | (1 << 19);
  * Starts a fake Discord on loopback that the real discord.js client works against: the REST API
  * under `/api/v10` (gateway discovery, users, channels, messages, typing, edits, deletes, 429s
  * with `retry_after`) and a Gateway WebSocket (HELLO, heartbeat ACK, IDENTIFY, READY,
- * GUILD_CREATE, RESUME with replay, MESSAGE_CREATE). It records everything the bot sent.
+ * GUILD_CREATE, RESUME with replay, MESSAGE_CREATE, THREAD_CREATE), with text channels, DMs,
+ * public and private threads and forum posts. It records everything the bot sent.
  *
  * @example
  * const fake = await startFakeDiscord();
@@ -112,40 +112,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   gatewayUrl = `${base.replace(/^http/, 'ws')}/gateway`;
   resumeUrl = `${base.replace(/^http/, 'ws')}/gateway-resume`;
 
-  function dispatchMessage(dispatch: FakeDiscordDispatchOptions): FakeDiscordMessage {
-    const author = store.user(dispatch.author);
-    const channel = dispatch.dm
-      ? store.dmChannel(author)
-      : dispatch.channelId
-        ? store.channels.get(dispatch.channelId)
-        : store.guilds[0]?.channels[0];
-    if (!channel) throw new Error(`dispatchMessage: unknown channel ${dispatch.channelId ?? '(none)'}`);
-    let content = dispatch.content;
-    const mentions: string[] = [];
-    if (dispatch.mentionsBot) {
-      mentions.push(store.botUser.id);
-      if (!content.includes(`<@${store.botUser.id}>`) && !content.includes(`<@!${store.botUser.id}>`))
-        content = `<@${store.botUser.id}> ${content}`;
-    }
-    if (dispatch.replyTo && !store.messages.has(dispatch.replyTo))
-      throw new Error(`dispatchMessage: replyTo ${dispatch.replyTo} is not a known message`);
-    const message: FakeDiscordMessage = {
-      id: store.nextId(),
-      channelId: channel.id,
-      ...(channel.guildId ? { guildId: channel.guildId } : {}),
-      author,
-      content,
-      mentions,
-      ...(dispatch.replyTo ? { replyTo: dispatch.replyTo } : {}),
-      flags: 0,
-      timestamp: new Date().toISOString(),
-      deleted: false,
-    };
-    store.addMessage(message);
-    gateway.dispatch('MESSAGE_CREATE', messageEventView(store, message));
-    onChange();
-    return message;
-  }
+  const { dispatchMessage, createThread } = createDispatchers({ store, gateway, onChange });
 
   function waitFor<T>(
     predicate: () => T | undefined | null | false,
@@ -206,6 +173,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       };
     },
     dispatchMessage,
+    createThread,
+    channel: (id) => store.channels.get(id),
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),
     failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),

@@ -10,6 +10,7 @@ export type {
   FakeDiscordOptions,
   FakeDiscordRequestRecord,
   FakeDiscordSentRecord,
+  FakeDiscordThreadOptions,
   FakeDiscordUser,
 } from './fake-discord-types.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';

@@ -1,38 +1,7 @@
-import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeDiscord, type FakeDiscordOptions, startFakeDiscord } from '../src/index.js';
+import { startWithClient as start, stopClient } from './discord-client.js';
 
-let fake: FakeDiscord | undefined;
-let client: Client | undefined;
-afterEach(async () => {
-  await client?.destroy();
-  client = undefined;
-  await fake?.close();
-  fake = undefined;
-});
-
-/** Starts the fake and logs the real discord.js client in against it. */
-async function start(options: FakeDiscordOptions = {}, token = 'secret') {
-  fake = await startFakeDiscord(options);
-  client = new Client({
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.DirectMessages,
-      GatewayIntentBits.MessageContent,
-    ],
-    partials: [Partials.Channel],
-    rest: { api: fake.apiUrl, retries: 3 },
-  });
-  const received: Message[] = [];
-  client.on(Events.MessageCreate, (message) => {
-    received.push(message);
-  });
-  const ready = new Promise((resolve) => client?.once(Events.ClientReady, resolve));
-  await client.login(token);
-  await ready;
-  return { fake, client, received };
-}
+afterEach(stopClient);
 
 describe('fake Discord with the real discord.js client', () => {
   it('logs in, becomes ready and caches the guild channels', async () => {
