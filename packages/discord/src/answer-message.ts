@@ -5,7 +5,7 @@ import type { ChannelSettingsFile } from './channel-settings-file.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
 import type { KeyedQueue } from './keyed-queue.js';
-import { factsOf, questionOf } from './message-facts.js';
+import { factsOf, questionOf, threadParentOf } from './message-facts.js';
 import type { MessageSender } from './message-sender.js';
 import { shouldAnswer } from './should-answer.js';
 import { StatusMessage } from './status-message.js';
@@ -41,7 +41,8 @@ const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
 
 /**
  * Handles one message: decides whether to answer, shows typing and the status message, asks the
- * agent with the channel's prompt and model, and posts the reply in parts (the first replying to
+ * agent with the channel's prompt and model (a thread's own, else its parent's; its conversation
+ * is the thread's alone), and posts the reply in parts (the first replying to
  * the message), then removes the status message. Failures become a short reply; the log has the
  * detail.
  */
@@ -50,8 +51,15 @@ export async function answerMessage(message: Message, context: AnswerContext): P
   const { logger, sender, botId } = context;
   const channelId = message.channelId;
   const settings = await context.channelsFile.current();
-  const config = channelConfig(settings, channelId);
-  const where = { messageId: message.id, channelId, guildId: message.guildId, authorId: message.author.id };
+  const parentId = threadParentOf(message);
+  const config = channelConfig(settings, channelId, parentId);
+  const where = {
+    messageId: message.id,
+    channelId,
+    ...(parentId !== undefined ? { parentId } : {}),
+    guildId: message.guildId,
+    authorId: message.author.id,
+  };
   const decision = shouldAnswer(factsOf(message, botId), settings, config, context.allowBots);
   if (!decision.answer) {
     logger.debug({ ...where, reason: decision.reason }, 'message not answered');

@@ -11,6 +11,7 @@ const OTHER_GUILD = '222222222222222222';
 const CHANNEL = '333333333333333333';
 const ALICE = '444444444444444444';
 const BOB = '555555555555555555';
+const THREAD = '666666666666666666';
 
 function parse(value: unknown) {
   return parseChannelSettings(JSON.stringify(value));
@@ -94,6 +95,29 @@ describe('channelConfig', () => {
 
   it('gives the default to a channel without an entry', () => {
     expect(channelConfig(DEFAULT_CHANNEL_SETTINGS, CHANNEL)).toEqual({ mode: 'mention_only' });
+  });
+
+  it("gives a thread without an entry its parent channel's entry", () => {
+    const { settings } = parse({ channels: { [CHANNEL]: { mode: 'all_messages', model: 'big' } } });
+    expect(channelConfig(settings ?? DEFAULT_CHANNEL_SETTINGS, THREAD, CHANNEL)).toEqual({
+      mode: 'all_messages',
+      model: 'big',
+    });
+  });
+
+  it("gives a thread its own entry over the default, without the parent's entry", () => {
+    const { settings } = parse({
+      default: { prompt: 'Be brief.' },
+      channels: { [CHANNEL]: { mode: 'all_messages', model: 'big' }, [THREAD]: { mode: 'mention_only' } },
+    });
+    expect(channelConfig(settings ?? DEFAULT_CHANNEL_SETTINGS, THREAD, CHANNEL)).toEqual({
+      mode: 'mention_only',
+      prompt: 'Be brief.',
+    });
+  });
+
+  it('gives the default to a thread when neither it nor its parent has an entry', () => {
+    expect(channelConfig(DEFAULT_CHANNEL_SETTINGS, THREAD, CHANNEL)).toEqual({ mode: 'mention_only' });
   });
 });
 

@@ -125,9 +125,20 @@ export function parseChannelSettings(json: string): { settings?: ChannelSettings
   };
 }
 
-/** The settings of one channel: its entry merged over `default`. */
-export function channelConfig(settings: ChannelSettings, channelId: string): ChannelConfig {
-  return { ...settings.defaults, ...settings.channels.get(channelId) };
+/**
+ * The settings of one channel: its entry merged over `default`. For a thread (`parentId` given),
+ * the thread's own entry when the file has one, else its parent channel's entry, else `default`;
+ * the two entries are not merged with each other.
+ */
+export function channelConfig(
+  settings: ChannelSettings,
+  channelId: string,
+  parentId?: string,
+): ChannelConfig {
+  const entry =
+    settings.channels.get(channelId) ??
+    (parentId !== undefined ? settings.channels.get(parentId) : undefined);
+  return { ...settings.defaults, ...entry };
 }
 
 /**

@@ -41,8 +41,9 @@ function checkOptions(options: DiscordBotOptions): void {
 
 /**
  * Creates a Discord bot that answers DMs, mentions and replies to its own messages with `agent`,
- * following `discord_channels.json`. Messages are answered one at a time per channel, in order,
- * and many channels at once; each channel (or DM) is its own conversation.
+ * following `discord_channels.json`, in channels, threads, forum posts and DMs. Messages are
+ * answered one at a time per channel, in order, and many channels at once; each channel, thread or
+ * DM is its own conversation, and a thread without an entry of its own follows its parent's.
  *
  * @example
  * const bot = createDiscordBot({

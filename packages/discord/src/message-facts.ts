@@ -31,3 +31,8 @@ export function questionOf(message: Message, botId: string): string {
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
 }
+
+/** The parent channel of a message's thread (a text or forum channel); undefined outside threads. */
+export function threadParentOf(message: Message): string | undefined {
+  return message.channel.isThread() ? (message.channel.parentId ?? undefined) : undefined;
+}

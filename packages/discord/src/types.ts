@@ -12,7 +12,7 @@ export type DiscordAgentEvent =
 
 /** Options the bot passes to {@link DiscordAgent.answer}. */
 export interface DiscordAnswerOptions {
-  /** `discord-<channel id>`: memory is kept per channel (or DM). */
+  /** `discord-<channel id>`: memory is kept per channel, thread (its own id) or DM. */
   conversationId?: string;
   /** Aborts when the bot stops or the answer takes longer than `answerTimeoutMs`. */
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, type HarnessOptions, lastQuestion, startHarness } from './harness.js';
+import { type Harness, type HarnessOptions, lastQuestion, repliesIn, startHarness } from './harness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -10,13 +10,6 @@ afterEach(async () => {
 async function start(options: HarnessOptions = {}) {
   harness = await startHarness(options);
   return harness;
-}
-
-/** Waits until the bot has posted `count` messages in the channel. */
-function repliesIn(h: Harness, channelId: string, count = 1) {
-  return h.discord.waitFor(() => (h.replies(channelId).length >= count ? h.replies(channelId) : undefined), {
-    what: `${count} bot message(s) in ${channelId}`,
-  });
 }
 
 describe('createDiscordBot answering', () => {

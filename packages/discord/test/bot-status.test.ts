@@ -1,6 +1,5 @@
-import type { Tool } from '@macstats/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gate, type Harness, type HarnessOptions, startHarness } from './harness.js';
+import { gatedTool, type Harness, type HarnessOptions, startHarness } from './harness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -11,23 +10,6 @@ afterEach(async () => {
 async function start(options: HarnessOptions = {}) {
   harness = await startHarness(options);
   return harness;
-}
-
-/** A tool that waits for the test before it answers. */
-function gatedTool(name: string, output: string) {
-  const release = gate();
-  const started = gate<string>();
-  const tool: Tool = {
-    name,
-    description: `The ${name} tool for tests.`,
-    usage: `${name}: <argument>`,
-    run: async (argument) => {
-      started.open(argument);
-      await release.promise;
-      return output;
-    },
-  };
-  return { tool, release: release.open, started: started.promise };
 }
 
 describe('createDiscordBot while working', () => {

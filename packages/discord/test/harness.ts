@@ -130,6 +130,30 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/** A tool that waits for the test before it answers. */
+export function gatedTool(name: string, output: string) {
+  const release = gate();
+  const started = gate<string>();
+  const tool: Tool = {
+    name,
+    description: `The ${name} tool for tests.`,
+    usage: `${name}: <argument>`,
+    run: async (argument) => {
+      started.open(argument);
+      await release.promise;
+      return output;
+    },
+  };
+  return { tool, release: release.open, started: started.promise };
+}
+
+/** Waits until the bot has posted `count` messages in the channel. */
+export function repliesIn(h: Harness, channelId: string, count = 1) {
+  return h.discord.waitFor(() => (h.replies(channelId).length >= count ? h.replies(channelId) : undefined), {
+    what: `${count} bot message(s) in ${channelId}`,
+  });
+}
+
 /** A promise the test resolves by hand. */
 export function gate<T = void>() {
   let open!: (value: T) => void;
