@@ -33,8 +33,8 @@ export function channelOfConversation(context: ToolContext): string | undefined 
 /**
  * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
  * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
- * server that is down is tried again when the list is read), METRICS and SCHEDULER always. RUN_JS is never offered here: the agent
- * answers it with the seed's "not available" sentence.
+ * server that is down is tried again in the background), METRICS and SCHEDULER always. RUN_JS
+ * is never offered here: the agent answers it with the seed's "not available" sentence.
  */
 export async function assembleTools(config: AppConfig, options: { logger: Logger }): Promise<AssembledTools> {
   const { logger } = options;
@@ -74,7 +74,7 @@ export async function assembleTools(config: AppConfig, options: { logger: Logger
         problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
     }
     // Offered even while no server answers: the tool tells the model so, and a server that
-    // comes up later is tried again each time the tool list is read.
+    // comes up later is tried again in the background until it answers.
     tools.push(mcp.tool);
   }
 

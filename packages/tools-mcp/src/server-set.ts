@@ -1,7 +1,7 @@
 import { MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
 import { type McpCallOptions, McpConnection } from './connection.js';
 import { MCP_DEFAULTS } from './defaults.js';
-import type { McpConnectOptions } from './events.js';
+import type { McpConnectOptions, McpEvent } from './events.js';
 import { type McpNamedServer, serverKey } from './mcp-config.js';
 import { createMcpTool, type McpCatalogEntry, type McpTool } from './mcp-tool.js';
 import type { McpServerSpec } from './server-spec.js';
@@ -34,7 +34,8 @@ export interface McpServerSet {
  * Connects to several servers at once (from `mcp.json` and the environment) and offers their
  * tools as one `MCP` tool. With more than one server, tools are named `server__tool`, so two
  * servers' tools never collide. A server that cannot be reached is logged and left out; it is
- * tried again, with backoff, when the tool list is next read.
+ * tried again in the background with backoff (1 s, 2 s, 4 s … up to 60 s) until it answers, and
+ * at once when the tool list is read after its backoff.
  *
  * @example
  * ```ts
@@ -52,6 +53,28 @@ export async function connectMcpServers(
     ? (servers as readonly McpNamedServer[])
     : Object.entries(servers).map(([name, server]) => ({ name, server }));
   const connections = new Map<string, McpConnection>();
+  // A server that could not be reached is tried again in the background, after its backoff,
+  // until it answers: its tools then join the list without waiting for anyone to read it.
+  const retries = new Map<McpConnection, NodeJS.Timeout>();
+  let closed = false;
+  const retryLater = (connection: McpConnection) => {
+    if (closed || retries.has(connection) || connection.tools.length > 0) return;
+    const delay = Math.max(connection.retryInMs, options.restartBackoffMs ?? MCP_DEFAULTS.restartBackoffMs);
+    const timer = setTimeout(() => {
+      retries.delete(connection);
+      if (closed || connection.status !== 'down' || connection.tools.length > 0) return;
+      if (connection.retryInMs > 0) retryLater(connection);
+      // A failure reports `server-fail` again, which plans the next try.
+      else void connection.connect().catch(() => {});
+    }, delay);
+    timer.unref();
+    retries.set(connection, timer);
+  };
+  const watch = (event: McpEvent) => {
+    const connection = event.type === 'server-fail' ? connections.get(event.server) : undefined;
+    if (connection) retryLater(connection);
+    options.onEvent?.(event);
+  };
   for (const { name, server } of list) {
     const key = serverKey(name);
     if (connections.has(key)) {
@@ -59,7 +82,7 @@ export async function connectMcpServers(
       continue;
     }
     try {
-      connections.set(key, new McpConnection(server, { ...options, name: key }));
+      connections.set(key, new McpConnection(server, { ...options, name: key, onEvent: watch }));
     } catch (error) {
       const reason = MacstatsError.isInstance(error) ? error.message : String(error);
       logger.warn({ server: key, reason }, 'MCP server config is invalid; it is skipped');
@@ -130,6 +153,9 @@ export async function connectMcpServers(
       });
     },
     async close() {
+      closed = true;
+      for (const timer of retries.values()) clearTimeout(timer);
+      retries.clear();
       await Promise.all([...connections.values()].map((connection) => connection.close()));
     },
   };

@@ -151,6 +151,36 @@ describe('a set with a server that cannot be reached', () => {
     }
   });
 
+  it('brings a server that comes up later into the list by itself, with nobody reading it', async () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'mcp-late-')), 'late-server.mjs');
+    const set = await connectMcpServers(
+      { late: { command: process.execPath, args: [script] } },
+      { restartBackoffMs: 50 },
+    );
+    try {
+      const late = set.connections.get('late');
+      expect(late?.status).toBe('down');
+      copyFileSync(fixture('hanging-server.mjs'), script);
+      await waitFor(() => late?.status === 'connected', 'the late server to connect');
+      expect(late?.tools.map((tool) => tool.name)).toContain('wait');
+    } finally {
+      await set.close();
+    }
+  });
+
+  it('stops trying a server that never comes up once the set is closed', async () => {
+    const events: string[] = [];
+    const set = await connectMcpServers(
+      { broken: { command: 'macstats-no-such-program' } },
+      { restartBackoffMs: 20, maxRestartBackoffMs: 20, onEvent: (event) => events.push(event.type) },
+    );
+    await waitFor(() => events.filter((type) => type === 'server-fail').length >= 3, 'three failed tries');
+    await set.close();
+    const after = events.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.length).toBe(after);
+  });
+
   it('brings a server that comes up later into the list when the list is read again', async () => {
     const script = join(mkdtempSync(join(tmpdir(), 'mcp-late-')), 'late-server.mjs');
     const set = await connectMcpServers({ late: { command: process.execPath, args: [script] } });
