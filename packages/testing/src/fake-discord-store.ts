@@ -1,4 +1,10 @@
-import { botSeesThread, forumPayload, makeThread, threadPayload } from './fake-discord-threads.js';
+import {
+  botSeesThread,
+  forumPayload,
+  makeThread,
+  textChannelPayload,
+  threadPayload,
+} from './fake-discord-threads.js';
 import type {
   FakeDiscordChannel,
   FakeDiscordGuild,
@@ -121,20 +127,7 @@ export class FakeDiscordStore {
     }
     if (channel.type === 11 || channel.type === 12) return threadPayload(this, channel);
     if (channel.type === 15) return forumPayload(channel);
-    return {
-      id: channel.id,
-      type: 0,
-      guild_id: channel.guildId,
-      name: channel.name,
-      position: 0,
-      permission_overwrites: [],
-      nsfw: false,
-      topic: null,
-      rate_limit_per_user: 0,
-      parent_id: null,
-      last_message_id: null,
-      flags: 0,
-    };
+    return textChannelPayload(channel);
   }
 
   messagePayload(message: FakeDiscordMessage, depth = 0): Record<string, unknown> {

@@ -89,11 +89,11 @@ export function threadPayload(
   };
 }
 
-/** A forum channel's object: a text channel's fields plus the forum's tag and layout settings. */
-export function forumPayload(channel: FakeDiscordChannel): Record<string, unknown> {
+/** A text channel's object: what GUILD_CREATE and GET /channels/:id give for type 0. */
+export function textChannelPayload(channel: FakeDiscordChannel): Record<string, unknown> {
   return {
     id: channel.id,
-    type: 15,
+    type: 0,
     guild_id: channel.guildId,
     name: channel.name,
     position: 0,
@@ -104,6 +104,14 @@ export function forumPayload(channel: FakeDiscordChannel): Record<string, unknow
     parent_id: null,
     last_message_id: null,
     flags: 0,
+  };
+}
+
+/** A forum channel's object: a text channel's fields plus the forum's tag and layout settings. */
+export function forumPayload(channel: FakeDiscordChannel): Record<string, unknown> {
+  return {
+    ...textChannelPayload(channel),
+    type: 15,
     available_tags: [],
     default_reaction_emoji: null,
     default_thread_rate_limit_per_user: 0,
