@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, type HarnessOptions, lastQuestion, repliesIn, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest, lastQuestion, repliesIn } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 describe('createDiscordBot answering', () => {
   it('answers a DM with a reply to it', async () => {

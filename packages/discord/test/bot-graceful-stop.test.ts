@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { gate, type Harness, type HarnessOptions, lastQuestion, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { gate, harnessPerTest, lastQuestion } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 describe('createDiscordBot stop({ graceMs })', () => {
   it('lets an answer in flight finish and post its reply before disconnecting', async () => {

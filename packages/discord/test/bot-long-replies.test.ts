@@ -1,24 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { splitMessage } from '../src/index.js';
 import {
   endsInsideFence,
   type Harness,
-  type HarnessOptions,
+  harnessPerTest,
   longAnswerWithCode,
   renderedWords,
-  startHarness,
 } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 const ROUTE = 'POST /channels/:id/messages';
 

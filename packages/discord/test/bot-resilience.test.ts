@@ -1,19 +1,10 @@
 import { createAgent } from '@macstats/core';
 import { startFakeDiscord, startFakeOllama } from '@macstats/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDiscordBot, type DiscordAgent } from '../src/index.js';
-import { gate, type Harness, type HarnessOptions, lastQuestion, startHarness } from './harness.js';
+import { gate, harnessPerTest, lastQuestion } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 const HINT = '(Is Ollama configured?)';
 

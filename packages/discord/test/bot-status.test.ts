@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { gatedTool, type Harness, type HarnessOptions, startHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { gatedTool, harnessPerTest } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 describe('createDiscordBot while working', () => {
   it('shows a status message while a tool runs, then replaces it with the answer', async () => {

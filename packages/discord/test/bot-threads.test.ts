@@ -1,23 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  gatedTool,
-  type Harness,
-  type HarnessOptions,
-  lastQuestion,
-  repliesIn,
-  startHarness,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { gatedTool, harnessPerTest, lastQuestion, repliesIn } from './harness.js';
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions = {}) {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessPerTest();
 
 describe('createDiscordBot in threads', () => {
   it('answers a mention in a public thread in that thread, replying to it, with typing there', async () => {

@@ -11,6 +11,7 @@ import {
   startFakeDiscord,
   startFakeOllama,
 } from '@macstats/testing';
+import { afterEach } from 'vitest';
 import {
   createDiscordBot,
   type DiscordAgent,
@@ -63,6 +64,22 @@ export interface Harness {
   /** Messages the bot posted in a channel (edits applied, deleted ones left out). */
   replies(channelId: string): string[];
   close(): Promise<void>;
+}
+
+/**
+ * Gives a test file its `start`: each call starts a harness, and the one a test started is
+ * closed after that test. Call once at the top of the file.
+ */
+export function harnessPerTest(): (options?: HarnessOptions) => Promise<Harness> {
+  let current: Harness | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (options = {}) => {
+    current = await startHarness(options);
+    return current;
+  };
 }
 
 /**
