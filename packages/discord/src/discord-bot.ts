@@ -47,7 +47,7 @@ function checkOptions(options: DiscordBotOptions): void {
  *
  * @example
  * const bot = createDiscordBot({
- *   token: process.env.DISCORD_BOT_TOKEN!,
+ *   token: config.get('DISCORD_BOT_TOKEN') ?? '', // from core's loadConfig in the app
  *   agent: createAgent({ ollama: { model: 'llama3.2:3b' }, tools: [] }),
  *   channelsFile: join(home, 'discord_channels.json'),
  * });

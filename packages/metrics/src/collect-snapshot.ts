@@ -26,7 +26,7 @@ export interface CollectSnapshotOptions {
  *
  * @example
  * const snapshot = await collectSnapshot();
- * console.log(snapshot.cpu.usagePercent, snapshot.memory?.usedPercent);
+ * const { usagePercent } = snapshot.cpu; // and snapshot.memory?.usedPercent, …
  */
 export async function collectSnapshot(options: CollectSnapshotOptions = {}): Promise<MetricsSnapshot> {
   const windowMs = options.windowMs ?? METRICS_DEFAULTS.snapshotWindowMs;

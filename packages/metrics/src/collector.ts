@@ -74,10 +74,10 @@ export interface MetricsCollector {
  *
  * @example
  * const collector = createMetricsCollector();
- * collector.on('threshold', (event) => console.log(event.metric, event.state, event.value));
+ * collector.on('threshold', (event) => logger.warn({ metric: event.metric, value: event.value }, event.state));
  * collector.start();
  * // later
- * console.log(formatSummaryLine(collector.latest()));
+ * const line = formatSummaryLine(collector.latest());
  * await collector.stop();
  */
 export function createMetricsCollector(options: MetricsCollectorOptions = {}): MetricsCollector {

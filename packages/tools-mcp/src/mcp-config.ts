@@ -141,7 +141,7 @@ export async function loadMcpConfig(file: string): Promise<McpConfig> {
   return { servers: config.servers, errors: config.errors.map((error) => `${file}: ${error}`) };
 }
 
-/** The environment values the apps read for MCP (the library never reads `process.env`). */
+/** The environment values the apps read for MCP (the library never reads the environment itself). */
 export interface McpEnvironment {
   /** `command|arg1|arg2`, e.g. `npx|-y|@openbnb/mcp-server-airbnb`. Wins over the URL. */
   MCP_SERVER_STDIO?: string | undefined;

@@ -39,7 +39,7 @@ export interface McpServerSet {
  *
  * @example
  * ```ts
- * const { servers, errors } = await loadMcpServers({ file: join(home, 'mcp.json'), environment: process.env });
+ * const { servers, errors } = await loadMcpServers({ file: join(home, 'mcp.json'), environment: config.values });
  * const mcp = await connectMcpServers(servers, { logger });
  * const agent = createAgent({ ollama: { model: 'qwen3' }, tools: [mcp.tool] });
  * ```

@@ -7,7 +7,7 @@ const DISABLING = new Set(['0', 'false', 'no', 'off']);
  * hears of it.
  *
  * @example
- * const tools = isLocalCmdAllowed(process.env.ALLOW_LOCAL_CMD) ? [createRunCmdTool()] : [];
+ * const tools = isLocalCmdAllowed(config.get('ALLOW_LOCAL_CMD')) ? [createRunCmdTool()] : [];
  */
 export function isLocalCmdAllowed(value: string | undefined): boolean {
   if (value === undefined) return true;

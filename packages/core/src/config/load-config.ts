@@ -24,7 +24,7 @@ export const CONFIG_FILE_NAME = '.config.env';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
-  /** The environment, e.g. `process.env` (libraries never read it themselves; apps pass it). */
+  /** The environment variables the app passes in (its own process's); the library never reads them itself. */
   env: Readonly<Record<string, string | undefined>>;
   /** The current directory, e.g. `process.cwd()`. */
   cwd: string;
@@ -78,7 +78,8 @@ function expandHome(path: string, home: string, cwd: string): string {
  * variable counts as unset. MACSTATS_HOME itself comes from the environment or `./.config.env`.
  *
  * @example
- * const config = loadConfig({ env: process.env, cwd: process.cwd() });
+ * // `environment` and `folder` are the app's: its process's variables and working directory.
+ * const config = loadConfig({ env: environment, cwd: folder });
  * logger.info(config.describe());
  * const host = config.get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
  */

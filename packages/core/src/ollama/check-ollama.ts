@@ -36,8 +36,8 @@ export interface OllamaCheck {
  * page. Never throws for Ollama's problems (they come back as `problem`); rejects only on abort.
  *
  * @example
- * const check = await checkOllama({ host: 'http://127.0.0.1:11434', model: process.env.OLLAMA_MODEL });
- * if (!check.ok) console.error(check.problem);
+ * const check = await checkOllama({ host: 'http://127.0.0.1:11434', model: 'llama3.2:3b' });
+ * if (!check.ok) logger.warn({ host: check.host }, check.problem);
  */
 export async function checkOllama(options: CheckOllamaOptions = {}): Promise<OllamaCheck> {
   const host = options.host ?? DEFAULT_OLLAMA_HOST;
