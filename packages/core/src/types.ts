@@ -6,10 +6,29 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/** A JSON Schema; a tool's `parameters` is an object schema (`{ type: 'object', properties }`). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * How the text protocol reads a tool's argument. Core applies no rule for any tool by name:
+ * what is special about an argument is declared here by the tool's own package.
+ */
+export interface ArgumentHints {
+  /** The argument is one URL: its first word, without sentence punctuation or an unbalanced `)`. */
+  url?: boolean;
+  /** The argument ends at the first `;`; what follows may be the next call on the same line. */
+  endsAtSemicolon?: boolean;
+}
+
 /** What the agent hands every tool run. */
 export interface ToolContext {
   /** Aborts when the caller gives up or the tool's time is up. Tools pass it on to their I/O. */
   signal: AbortSignal;
+  /**
+   * The call's arguments object, when the tool declares `parameters`: checked against that
+   * schema before the run (a call that does not fit is refused with the reason, never run).
+   */
+  arguments?: Record<string, unknown>;
   /** The conversation this call belongs to, when the caller gave one. */
   conversationId?: string;
   /** Where a tool writes what it did; never user-facing. */
@@ -41,18 +60,34 @@ export interface Tool {
   description: string;
   /** The invocation line shown to the model: "FETCH_URL: <full URL>". */
   usage: string;
-  /** Runs the tool. Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts. */
+  /**
+   * The arguments as an object schema. A tool that declares it receives the model's object in
+   * `context.arguments` (checked against it), and native mode offers it as it is.
+   */
+  parameters?: JsonSchema;
+  /** What is special about this tool's text argument (a URL, a `;` that ends it). */
+  argumentHints?: ArgumentHints;
+  /**
+   * Runs the tool. `argument` is the bare text of a one-value call, else the object's JSON.
+   * Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts.
+   */
   run(argument: string, context: ToolContext): Promise<string | ToolResult>;
   /** Extra lines for the model's tool list (an MCP server's tools, say); kept short. */
   details?(): string | undefined;
-  /** Functions offered for native tool calling instead of the default single-argument one. */
+  /**
+   * Functions offered for native tool calling instead of the default single-argument one
+   * (several functions behind one tool). A tool with one function declares `parameters` instead.
+   */
   nativeFunctions?(): NativeFunction[];
 }
 
-/** One parsed `NAME: argument` line. */
+/** One tool call parsed from a reply, in any format the parser reads. */
 export interface ToolCall {
   tool: string;
+  /** The bare text for a one-value call; the object's JSON otherwise. */
   argument: string;
+  /** The arguments object, present whenever the model wrote one (JSON, XML parameters, `key=value`). */
+  arguments?: Record<string, unknown>;
 }
 
 /** A pino-compatible subset: libraries log through this and never print. */

@@ -1,4 +1,5 @@
-import type { Logger, Tool, ToolResult } from '../types.js';
+import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
+import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
 
 /** Why a model call was made. */
 export type LlmCallPurpose = 'plan' | 'tools' | 'final' | 'summary';
@@ -35,6 +36,7 @@ export type AgentEvent =
       skipped?: ToolSkipReason;
     }
   | { type: 'status'; text: string }
+  | { type: 'step'; step: AgentStep }
   | { type: 'error'; code: string; message: string };
 
 /** Conversation memory settings; `false` turns memory off. */
@@ -49,10 +51,12 @@ export interface MemoryOptions {
   summaryChars?: number | undefined;
 }
 
-/** Options of {@link createAgent}. */
+/** Options of {@link createAgent}. Give `model` or `ollama`. */
 export interface AgentOptions {
-  /** Where Ollama runs (default `http://127.0.0.1:11434`) and which model answers. */
-  ollama: { host?: string | undefined; model: string };
+  /** The model the loop talks to: `createOllamaModel(...)`, or any object of the port's shape. */
+  model?: ChatModel | undefined;
+  /** Sugar for `model: createOllamaModel({ host, model })` (host default `http://127.0.0.1:11434`). */
+  ollama?: { host?: string | undefined; model: string } | undefined;
   /** The tools offered to the model; only these are offered and run. */
   tools: Tool[];
   /** Tool runs per answer. Default 5. */
@@ -75,6 +79,11 @@ export interface AgentOptions {
   native?: boolean | 'auto' | undefined;
   /** Clock for the time in the prompt and for memory expiry. Default `() => new Date()`. */
   now?: (() => Date) | undefined;
+  /**
+   * Tools that exist only in some entry points, by name, with the sentence the model reads when
+   * it calls one here (the bot gives RUN_JS the seed's "not available in this context").
+   */
+  unavailableTools?: Readonly<Record<string, string>> | undefined;
   /** Receives every event of every answer, plus background summarisation calls. */
   onEvent?: ((event: AgentEvent) => void) | undefined;
 }
@@ -103,10 +112,38 @@ export interface AnswerOptions {
 export interface AgentToolCall {
   tool: string;
   argument: string;
+  /** The arguments object, when the model wrote one. */
+  arguments?: Record<string, unknown>;
   result: ToolResult;
   durationMs: number;
   /** Set when a guard refused the call instead of running it. */
   skipped?: ToolSkipReason;
+}
+
+/** Tokens and time summed over an answer's chat requests. */
+export interface AgentUsage {
+  /** Prompt tokens over all requests; null when the server reported none. */
+  promptTokens: number | null;
+  /** Generated tokens over all requests; null when the server reported none. */
+  completionTokens: number | null;
+  /** Time spent waiting for the model, in milliseconds. */
+  durationMs: number;
+}
+
+/** One chat request of an answer: what was asked, what came back, what it led to. */
+export interface AgentStep {
+  /** 1-based number of the request in this answer. */
+  call: number;
+  purpose: LlmCallPurpose;
+  /** Messages sent, and whether native tool definitions went with them. */
+  request: { messages: number; nativeTools: boolean };
+  /** The reply as the model wrote it (reasoning included) and its native calls. */
+  reply: { content: string; toolCalls: ModelToolCall[] };
+  /** The tool calls read from the reply, matched against this answer's tools. */
+  calls: ToolCall[];
+  /** What each call gave, refusals included, in order. */
+  results: AgentToolCall[];
+  usage: ModelUsage;
 }
 
 /** The one reply to a message, and what it took. */
@@ -114,11 +151,18 @@ export interface AgentAnswer {
   /** The one reply the user sees. */
   text: string;
   toolCalls: AgentToolCall[];
-  /** Chat requests made to Ollama for this answer (background summaries not included). */
+  /** Chat requests made to the model for this answer (background summaries not included). */
   llmCalls: number;
+  /** Each chat request with its reply, calls, results and usage, in order. */
+  steps: AgentStep[];
+  /** Totals over {@link AgentAnswer.steps}. */
+  usage: AgentUsage;
   /** The plan, in planning mode. */
   plan?: string;
-  /** Set when Ollama failed; `text` then says what went wrong and how to fix it. */
+  /**
+   * Set when the answer failed (the model's server down, say); `text` then says what went wrong
+   * and how to fix it. Consumers show and record it as a failure, never as a result.
+   */
   error?: { code: string; message: string };
 }
 

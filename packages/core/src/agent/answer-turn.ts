@@ -5,7 +5,7 @@ import {
   FINAL_INSTRUCTION,
   LAST_ITERATION_WARNING,
 } from '../prompt/system-prompt.js';
-import type { AgentAnswer } from './agent-types.js';
+import type { AgentAnswer, AgentStep, AgentUsage } from './agent-types.js';
 import { CallGuard } from './call-guard.js';
 import { EMPTY_REPLY_TEXT, finalText, NO_ANSWER_TEXT, replyText } from './final-text.js';
 import { type RequestedCall, resolveCalls } from './resolve-calls.js';
@@ -33,6 +33,20 @@ async function plan(turn: Turn): Promise<string> {
   return planText;
 }
 
+/** Tokens and time summed over the steps; a count is null when no step reported it. */
+export function sumUsage(steps: readonly AgentStep[]): AgentUsage {
+  const total = (pick: (step: AgentStep) => number | null) =>
+    steps.reduce<number | null>((sum, step) => {
+      const value = pick(step);
+      return value === null ? sum : (sum ?? 0) + value;
+    }, null);
+  return {
+    promptTokens: total((step) => step.usage.promptTokens),
+    completionTokens: total((step) => step.usage.completionTokens),
+    durationMs: steps.reduce((sum, step) => sum + step.usage.durationMs, 0),
+  };
+}
+
 /** An answer, or how far it got before Ollama failed. */
 export type TurnOutcome = Omit<AgentAnswer, 'error'> & { failure?: unknown };
 
@@ -47,6 +61,7 @@ export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
     messages: [...settings.messages],
     llmCalls: 0,
     toolCalls: [],
+    steps: [],
     outputs: [],
     session: settings.session,
   };
@@ -55,6 +70,8 @@ export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
     text,
     toolCalls: turn.toolCalls,
     llmCalls: turn.llmCalls,
+    steps: turn.steps,
+    usage: sumUsage(turn.steps),
     ...(planText !== undefined ? { plan: planText } : {}),
   });
   try {
@@ -75,7 +92,13 @@ async function toolLoop(turn: Turn): Promise<string> {
   while (attempts < settings.maxToolIterations) {
     const reply = await callModel(turn, 'tools', true);
     const calls = resolveCalls(reply, settings.tools, settings.table);
-    reportCall(turn, 'tools', reply, calls.length > 0);
+    const step = reportCall(
+      turn,
+      'tools',
+      reply,
+      calls.length > 0,
+      calls.map(({ tool, argument }) => ({ tool, argument })),
+    );
     if (calls.length === 0) {
       const text = replyText(reply.content);
       if (text !== '' || stripThinking(reply.content).trim() === '') return text || EMPTY_REPLY_TEXT;
@@ -99,6 +122,8 @@ async function toolLoop(turn: Turn): Promise<string> {
       }
       attempts++;
       const { text, outcome } = await attempt(turn, guard, call, attempts);
+      const made = turn.toolCalls.at(-1);
+      if (made) step.results.push(made);
       texts.push({ call, text });
       if (outcome === 'cycle') {
         settings.logger.info({ tool: call.tool }, 'tool calls go round in circles; ending the tool phase');

@@ -15,7 +15,7 @@ import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { silentLogger } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
-import { answerTurn } from './answer-turn.js';
+import { answerTurn, sumUsage } from './answer-turn.js';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -33,10 +33,11 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  * const { text } = await agent.answer('What is on example.com?', { conversationId: 'alice' });
  */
 export function createAgent(options: AgentOptions): Agent {
-  const model = options.ollama?.model;
+  if (options.model) throw new MacstatsError('INVALID_OPTIONS', 'createAgent({ model }) is not wired yet');
+  const model = options.ollama?.model ?? '';
   if (typeof model !== 'string' || model.trim() === '')
     throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs ollama.model (for example "llama3.2:3b")');
-  const host = options.ollama.host ?? DEFAULT_OLLAMA_HOST;
+  const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? (() => new Date());
   const maxToolIterations = positive(
@@ -194,7 +195,7 @@ export function createAgent(options: AgentOptions): Agent {
       return outcome;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      return failed(error, { text: '', toolCalls: [], llmCalls: 0 }, forModel, emit);
+      return failed(error, { text: '', toolCalls: [], llmCalls: 0, steps: [], usage: sumUsage([]) }, forModel, emit);
     } finally {
       endAnswer?.();
       session.setSignal(undefined);

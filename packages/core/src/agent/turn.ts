@@ -2,7 +2,7 @@ import { MacstatsError } from '../errors.js';
 import { type ChatMessage, type ChatResult, chat, type OllamaSession } from '../ollama/chat.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import type { Logger, Tool } from '../types.js';
-import type { AgentEvent, AgentToolCall, LlmCallPurpose } from './agent-types.js';
+import type { AgentEvent, AgentStep, AgentToolCall, LlmCallPurpose } from './agent-types.js';
 
 /** Everything one answer needs; built by `createAgent`. */
 export interface TurnSettings {
@@ -37,6 +37,8 @@ export interface Turn {
   messages: ChatMessage[];
   llmCalls: number;
   toolCalls: AgentToolCall[];
+  /** Each chat request with its reply, calls and results. */
+  steps: AgentStep[];
   /** Raw outputs of the tools run in this answer, to spot calls copied from them. */
   outputs: string[];
   /** One Ollama client for the answer's requests, which run one after the other. */
@@ -79,13 +81,35 @@ export async function callModel(
   }
 }
 
-/** Emits `llm-call-end` with the call's stats. */
+/** Records the call as a step and emits `llm-call-end` with its stats. */
 export function reportCall(
   turn: Turn,
   purpose: LlmCallPurpose,
   reply: ChatResult,
   hadToolCall: boolean,
-): void {
+  calls: AgentStep['calls'] = [],
+): AgentStep {
+  const step: AgentStep = {
+    call: turn.llmCalls,
+    purpose,
+    request: { messages: turn.messages.length, nativeTools: turn.settings.native && purpose !== 'final' && turn.settings.table.definitions.length > 0 },
+    reply: {
+      content: reply.content,
+      toolCalls: reply.toolCalls.map((call) => ({
+        name: call.function.name,
+        arguments: call.function.arguments ?? {},
+      })),
+    },
+    calls,
+    results: [],
+    usage: {
+      promptTokens: reply.promptTokens,
+      completionTokens: reply.completionTokens,
+      durationMs: reply.durationMs,
+      tokensPerSecond: reply.tokensPerSecond,
+    },
+  };
+  turn.steps.push(step);
   turn.settings.emit?.({
     type: 'llm-call-end',
     call: turn.llmCalls,
@@ -96,4 +120,5 @@ export function reportCall(
     tokensPerSecond: reply.tokensPerSecond,
     hadToolCall,
   });
+  return step;
 }
