@@ -1,4 +1,4 @@
-import { type Logger, RUN_JS_UNAVAILABLE, type Tool, type ToolContext } from '@macstats/core';
+import type { Logger, Tool, ToolContext } from '@macstats/core';
 import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
@@ -29,6 +29,9 @@ export function channelOfConversation(context: ToolContext): string | undefined 
   const match = /^discord-(\d+)$/.exec(context.conversationId ?? '');
   return match?.[1];
 }
+
+/** The seed's sentence for RUN_JS, which runs only in the desktop page. */
+export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
 
 /**
  * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH

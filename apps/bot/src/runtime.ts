@@ -1,6 +1,6 @@
 import { type Agent, checkOllama, createAgent, type Logger, type OllamaCheck } from '@macstats/core';
 import { type AppConfig, paths } from './app-config.js';
-import { type AssembledTools, assembleTools } from './assemble-tools.js';
+import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
 import { createModelResolver, withModel } from './model-resolver.js';
 
 /** The agent with its tools, ready to answer. */
@@ -51,6 +51,7 @@ export async function createRuntime(
     tools: tools.tools,
     logger,
     memory: { dir: paths(config).sessions },
+    unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
   });
   return {
     agent: withModel(agent, () => model.current()),

@@ -3,14 +3,15 @@ export type {
   AgentAnswer,
   AgentEvent,
   AgentOptions,
+  AgentStep,
   AgentToolCall,
+  AgentUsage,
   AnswerOptions,
   LlmCallPurpose,
   MemoryOptions,
   ToolSkipReason,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
-export { RUN_JS_UNAVAILABLE } from './agent/tool-attempt.js';
 export type { ConfigSource, LoadConfigOptions, LoadedConfig } from './config/load-config.js';
 export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './config/load-config.js';
 export { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './config/mask.js';
@@ -25,14 +26,36 @@ export type {
   MemoryStoreOptions,
 } from './memory/memory-store.js';
 export { createMemoryStore } from './memory/memory-store.js';
+export type {
+  ChatModel,
+  ChatReply,
+  ChatRequest,
+  ModelCapabilities,
+  ModelMessage,
+  ModelToolCall,
+  ModelToolDefinition,
+  ModelUsage,
+} from './model/chat-model.js';
+export { createDeadline } from './model/deadline.js';
 export type { CheckOllamaOptions, OllamaCheck } from './ollama/check-ollama.js';
 export { checkOllama } from './ollama/check-ollama.js';
 export type { OllamaErrorCode, OllamaErrorContext } from './ollama/ollama-errors.js';
 export { describeOllamaError } from './ollama/ollama-errors.js';
+export type { OllamaChatModel, OllamaModelOptions } from './ollama/ollama-model.js';
+export { createOllamaModel } from './ollama/ollama-model.js';
 export type { ModelDescription } from './ollama/pick-model.js';
 export { isEmbeddingModel, pickModel } from './ollama/pick-model.js';
 export type { ToolCallCandidate } from './parser/candidate.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
-export type { Logger, NativeFunction, Tool, ToolCall, ToolContext, ToolResult } from './types.js';
+export type {
+  ArgumentHints,
+  JsonSchema,
+  Logger,
+  NativeFunction,
+  Tool,
+  ToolCall,
+  ToolContext,
+  ToolResult,
+} from './types.js';
 export { silentLogger } from './types.js';

@@ -50,6 +50,8 @@ export interface NativeFunction {
   parameters: Record<string, unknown>;
   /** Turns the model's arguments object into this tool's text argument. */
   toArgument(args: Record<string, unknown>): string;
+  /** Other names a text-protocol model may call this function by (an MCP server's own tool name). */
+  aliases?: readonly string[];
 }
 
 /** A tool the model can call with one line: `NAME: <argument>`. */

@@ -35,8 +35,10 @@ describe('events and stats', () => {
       'tool-call-start',
       'status',
       'tool-call-end',
+      'step',
       'llm-call-start',
       'llm-call-end',
+      'step',
     ]);
     const ends = events.filter((event) => event.type === 'llm-call-end');
     expect(ends[0]).toMatchObject({

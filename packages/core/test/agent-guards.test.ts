@@ -1,6 +1,6 @@
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, RUN_JS_UNAVAILABLE } from '../src/index.js';
+import { createAgent } from '../src/index.js';
 import { lastMessage, recordingTool, textAgent as textAgentAt } from './helpers.js';
 
 let fake: FakeOllama;
@@ -191,17 +191,28 @@ describe('tools that do not exist', () => {
     expect(answer.toolCalls[0]).toMatchObject({ tool: 'RUN_CMD', skipped: 'unknown-tool' });
   });
 
-  it('answers RUN_JS with the seed sentence where JavaScript cannot run', async () => {
-    fake = await startFakeOllama({ replies: ['RUN_JS: document.title', 'No JS here.'] });
-    const answer = await textAgent([recordingTool('FETCH_URL')]).answer('Title?');
+  it('answers a tool that exists only elsewhere with the sentence the app gave for it', async () => {
+    fake = await startFakeOllama({ replies: ['run_js: document.title', 'No JS here.'] });
+    const sentence = 'JavaScript execution is not available in this context.';
+    const answer = await createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [recordingTool('GET_PAGE')],
+      unavailableTools: { RUN_JS: sentence },
+      memory: false,
+    }).answer('Title?');
     expect(answer.toolCalls[0]).toMatchObject({
       tool: 'RUN_JS',
       skipped: 'unavailable',
-      result: { text: RUN_JS_UNAVAILABLE },
+      result: { text: sentence },
     });
-    expect(lastMessage(fake.requests[1])?.content).toContain(
-      'JavaScript execution is not available in this context.',
-    );
+    expect(lastMessage(fake.requests[1])?.content).toContain(sentence);
+  });
+
+  it('treats a tool the app did not name as unknown, with the list of tools', async () => {
+    fake = await startFakeOllama({ replies: ['RUN_JS: document.title', 'No JS here.'] });
+    const answer = await textAgent([recordingTool('GET_PAGE')]).answer('Title?');
+    expect(answer.toolCalls[0]).toMatchObject({ tool: 'RUN_JS', skipped: 'unknown-tool' });
+    expect(lastMessage(fake.requests[1])?.content).toContain('The tools that exist are: GET_PAGE');
   });
 
   it('answers a native call of an unknown function with the list of tools', async () => {

@@ -88,11 +88,12 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
           `MCP tool ${entry.displayName}`,
         parameters: withoutSchemaKey(entry.tool.inputSchema),
         toArgument: (args) => `${entry.displayName} ${JSON.stringify(args ?? {})}`,
+        aliases: [entry.displayName, entry.tool.name],
       }));
     },
     async run(argument: string, context: ToolContext): Promise<ToolResult> {
       const list = entries();
-      const invocation = splitInvocation(argument);
+      const invocation = splitInvocation(objectInvocation(argument) ?? argument);
       if (list.length === 0) {
         const why = options.unavailable();
         return fail(`No MCP tools are available right now${why ? ` (${why})` : ''}. Answer without MCP.`);
@@ -116,6 +117,28 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
       });
     },
   };
+}
+
+/**
+ * `{"tool": "get-sum", "arguments": {"a": 1}}` or `{"tool": "get-sum", "a": 1}`: the whole
+ * call written as one object (a JSON-minded model's `MCP` call) becomes `get-sum {"a":1}`, so
+ * every argument reaches the server tool, not only one field of the object.
+ */
+function objectInvocation(argument: string): string | undefined {
+  const text = argument.trim();
+  if (!text.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { tool, name, tool_name: toolName, arguments: nested, ...rest } = value as Record<string, unknown>;
+  const written = [tool, toolName, name].find((candidate) => typeof candidate === 'string');
+  if (typeof written !== 'string') return undefined;
+  const args = typeof nested === 'object' && nested !== null && !Array.isArray(nested) ? nested : rest;
+  return `${written} ${JSON.stringify(args)}`;
 }
 
 // `$schema` says nothing to a model; everything else of the input schema is kept.

@@ -26,6 +26,7 @@ import { createConversationStore } from './conversation-store.js';
 import { createMetricsFeature } from './metrics-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
 import type { OllamaStatus } from './ollama-probe.js';
+import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
 
@@ -98,7 +99,14 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         settingsFile: join(home, '.config.env'),
         environmentOverrides: options.environmentOverrides ?? [],
         createAgent: ({ host, model }) => {
-          chatAgent = createAgent({ ollama: { host, model }, tools, logger, memory: { dir: sessionsDir } });
+          chatAgent = createAgent({
+            ollama: { host, model },
+            tools,
+            logger,
+            memory: { dir: sessionsDir },
+            // Scheduled runs have no page; chat answers add RUN_JS to their tools.
+            unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
+          });
           return chatAgent;
         },
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),

@@ -5,7 +5,13 @@ import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
 export type LlmCallPurpose = 'plan' | 'tools' | 'final' | 'summary';
 
 /** Why a requested tool call was not run. */
-export type ToolSkipReason = 'repeat' | 'cycle' | 'unknown-tool' | 'unavailable' | 'injected';
+export type ToolSkipReason =
+  | 'repeat'
+  | 'cycle'
+  | 'unknown-tool'
+  | 'unavailable'
+  | 'injected'
+  | 'invalid-arguments';
 
 /** What the agent reports while it works, through `onEvent`. */
 export type AgentEvent =
@@ -104,6 +110,8 @@ export interface AnswerOptions {
   context?: string | undefined;
   /** Another tool list for this answer (the desktop adds RUN_JS, say). */
   tools?: Tool[] | undefined;
+  /** Images sent with the question to a vision model: base64, without a `data:` prefix. */
+  images?: string[] | undefined;
   /** Plan first for this answer; default: the agent's `planning`. */
   planning?: boolean | undefined;
 }

@@ -1,21 +1,16 @@
-import { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
+import { AGENT_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
-import {
-  type ChatMessage,
-  chat,
-  createOllamaSession,
-  type OllamaSession,
-  withOllama,
-} from '../ollama/chat.js';
-import { describeOllamaError } from '../ollama/ollama-errors.js';
+import type { ChatModel, ModelMessage } from '../model/chat-model.js';
+import { createOllamaModel } from '../ollama/ollama-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { silentLogger } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
+import { unavailableTools } from './resolve-calls.js';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -24,20 +19,34 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
+function chosenModel(options: AgentOptions, requestTimeoutMs: number): ChatModel {
+  if (options.model && options.ollama)
+    throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
+  if (options.model) {
+    if (typeof options.model.chat !== 'function' || typeof options.model.capabilities !== 'function')
+      throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs model to have chat() and capabilities()');
+    return options.model;
+  }
+  const name = options.ollama?.model;
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new MacstatsError(
+      'INVALID_OPTIONS',
+      'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
+    );
+  return createOllamaModel({ host: options.ollama?.host, model: name, requestTimeoutMs });
+}
+
 /**
- * Creates an agent that answers each message with one reply, running tools in between on a
- * local Ollama model. See `docs/agent.md` for the protocol, the guards and the memory.
+ * Creates an agent that answers each message with one reply, running tools in between, on any
+ * model behind core's `ChatModel` port (Ollama by default). See `docs/agent.md` for the protocol,
+ * the guards and the memory.
  *
  * @example
- * const agent = createAgent({ ollama: { model: 'llama3.2:3b' }, tools: [createFetchUrlTool()] });
+ * const agent = createAgent({ ollama: { model: 'llama3.2:3b' }, tools: [myTool] });
  * const { text } = await agent.answer('What is on example.com?', { conversationId: 'alice' });
  */
 export function createAgent(options: AgentOptions): Agent {
-  if (options.model) throw new MacstatsError('INVALID_OPTIONS', 'createAgent({ model }) is not wired yet');
-  const model = options.ollama?.model ?? '';
-  if (typeof model !== 'string' || model.trim() === '')
-    throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs ollama.model (for example "llama3.2:3b")');
-  const host = options.ollama?.host ?? DEFAULT_OLLAMA_HOST;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? (() => new Date());
   const maxToolIterations = positive(
@@ -56,11 +65,11 @@ export function createAgent(options: AgentOptions): Agent {
     AGENT_DEFAULTS.maxToolOutputChars,
     'maxToolOutputChars',
   );
+  const model = chosenModel(options, requestTimeoutMs);
+  const unavailable = unavailableTools(options.unavailableTools);
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const nativeByModel = new Map<string, boolean>();
-  // Idle Ollama clients, reused by later answers; answers running at once each take their own.
-  const idleSessions: OllamaSession[] = [];
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
@@ -85,21 +94,15 @@ export function createAgent(options: AgentOptions): Agent {
           summarise: async (messages, signal) => {
             const call = 1;
             options.onEvent?.({ type: 'llm-call-start', call, purpose: 'summary' });
-            const reply = await chat({
-              host,
-              model,
-              messages,
-              signal,
-              timeoutMs: memoryDefaults.summaryTimeoutMs,
-            });
+            const reply = await model.chat({ messages, signal, timeoutMs: memoryDefaults.summaryTimeoutMs });
             options.onEvent?.({
               type: 'llm-call-end',
               call,
               purpose: 'summary',
-              durationMs: reply.durationMs,
-              promptTokens: reply.promptTokens,
-              completionTokens: reply.completionTokens,
-              tokensPerSecond: reply.tokensPerSecond,
+              durationMs: reply.usage.durationMs,
+              promptTokens: reply.usage.promptTokens,
+              completionTokens: reply.usage.completionTokens,
+              tokensPerSecond: reply.usage.tokensPerSecond,
               hadToolCall: false,
             });
             // A thinking model's reasoning would crowd the summary out of its 600 characters.
@@ -110,23 +113,21 @@ export function createAgent(options: AgentOptions): Agent {
   // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
   memory?.startSweeping(memoryDefaults.sweepIntervalMs);
 
-  /** Whether to send native tool definitions to this model: asks `/api/show` once per model. */
+  /** Whether to send native tool definitions to this model: asks its capabilities once per model. */
   async function useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
     if (native !== 'auto') return native;
     const known = nativeByModel.get(forModel);
     if (known !== undefined) return known;
     try {
-      const show = await withOllama(
-        host,
-        { signal, timeoutMs: AGENT_DEFAULTS.quickRequestTimeoutMs },
-        (client) => client.show({ model: forModel }),
-      );
-      const hasTools = show.capabilities?.includes('tools') ?? false;
+      const { tools: hasTools } = await model.capabilities({
+        model: forModel,
+        ...(signal ? { signal } : {}),
+      });
       nativeByModel.set(forModel, hasTools);
       return hasTools;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      // Not cached: Ollama may be down or the model missing; the chat request will say which.
+      // Not cached: the server may be down or the model missing; the chat request will say which.
       logger.debug(
         { model: forModel, err: error },
         'could not read model capabilities; using the text protocol',
@@ -151,28 +152,29 @@ export function createAgent(options: AgentOptions): Agent {
               }
             }
           };
-    const forModel = answerOptions.model ?? model;
+    const forModel = answerOptions.model ?? model.model;
     const tools = answerOptions.tools ?? options.tools;
-    const session = idleSessions.pop() ?? createOllamaSession(host);
     // Background summaries give way to answers: none runs until this one is done.
     const endAnswer = memory?.beginAnswer();
     try {
       const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
-      const history: ChatMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
+      const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
         { role: 'user' as const, content: turn.question },
         { role: 'assistant' as const, content: turn.answer },
       ]);
-      const messages: ChatMessage[] = [
+      const images = answerOptions.images ?? [];
+      const messages: ModelMessage[] = [
         { role: 'system', content: buildSystemPrompt(systemPrompt, tools, answerOptions.systemPromptExtra) },
         { role: 'system', content: buildContextMessage(now(), answerOptions.context, remembered?.summary) },
         ...history,
-        { role: 'user', content: question },
+        images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
       const result = await answerTurn({
-        host,
-        model: forModel,
+        model,
+        modelName: forModel,
         tools,
         table: buildNativeFunctions(tools),
+        unavailable,
         native: tools.length > 0 && (await useNative(forModel, signal)),
         messages,
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
@@ -186,7 +188,6 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => nativeByModel.set(forModel, false),
-        session,
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return failed(failure, outcome, forModel, emit);
@@ -195,11 +196,10 @@ export function createAgent(options: AgentOptions): Agent {
       return outcome;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      return failed(error, { text: '', toolCalls: [], llmCalls: 0, steps: [], usage: sumUsage([]) }, forModel, emit);
+      const nothing = { text: '', toolCalls: [], llmCalls: 0, steps: [], usage: sumUsage([]) };
+      return failed(error, nothing, forModel, emit);
     } finally {
       endAnswer?.();
-      session.setSignal(undefined);
-      if (idleSessions.length < 4) idleSessions.push(session);
     }
   }
 
@@ -210,10 +210,11 @@ export function createAgent(options: AgentOptions): Agent {
     forModel: string,
     emit: ((event: AgentEvent) => void) | undefined,
   ): AgentAnswer {
-    const known = MacstatsError.isInstance(error) && error.code.startsWith('OLLAMA_');
-    const text = known
-      ? describeOllamaError(error, { host, model: forModel, timeoutMs: requestTimeoutMs })
-      : `Something went wrong inside the agent (${error instanceof Error ? error.message : String(error)}); the details are in the log.`;
+    const described = model.describeError?.(error, { model: forModel });
+    const known = described !== undefined && MacstatsError.isInstance(error);
+    const text =
+      described ??
+      `Something went wrong inside the agent (${error instanceof Error ? error.message : String(error)}); the details are in the log.`;
     const code = known ? (error as MacstatsError).code : 'AGENT_ERROR';
     logger[known ? 'warn' : 'error']({ err: error, code, model: forModel }, 'answer failed');
     emit?.({ type: 'error', code, message: text });

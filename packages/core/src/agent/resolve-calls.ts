@@ -1,4 +1,4 @@
-import type { ChatResult } from '../ollama/chat.js';
+import type { ChatReply } from '../model/chat-model.js';
 import { RESERVED_NAMES } from '../parser/candidate.js';
 import { argumentFromArgs } from '../parser/json-calls.js';
 import { findToolCallCandidates, resolveToolName } from '../parser/parse-tool-call.js';
@@ -11,18 +11,33 @@ export interface RequestedCall {
   /** The tool's name, or the name as written when no such tool exists. */
   tool: string;
   argument: string;
-  /** `known`: a tool of this answer; `unknown`: no such tool; `unavailable`: RUN_JS where it cannot run. */
+  /** The object the model wrote, when it wrote one (or the tool's structured form of a native call). */
+  arguments?: Record<string, unknown>;
+  /** `known`: a tool of this answer; `unknown`: no such tool; `unavailable`: a tool that exists only elsewhere. */
   kind: 'known' | 'unknown' | 'unavailable';
   toolRef?: Tool;
   /** Index of the native call this came from, when it came back natively. */
   nativeIndex?: number;
 }
 
-const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
-const isRunJs = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '') === 'runjs';
+/** Tools that exist only in some entry points, by loose name, with the sentence the model reads here. */
+export interface UnavailableTools {
+  find(name: string): { name: string; sentence: string } | undefined;
+  names(): string[];
+}
 
-function unmatched(name: string, argument: string): RequestedCall {
-  return { tool: isRunJs(name) ? 'RUN_JS' : name, argument, kind: isRunJs(name) ? 'unavailable' : 'unknown' };
+const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
+const looseKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Builds the lookup of {@link UnavailableTools} from the agent option. */
+export function unavailableTools(byName: Readonly<Record<string, string>> | undefined): UnavailableTools {
+  const entries = new Map(
+    Object.entries(byName ?? {}).map(([name, sentence]) => [looseKey(name), { name, sentence }]),
+  );
+  return {
+    find: (name) => entries.get(looseKey(name)),
+    names: () => [...entries.values()].map((entry) => entry.name),
+  };
 }
 
 /**
@@ -33,6 +48,10 @@ function deliberateAction(name: string, argument: string): boolean {
   return /^[A-Za-z][\w-]*$/.test(name) && (argument !== '' || UPPER_NAME.test(name));
 }
 
+function withArguments(call: RequestedCall, args: Record<string, unknown> | undefined): RequestedCall {
+  return args && Object.keys(args).length > 0 ? { ...call, arguments: args } : call;
+}
+
 /**
  * The calls in a reply: native calls when there are any, else the text protocol parsed from the
  * content. Names that match no tool become `unknown` calls only when they are clearly meant as
@@ -41,26 +60,33 @@ function deliberateAction(name: string, argument: string): boolean {
  * line is not mistaken for a call.
  */
 export function resolveCalls(
-  reply: ChatResult,
+  reply: ChatReply,
   tools: readonly Tool[],
   table: NativeFunctionTable,
+  unavailable: UnavailableTools,
 ): RequestedCall[] {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const unmatched = (name: string, argument: string): RequestedCall => {
+    const elsewhere = unavailable.find(name);
+    return elsewhere
+      ? { tool: elsewhere.name, argument, kind: 'unavailable' }
+      : { tool: name, argument, kind: 'unknown' };
+  };
   const found: RequestedCall[] = [];
   if (reply.toolCalls.length > 0) {
     reply.toolCalls.forEach((call, nativeIndex) => {
-      const name = call.function?.name ?? '';
-      const args = (call.function?.arguments ?? {}) as Record<string, unknown>;
-      const binding = table.resolve(name);
-      if (binding)
-        found.push({
+      const args = call.arguments ?? {};
+      const binding = table.resolve(call.name);
+      if (binding) {
+        const base: RequestedCall = {
           tool: binding.tool.name,
           argument: binding.toArgument(args),
           kind: 'known',
           toolRef: binding.tool,
           nativeIndex,
-        });
-      else found.push({ ...unmatched(name, argumentFromArgs(args).argument), nativeIndex });
+        };
+        found.push(binding.structured ? withArguments(base, args) : base);
+      } else found.push({ ...unmatched(call.name, argumentFromArgs(args).argument), nativeIndex });
     });
     return found;
   }
@@ -68,30 +94,29 @@ export function resolveCalls(
   for (const candidate of findToolCallCandidates(reply.content, names)) {
     const known = resolveToolName(candidate, names);
     if (known) {
-      found.push({
-        tool: known,
-        argument: candidate.argument,
-        kind: 'known',
-        toolRef: byName.get(known) as Tool,
-      });
+      const toolRef = byName.get(known) as Tool;
+      found.push(
+        withArguments({ tool: known, argument: candidate.argument, kind: 'known', toolRef }, candidate.args),
+      );
       continue;
     }
     const binding = candidate.source !== 'line' ? table.resolve(candidate.name) : undefined;
     if (binding) {
       const args = candidate.args ?? { argument: candidate.argument };
-      found.push({
+      const base: RequestedCall = {
         tool: binding.tool.name,
         argument: binding.toArgument(args),
         kind: 'known',
         toolRef: binding.tool,
-      });
+      };
+      found.push(binding.structured ? withArguments(base, candidate.args) : base);
       continue;
     }
     if (RESERVED_NAMES.has(candidate.name.toUpperCase()) || candidate.midLine) continue;
     const deliberate =
       candidate.source === 'json' ||
       (candidate.source === 'react' && deliberateAction(candidate.name, candidate.argument)) ||
-      isRunJs(candidate.name) ||
+      unavailable.find(candidate.name) !== undefined ||
       (UPPER_NAME.test(candidate.name) &&
         candidate.argument !== '' &&
         (candidate.name.includes('_') || candidate.alone));

@@ -1,4 +1,4 @@
-import { createDeadline } from '../ollama/chat.js';
+import { createDeadline } from '../model/deadline.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 
 /** Options of {@link runTool}. */
@@ -8,6 +8,8 @@ export interface RunToolOptions {
   logger: Logger;
   conversationId?: string | undefined;
   onStatus?: (text: string) => void;
+  /** The checked arguments object, for a tool that declares `parameters`. */
+  arguments?: Record<string, unknown>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function runTool(
   const context: ToolContext = { signal, logger: options.logger };
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
   if (options.onStatus) context.onStatus = options.onStatus;
+  if (options.arguments) context.arguments = options.arguments;
 
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {

@@ -5,17 +5,19 @@ import type { ToolSkipReason } from './agent-types.js';
 import { type CallGuard, callKey } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';
 import { runTool } from './run-tool.js';
+import { type ToolArguments, toolArguments } from './tool-arguments.js';
 import type { Turn } from './turn.js';
 
-/** The seed's sentence for RUN_JS where it cannot run. */
-export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
-
-function skipText(reason: ToolSkipReason, call: RequestedCall, tools: readonly Tool[]): string {
+function skipText(reason: ToolSkipReason, call: RequestedCall, turn: Turn): string {
+  const { tools } = turn.settings;
   switch (reason) {
     case 'repeat':
       return `Not run: ${call.tool} with this argument already ran in this answer; its result is above. Use it, try something else, or answer.`;
     case 'unavailable':
-      return RUN_JS_UNAVAILABLE;
+      return (
+        turn.settings.unavailable.find(call.tool)?.sentence ??
+        `${call.tool} is not available in this context.`
+      );
     case 'cycle':
       return 'Not run: these calls go round in circles, so the tool phase is over.';
     case 'injected':
@@ -53,23 +55,32 @@ export async function attempt(
   const { settings } = turn;
   const { tool, argument } = call;
   let skipped: ToolSkipReason | undefined;
+  let checked: ToolArguments = {};
   if (call.kind === 'unknown') skipped = 'unknown-tool';
   else if (call.kind === 'unavailable') skipped = 'unavailable';
   else if (copiedFromOutput(turn, call)) skipped = 'injected';
   else {
     const verdict = guard.check(tool, argument);
     if (verdict !== 'run') skipped = verdict;
+    else {
+      checked = toolArguments(call.toolRef as Tool, call);
+      if ('problem' in checked) skipped = 'invalid-arguments';
+    }
   }
+  const args = 'arguments' in checked ? checked.arguments : call.arguments;
+  const made = args ? { tool, argument, arguments: args } : { tool, argument };
 
   settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
   if (skipped) {
-    const result = { text: skipText(skipped, call, settings.tools), isError: true };
-    turn.toolCalls.push({ tool, argument, result, durationMs: 0, skipped });
+    const text = 'problem' in checked ? checked.problem : skipText(skipped, call, turn);
+    const result = { text, isError: true };
+    turn.toolCalls.push({ ...made, result, durationMs: 0, skipped });
     settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs: 0, skipped });
     return { text: result.text, outcome: skipped === 'repeat' || skipped === 'cycle' ? skipped : 'failed' };
   }
   const emit = settings.emit;
   const { result, durationMs } = await runTool(call.toolRef as Tool, argument, {
+    ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
     signal: settings.signal,
     timeoutMs: settings.toolTimeoutMs,
     logger: settings.logger,
@@ -77,7 +88,7 @@ export async function attempt(
     ...(emit ? { onStatus: (text: string) => emit({ type: 'status', text }) } : {}),
   });
   turn.outputs.push(result.text);
-  turn.toolCalls.push({ tool, argument, result, durationMs });
+  turn.toolCalls.push({ ...made, result, durationMs });
   settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs });
   const text = wrapUntrusted(result.text, {
     tool,

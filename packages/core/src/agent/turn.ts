@@ -1,19 +1,22 @@
 import { MacstatsError } from '../errors.js';
-import { type ChatMessage, type ChatResult, chat, type OllamaSession } from '../ollama/chat.js';
+import type { ChatModel, ChatReply, ModelMessage } from '../model/chat-model.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import type { Logger, Tool } from '../types.js';
 import type { AgentEvent, AgentStep, AgentToolCall, LlmCallPurpose } from './agent-types.js';
+import type { UnavailableTools } from './resolve-calls.js';
 
 /** Everything one answer needs; built by `createAgent`. */
 export interface TurnSettings {
-  host: string;
-  model: string;
+  model: ChatModel;
+  /** The model name for this answer (the model's own, or the answer's override). */
+  modelName: string;
   tools: readonly Tool[];
   table: NativeFunctionTable;
-  /** Whether native tool definitions are sent; may be turned off mid-turn if Ollama refuses them. */
+  unavailable: UnavailableTools;
+  /** Whether native tool definitions are sent; may be turned off mid-turn if the server refuses them. */
   native: boolean;
   /** The opening messages: fixed system prompt, volatile context, history, the question. */
-  messages: ChatMessage[];
+  messages: ModelMessage[];
   planning: boolean;
   maxToolIterations: number;
   maxFailuresInARow: number;
@@ -25,100 +28,92 @@ export interface TurnSettings {
   logger: Logger;
   /** Undefined when nobody listens: replies are then not streamed. */
   emit?: ((event: AgentEvent) => void) | undefined;
-  /** Called when Ollama refused native tools for this model. */
+  /** Called when the server refused native tools for this model. */
   onNativeRefused: () => void;
-  /** The Ollama client this answer uses (its requests run one after the other). */
-  session: OllamaSession;
 }
 
 /** The state of one answer as it goes. */
 export interface Turn {
   settings: TurnSettings;
-  messages: ChatMessage[];
-  llmCalls: number;
+  messages: ModelMessage[];
   toolCalls: AgentToolCall[];
   /** Each chat request with its reply, calls and results. */
   steps: AgentStep[];
+  /** Chat requests made, a failed one included. */
+  requests: number;
   /** Raw outputs of the tools run in this answer, to spot calls copied from them. */
   outputs: string[];
-  /** One Ollama client for the answer's requests, which run one after the other. */
-  session: OllamaSession;
 }
 
-/** One model call of the answer: emits `llm-call-start`, streams tokens when someone listens. */
+/** A model's refusal of native tools, in the adapter's words (`OLLAMA_TOOLS_UNSUPPORTED`, say). */
+function refusedTools(error: unknown): boolean {
+  return MacstatsError.isInstance(error) && error.code.endsWith('TOOLS_UNSUPPORTED');
+}
+
+/**
+ * One model call of the answer, recorded as a step: emits `llm-call-start`, streams tokens when
+ * someone listens, and falls back to the text protocol when the server refuses native tools.
+ */
 export async function callModel(
   turn: Turn,
   purpose: LlmCallPurpose,
   withTools: boolean,
-): Promise<ChatResult> {
+): Promise<{ reply: ChatReply; step: AgentStep }> {
   const { settings } = turn;
-  const call = ++turn.llmCalls;
+  const call = ++turn.requests;
   settings.emit?.({ type: 'llm-call-start', call, purpose });
   const tools =
     withTools && settings.native && settings.table.definitions.length > 0
       ? settings.table.definitions
       : undefined;
   const emit = settings.emit;
+  let reply: ChatReply;
   try {
-    return await chat({
-      host: settings.host,
-      model: settings.model,
+    reply = await settings.model.chat({
       messages: turn.messages,
-      ...(tools ? { tools } : {}),
+      tools,
       signal: settings.signal,
       timeoutMs: settings.requestTimeoutMs,
-      session: turn.session,
+      model: settings.modelName,
       ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
     });
   } catch (error) {
-    if (tools && MacstatsError.isInstance(error) && error.code === 'OLLAMA_TOOLS_UNSUPPORTED') {
-      settings.logger.info({ model: settings.model }, 'model refused native tools; using the text protocol');
+    if (tools && refusedTools(error)) {
+      settings.logger.info(
+        { model: settings.modelName },
+        'model refused native tools; using the text protocol',
+      );
       settings.native = false;
       settings.onNativeRefused();
       return callModel(turn, purpose, false);
     }
     throw error;
   }
-}
-
-/** Records the call as a step and emits `llm-call-end` with its stats. */
-export function reportCall(
-  turn: Turn,
-  purpose: LlmCallPurpose,
-  reply: ChatResult,
-  hadToolCall: boolean,
-  calls: AgentStep['calls'] = [],
-): AgentStep {
   const step: AgentStep = {
-    call: turn.llmCalls,
+    call,
     purpose,
-    request: { messages: turn.messages.length, nativeTools: turn.settings.native && purpose !== 'final' && turn.settings.table.definitions.length > 0 },
-    reply: {
-      content: reply.content,
-      toolCalls: reply.toolCalls.map((call) => ({
-        name: call.function.name,
-        arguments: call.function.arguments ?? {},
-      })),
-    },
-    calls,
+    request: { messages: turn.messages.length, nativeTools: tools !== undefined },
+    reply: { content: reply.content, toolCalls: reply.toolCalls },
+    calls: [],
     results: [],
-    usage: {
-      promptTokens: reply.promptTokens,
-      completionTokens: reply.completionTokens,
-      durationMs: reply.durationMs,
-      tokensPerSecond: reply.tokensPerSecond,
-    },
+    usage: reply.usage,
   };
   turn.steps.push(step);
-  turn.settings.emit?.({
+  return { reply, step };
+}
+
+/** Emits `llm-call-end` and `step` for a step whose calls are known. */
+export function reportStep(turn: Turn, step: AgentStep): void {
+  const emit = turn.settings.emit;
+  if (!emit) return;
+  emit({
     type: 'llm-call-end',
-    call: turn.llmCalls,
-    purpose,
-    durationMs: reply.durationMs,
-    promptTokens: reply.promptTokens,
-    completionTokens: reply.completionTokens,
-    tokensPerSecond: reply.tokensPerSecond,
-    hadToolCall,
+    call: step.call,
+    purpose: step.purpose,
+    durationMs: step.usage.durationMs,
+    promptTokens: step.usage.promptTokens,
+    completionTokens: step.usage.completionTokens,
+    tokensPerSecond: step.usage.tokensPerSecond,
+    hadToolCall: step.calls.length > 0,
   });
-  return step;
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../ollama/chat.js';
+import type { ModelMessage } from '../model/chat-model.js';
 import type { Logger } from '../types.js';
 import type { ConversationRecord, ConversationTurn, MemoryStore } from './memory-store.js';
 import { buildSummaryMessages, capSummary } from './summary-prompt.js';
@@ -13,7 +13,7 @@ export interface ConversationMemoryOptions {
   now: () => Date;
   logger: Logger;
   /** Makes one summarisation request (no tools) and resolves its text. */
-  summarise: (messages: ChatMessage[], signal: AbortSignal) => Promise<string>;
+  summarise: (messages: ModelMessage[], signal: AbortSignal) => Promise<string>;
 }
 
 /** What an answer needs from memory. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../ollama/chat.js';
+import type { ModelMessage } from '../model/chat-model.js';
 import type { ConversationTurn } from './memory-store.js';
 
 /** The messages of a summarisation request: no tools, the old summary and the turns to fold in. */
@@ -6,7 +6,7 @@ export function buildSummaryMessages(
   previous: string | null,
   turns: readonly ConversationTurn[],
   targetChars: number,
-): ChatMessage[] {
+): ModelMessage[] {
   const transcript = turns.map((turn) => `User: ${turn.question}\nAssistant: ${turn.answer}`).join('\n\n');
   const task = previous
     ? `Here is the summary of the conversation so far:\n${previous}\n\nHere are the turns that followed:\n${transcript}\n\nWrite an updated summary of the whole conversation.`

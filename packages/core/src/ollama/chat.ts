@@ -1,5 +1,6 @@
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { MacstatsError } from '../errors.js';
+import { createDeadline } from '../model/deadline.js';
 import { toOllamaError } from './ollama-errors.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
@@ -7,19 +8,11 @@ export interface NativeToolCall {
   function: { name: string; arguments: Record<string, unknown> };
 }
 
-/** A chat message as sent to Ollama. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-  tool_calls?: NativeToolCall[];
-  tool_name?: string;
-}
-
 /** One chat request. */
 export interface ChatParams {
   host: string;
   model: string;
-  messages: ChatMessage[];
+  messages: Message[];
   /** Native tool definitions; omitted when empty. */
   tools?: OllamaTool[];
   /** The caller's signal: aborting rejects with its reason, never retried. */
@@ -40,19 +33,6 @@ export interface ChatResult {
   completionTokens: number | null;
   tokensPerSecond: number | null;
   durationMs: number;
-}
-
-/** A deadline: an abort signal that fires after `ms`, with a timer that is cleared when done. */
-export function createDeadline(ms: number, what = 'no answer'): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  // A plain timer, not AbortSignal.timeout: it is cleared as soon as the work ends instead of
-  // lingering for the whole time limit, and costs less per request.
-  const timer = setTimeout(
-    () => controller.abort(new DOMException(`${what} within ${ms} ms`, 'TimeoutError')),
-    ms,
-  );
-  timer.unref?.();
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 /**
@@ -126,7 +106,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
   const started = performance.now();
   const base = {
     model: params.model,
-    messages: params.messages as Message[],
+    messages: params.messages,
     ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
   };
   return withOllama(

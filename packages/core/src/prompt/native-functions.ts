@@ -1,4 +1,4 @@
-import type { Tool as OllamaTool } from 'ollama';
+import type { ModelToolDefinition } from '../model/chat-model.js';
 import { argumentFromArgs } from '../parser/json-calls.js';
 import type { NativeFunction, Tool } from '../types.js';
 
@@ -7,11 +7,13 @@ export interface NativeBinding {
   tool: Tool;
   /** Builds the tool's text argument from the model's arguments object. */
   toArgument(args: Record<string, unknown>): string;
+  /** True when the object goes to the tool as it is (the tool declares `parameters`). */
+  structured: boolean;
 }
 
 /** The native function definitions offered for `tools`, and how a returned call maps back. */
 export interface NativeFunctionTable {
-  definitions: OllamaTool[];
+  definitions: ModelToolDefinition[];
   /** Looks a returned function name up; exact names first, then the tool names loosely. */
   resolve(name: string): NativeBinding | undefined;
 }
@@ -20,63 +22,62 @@ function looseKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** The text argument of an object: the bare value of a one-value call, else a preferred field or the JSON. */
+const textArgument = (args: Record<string, unknown>) => argumentFromArgs(args).argument;
+
+/** A tool's own mapping must not break the answer: when it throws or gives no string, the object's text is used. */
+function safeMapping(fn: NativeFunction): (args: Record<string, unknown>) => string {
+  return (args) => {
+    try {
+      const argument: unknown = fn.toArgument(args);
+      if (typeof argument === 'string') return argument;
+    } catch {
+      // fall through
+    }
+    return textArgument(args);
+  };
+}
+
+function ownFunctions(tool: Tool): NativeFunction[] {
+  try {
+    return tool.nativeFunctions?.() ?? [];
+  } catch {
+    // A tool whose function list cannot be read is offered with its schema or one argument.
+    return [];
+  }
+}
+
 /**
- * Builds the native function table: each tool's `nativeFunctions()`, or one function named after
- * the tool with a single string parameter `argument`.
+ * Builds the native function table: each tool's `nativeFunctions()`; else one function named
+ * after the tool with its `parameters` as they are; else one string parameter `argument`.
  */
 export function buildNativeFunctions(tools: readonly Tool[]): NativeFunctionTable {
-  const definitions: OllamaTool[] = [];
+  const definitions: ModelToolDefinition[] = [];
   const exact = new Map<string, NativeBinding>();
   const loose = new Map<string, NativeBinding>();
-  const singleArgument = (args: Record<string, unknown>) => argumentFromArgs(args).argument;
   for (const tool of tools) {
-    let own: NativeFunction[] = [];
-    try {
-      own = tool.nativeFunctions?.() ?? [];
-    } catch {
-      // A tool whose function list cannot be read is offered with the default single argument.
+    const structured = tool.parameters !== undefined;
+    const own = ownFunctions(tool);
+    for (const fn of own) {
+      definitions.push({ name: fn.name, description: fn.description, parameters: fn.parameters });
+      const binding: NativeBinding = { tool, toArgument: safeMapping(fn), structured: false };
+      exact.set(fn.name, binding);
+      for (const alias of fn.aliases ?? [])
+        if (!loose.has(looseKey(alias))) loose.set(looseKey(alias), binding);
     }
-    if (own.length > 0) {
-      for (const fn of own) {
-        definitions.push({
-          type: 'function',
-          function: {
-            name: fn.name,
-            description: fn.description,
-            parameters: fn.parameters as NonNullable<OllamaTool['function']['parameters']>,
-          },
-        });
-        // A tool's own mapping must not break the answer: when it throws or returns no string,
-        // the tool gets the arguments as text and reports what is wrong with them itself.
-        exact.set(fn.name, {
-          tool,
-          toArgument: (args) => {
-            try {
-              const argument: unknown = fn.toArgument(args);
-              if (typeof argument === 'string') return argument;
-            } catch {
-              // fall through
-            }
-            return singleArgument(args);
-          },
-        });
-      }
-    } else {
+    if (own.length === 0)
       definitions.push({
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: `${tool.description} Usage: ${tool.usage}`,
-          parameters: {
-            type: 'object',
-            properties: { argument: { type: 'string', description: tool.usage } },
-            required: ['argument'],
-          },
+        name: tool.name,
+        description: `${tool.description} Usage: ${tool.usage}`,
+        parameters: tool.parameters ?? {
+          type: 'object',
+          properties: { argument: { type: 'string', description: tool.usage } },
+          required: ['argument'],
         },
       });
-    }
-    const binding = { tool, toArgument: singleArgument };
+    const binding: NativeBinding = { tool, toArgument: textArgument, structured };
     exact.set(tool.name, exact.get(tool.name) ?? binding);
+    // A tool's own name wins over another tool's alias.
     loose.set(looseKey(tool.name), binding);
   }
   return {

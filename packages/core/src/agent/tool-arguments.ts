@@ -1,0 +1,75 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { JsonSchema, Tool } from '../types.js';
+
+// One validator per schema object: tools keep their schema, so each is compiled once.
+const compiled = new WeakMap<JsonSchema, ValidateFunction | Error>();
+// Not strict: servers' schemas carry keywords and formats ajv does not know; they are ignored.
+const ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateFormats: false });
+
+function validator(schema: JsonSchema): ValidateFunction | Error {
+  let found = compiled.get(schema);
+  if (!found) {
+    try {
+      found = ajv.compile(schema);
+    } catch (error) {
+      found = error instanceof Error ? error : new Error(String(error));
+    }
+    compiled.set(schema, found);
+  }
+  return found;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The one property a bare text argument fills: the only required one, or the only one. */
+function soleProperty(schema: JsonSchema): string | undefined {
+  const properties = isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((key) => typeof key === 'string')
+    : [];
+  if (required.length === 1) return required[0];
+  return properties.length === 1 ? properties[0] : undefined;
+}
+
+/** The object a text call means: JSON written as the argument, or the text as the tool's one property. */
+function fromText(argument: string, schema: JsonSchema): Record<string, unknown> | undefined {
+  const text = argument.trim();
+  if (text.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (isRecord(parsed)) return parsed;
+    } catch {
+      // Not JSON: maybe the text is the one value.
+    }
+  }
+  const property = soleProperty(schema);
+  return property !== undefined && text !== '' ? { [property]: argument } : undefined;
+}
+
+/** What a call gives a tool that declares `parameters`: the checked object, or why it does not fit. */
+export type ToolArguments = { arguments?: Record<string, unknown> } | { problem: string };
+
+/**
+ * The arguments object for `tool`, checked against its `parameters`. A tool without `parameters`
+ * gets none. An object the model wrote is used as it is; a text call becomes an object when it
+ * is JSON or the tool has one property. A call that does not fit is refused with ajv's reason;
+ * a text call that maps to no object runs with its text only (the tool reads it itself).
+ */
+export function toolArguments(
+  tool: Tool,
+  call: { argument: string; arguments?: Record<string, unknown> | undefined },
+): ToolArguments {
+  const schema = tool.parameters;
+  if (schema === undefined) return {};
+  const object = call.arguments ?? fromText(call.argument, schema);
+  if (object === undefined) return {};
+  const validate = validator(schema);
+  if (validate instanceof Error) return { arguments: object };
+  if (validate(object)) return { arguments: object };
+  const first = validate.errors?.[0];
+  const where = first?.instancePath ? `${first.instancePath.slice(1).replace(/\//g, '.')} ` : '';
+  const reason = first ? `${where}${first.message ?? 'is not valid'}` : 'they do not fit its parameters';
+  return { problem: `Not run: the arguments for ${tool.name} do not fit its parameters (${reason}).` };
+}

@@ -1,0 +1,142 @@
+import type { Message, Tool as OllamaTool, ToolCall as OllamaToolCall } from 'ollama';
+import { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST } from '../defaults.js';
+import { MacstatsError } from '../errors.js';
+import type {
+  ChatModel,
+  ChatReply,
+  ChatRequest,
+  ModelCapabilities,
+  ModelMessage,
+  ModelToolDefinition,
+} from '../model/chat-model.js';
+import { chat, createOllamaSession, type OllamaSession, withOllama } from './chat.js';
+import { describeOllamaError } from './ollama-errors.js';
+
+/** Options of {@link createOllamaModel}. */
+export interface OllamaModelOptions {
+  /** Ollama base URL. Default `http://127.0.0.1:11434`. */
+  host?: string | undefined;
+  /** The model that answers, as Ollama names it: `llama3.2:3b`. */
+  model: string;
+  /** Time limit of a chat request when the request gives none, in milliseconds. Default 180 000. */
+  requestTimeoutMs?: number | undefined;
+}
+
+/** An Ollama chat model behind core's port, with the host it talks to. */
+export interface OllamaChatModel extends ChatModel {
+  readonly host: string;
+}
+
+function toOllamaMessage(message: ModelMessage): Message {
+  const out: Message = { role: message.role, content: message.content };
+  if (message.toolCalls && message.toolCalls.length > 0)
+    out.tool_calls = message.toolCalls.map((call) => ({
+      function: { name: call.name, arguments: call.arguments },
+    })) as OllamaToolCall[];
+  if (message.toolName !== undefined) out.tool_name = message.toolName;
+  if (message.images && message.images.length > 0) out.images = message.images;
+  return out;
+}
+
+function toOllamaTool(definition: ModelToolDefinition): OllamaTool {
+  return {
+    type: 'function',
+    function: {
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters as NonNullable<OllamaTool['function']['parameters']>,
+    },
+  };
+}
+
+/** The context length in `/api/show`'s model info (`<family>.context_length`), when it is there. */
+function contextLength(info: Record<string, unknown> | Map<string, unknown> | undefined): number | null {
+  const entries = info instanceof Map ? [...info.entries()] : Object.entries(info ?? {});
+  for (const [key, value] of entries) {
+    if (key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+  }
+  return null;
+}
+
+/**
+ * Core's default model: Ollama through the `ollama` client. Ollama's own types stay in here; the
+ * agent sees only the port. Capabilities come from `/api/show` once per model; a failed read is
+ * not cached (Ollama may be starting), and reports no tools, so the text protocol is used.
+ *
+ * @example
+ * const model = createOllamaModel({ host: 'http://127.0.0.1:11434', model: 'qwen3:4b' });
+ * const agent = createAgent({ model, tools: [] });
+ */
+export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel {
+  const host = options.host ?? DEFAULT_OLLAMA_HOST;
+  const name = options.model;
+  const defaultTimeoutMs = options.requestTimeoutMs ?? AGENT_DEFAULTS.requestTimeoutMs;
+  const known = new Map<string, ModelCapabilities>();
+  // Idle clients, reused by later requests; requests running at once each take their own.
+  const idle: OllamaSession[] = [];
+
+  async function send(request: ChatRequest): Promise<ChatReply> {
+    const session = idle.pop() ?? createOllamaSession(host);
+    try {
+      const reply = await chat({
+        host,
+        model: request.model ?? name,
+        messages: request.messages.map(toOllamaMessage),
+        ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOllamaTool) } : {}),
+        signal: request.signal,
+        timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
+        session,
+        ...(request.onToken ? { onToken: request.onToken } : {}),
+      });
+      return {
+        content: reply.content,
+        toolCalls: reply.toolCalls.map((call) => ({
+          name: call.function.name,
+          arguments: call.function.arguments ?? {},
+        })),
+        usage: {
+          promptTokens: reply.promptTokens,
+          completionTokens: reply.completionTokens,
+          durationMs: reply.durationMs,
+          tokensPerSecond: reply.tokensPerSecond,
+        },
+      };
+    } finally {
+      session.setSignal(undefined);
+      if (idle.length < 4) idle.push(session);
+    }
+  }
+
+  async function capabilities(
+    asked: { model?: string; signal?: AbortSignal } = {},
+  ): Promise<ModelCapabilities> {
+    const forModel = asked.model ?? name;
+    const cached = known.get(forModel);
+    if (cached) return cached;
+    const show = await withOllama(
+      host,
+      { signal: asked.signal, timeoutMs: AGENT_DEFAULTS.quickRequestTimeoutMs },
+      (client) => client.show({ model: forModel }),
+    );
+    const listed = show.capabilities ?? [];
+    const found: ModelCapabilities = {
+      tools: listed.includes('tools'),
+      vision: listed.includes('vision'),
+      thinking: listed.includes('thinking'),
+      contextLength: contextLength(show.model_info as unknown as Record<string, unknown> | undefined),
+    };
+    known.set(forModel, found);
+    return found;
+  }
+
+  return {
+    model: name,
+    host,
+    chat: send,
+    capabilities,
+    describeError: (error, asked) =>
+      MacstatsError.isInstance(error) && error.code.startsWith('OLLAMA_')
+        ? describeOllamaError(error, { host, model: asked?.model ?? name, timeoutMs: defaultTimeoutMs })
+        : undefined,
+  };
+}
