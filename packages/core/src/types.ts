@@ -56,11 +56,11 @@ export interface NativeFunction {
 
 /** A tool the model can call with one line: `NAME: <argument>`. */
 export interface Tool {
-  /** Protocol name the model writes, upper-case with underscores: "FETCH_URL". */
+  /** Protocol name the model writes, upper-case with underscores: "GET_PAGE". */
   name: string;
   /** One line telling the model what the tool is for. */
   description: string;
-  /** The invocation line shown to the model: "FETCH_URL: <full URL>". */
+  /** The invocation line shown to the model: "GET_PAGE: <full URL>". */
   usage: string;
   /**
    * The arguments as an object schema. A tool that declares it receives the model's object in

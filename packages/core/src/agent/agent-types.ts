@@ -87,7 +87,7 @@ export interface AgentOptions {
   now?: (() => Date) | undefined;
   /**
    * Tools that exist only in some entry points, by name, with the sentence the model reads when
-   * it calls one here (the bot gives RUN_JS the seed's "not available in this context").
+   * it calls one here (a tool that runs only in a desktop page, told "not available in this context" in a bot).
    */
   unavailableTools?: Readonly<Record<string, string>> | undefined;
   /** Receives every event of every answer, plus background summarisation calls. */
@@ -108,7 +108,7 @@ export interface AnswerOptions {
   model?: string | undefined;
   /** Volatile context (a live metrics line), placed after the fixed prefix. */
   context?: string | undefined;
-  /** Another tool list for this answer (the desktop adds RUN_JS, say). */
+  /** Another tool list for this answer (a tool that needs the page the question came from, say). */
   tools?: Tool[] | undefined;
   /** Images sent with the question to a vision model: base64, without a `data:` prefix. */
   images?: string[] | undefined;
