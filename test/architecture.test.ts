@@ -58,6 +58,19 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     expect(problems).toEqual(['@macstats/core uses @macstats/testing outside its tests']);
   });
 
+  it('puts app-config beside the tools: on core, below the apps, never under core', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core', ['@macstats/app-config']),
+      pkg('@macstats/app-config', ['@macstats/core', '@macstats/tools-fetch']),
+      pkg('@macstats/tools-fetch', ['@macstats/core']),
+      pkg('@macstats/bot', ['@macstats/app-config', '@macstats/core']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/core (layer 1) must not depend on @macstats/app-config (layer 2)',
+      '@macstats/app-config (layer 2) must not depend on @macstats/tools-fetch (layer 2)',
+    ]);
+  });
+
   it('lets apps compose anything', () => {
     const problems = findLayerViolations([
       pkg('@macstats/core'),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { CONFIG_KEYS, DEFAULT_OLLAMA_HOST, loadConfig } from '@macstats/core';
+import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
+import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 

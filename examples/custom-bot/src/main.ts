@@ -2,7 +2,8 @@
 // then: curl -s localhost:8787/message -d '{"user":"ana","channel":"general","text":"What time is it in Tokyo?"}'
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkOllama, createAgent, DEFAULT_OLLAMA_HOST, loadConfig } from '@macstats/core';
+import { loadConfig } from '@macstats/app-config';
+import { checkOllama, createAgent, DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { createTimeInTool } from './time-in-tool.js';
 import { startWebhookBot } from './webhook-bot.js';
 

@@ -12,11 +12,6 @@ export type {
   ToolSkipReason,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
-export type { ConfigSource, LoadConfigOptions, LoadedConfig } from './config/load-config.js';
-export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './config/load-config.js';
-export { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './config/mask.js';
-export type { ParsedEnvFile } from './config/parse-env-file.js';
-export { parseEnvFile } from './config/parse-env-file.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
 export type {
@@ -59,3 +54,6 @@ export type {
   ToolResult,
 } from './types.js';
 export { silentLogger } from './types.js';
+export { formatDuration } from './util/format-duration.js';
+export { maskUrl, redactUrl } from './util/mask-url.js';
+export { raceSignal } from './util/race-signal.js';

@@ -47,7 +47,7 @@ function checkOptions(options: DiscordBotOptions): void {
  *
  * @example
  * const bot = createDiscordBot({
- *   token: config.get('DISCORD_BOT_TOKEN') ?? '', // from core's loadConfig in the app
+ *   token: config.get('DISCORD_BOT_TOKEN') ?? '', // from @macstats/app-config's loadConfig in the app
  *   agent: createAgent({ ollama: { model: 'llama3.2:3b' }, tools: [] }),
  *   channelsFile: join(home, 'discord_channels.json'),
  * });

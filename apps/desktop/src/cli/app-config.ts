@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
-import { CONFIG_FILE_NAME, DEFAULT_OLLAMA_HOST, loadConfig } from '@macstats/core';
+import { CONFIG_FILE_NAME, loadConfig } from '@macstats/app-config';
+import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 
-/** The app's settings, read by core's `loadConfig` in the order API.md binds. */
+/** The app's settings, read by `@macstats/app-config`'s `loadConfig` in the order API.md binds. */
 export interface AppConfig {
   /** `MACSTATS_HOME`, absolute; default `~/.mac-stats`. */
   home: string;

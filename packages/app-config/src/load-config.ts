@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { maskConfigValue } from './mask.js';
+import { maskConfigValue } from './mask-config-value.js';
 import { parseEnvFile } from './parse-env-file.js';
 
 /** The variables the apps read (API.md, "Apps: environment"). */

@@ -1,3 +1,5 @@
+import { maskUrl } from '@macstats/core';
+
 const SECRET_KEY =
   /(token|secret|password|passwd|api_?key|_key$|^key$|auth|credential|private|cookie|session)/i;
 const SECRET_ASSIGNMENT =
@@ -21,35 +23,13 @@ export function maskSecret(value: string): string {
 }
 
 /**
- * Masks the secrets in a URL: the password of its user info and query parameters named like
- * secrets (`key`, `token`, `api_key`, ...). A value that is not a URL comes back unchanged.
+ * Masks a config value for logs according to its key and shape: a secret key's value by
+ * {@link maskSecret}, a URL by core's `maskUrl` (scheme and host only), and `name=value`
+ * assignments named like secrets inside a command line.
  *
  * @example
- * maskUrl('https://user:pw@example.com/sse?token=abc&x=1'); // 'https://user:****@example.com/sse?token=****&x=1'
+ * maskConfigValue('MCP_SERVER_STDIO', 'npx|server|--api-key=abc123'); // 'npx|server|--api-key=****'
  */
-export function maskUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return value;
-  }
-  let masked = false;
-  if (url.password) {
-    url.password = '****';
-    masked = true;
-  }
-  for (const name of [...url.searchParams.keys()]) {
-    if (isSecretKey(name) || /^(key|sig|signature|code)$/i.test(name)) {
-      url.searchParams.set(name, '****');
-      masked = true;
-    }
-  }
-  // Untouched URLs come back exactly as written (URL would add a trailing slash).
-  return masked ? url.toString().replace(/%2A%2A%2A%2A/g, '****') : value;
-}
-
-/** Masks a config value for logs according to its key and shape. */
 export function maskConfigValue(key: string, value: string): string {
   if (isSecretKey(key)) return maskSecret(value);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return maskUrl(value);

@@ -82,7 +82,7 @@ describe('loadConfig', () => {
     const text = config.describe();
     expect(text).toContain('DISCORD_BOT_TOKEN=****WXYZ (env)');
     expect(text).toContain('BRAVE_API_KEY=**** (env)');
-    expect(text).toContain('MCP_SERVER_URL=https://u:****@mcp.example/sse?token=**** (');
+    expect(text).toContain('MCP_SERVER_URL=https://mcp.example/… (');
     expect(text).toContain('OLLAMA_MODEL=llama3.2:3b (env)');
     expect(text).not.toContain('abc123');
     expect(text).not.toContain('Gx1y2z');

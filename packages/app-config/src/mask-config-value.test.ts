@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, maskConfigValue, maskSecret, maskUrl } from './mask.js';
+import { isSecretKey, maskConfigValue, maskSecret } from './mask-config-value.js';
 
 describe('masking', () => {
   it('keeps only the last four characters of a long secret', () => {
@@ -10,18 +10,15 @@ describe('masking', () => {
     expect(maskSecret('abc123')).toBe('****');
   });
 
-  it('masks the password and secret query parameters of a URL', () => {
-    expect(maskUrl('https://me:hunter2@example.com/x?api_key=k&page=2')).toBe(
-      'https://me:****@example.com/x?api_key=****&page=2',
+  it('shows a URL as its scheme and host only', () => {
+    expect(maskConfigValue('MCP_SERVER_URL', 'https://me:hunter2@example.com/x?api_key=k&page=2')).toBe(
+      'https://example.com/…',
     );
+    expect(maskConfigValue('OLLAMA_HOST', 'http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
   });
 
-  it('returns a URL without secrets exactly as written', () => {
-    expect(maskUrl('http://127.0.0.1:11434')).toBe('http://127.0.0.1:11434');
-  });
-
-  it('leaves a value that is not a URL alone', () => {
-    expect(maskUrl('not a url')).toBe('not a url');
+  it('leaves a plain value alone', () => {
+    expect(maskConfigValue('OLLAMA_MODEL', 'llama3.2:3b')).toBe('llama3.2:3b');
   });
 
   it('recognises secret keys', () => {
