@@ -25,5 +25,5 @@ export type {
   SchedulerOptions,
   ScheduleStatus,
 } from './scheduler-types.js';
-export type { TaskAgent, TaskExecutorOptions } from './task-executor.js';
+export type { TaskExecutorOptions } from './task-executor.js';
 export { createTaskExecutor, DEFAULT_DIRECT_TOOLS } from './task-executor.js';

@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { formatDuration, MacstatsError, raceSignal } from '@macstats/core';
 import type { Clock } from './clock.js';
 import type { RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
@@ -43,7 +43,7 @@ export function runTask(
     let outcome: RunResult['outcome'] | 'aborted';
     let text: string;
     try {
-      text = await untilAborted(
+      text = await raceSignal(
         Promise.resolve().then(() => execute(schedule, controller.signal)),
         controller.signal,
       );
@@ -82,32 +82,4 @@ export function runTask(
     return { record, result };
   })();
   return { controller, manual, finished };
-}
-
-/** Resolves or rejects with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function formatDuration(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms % 1000 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
 }

@@ -76,7 +76,7 @@ describe('the SCHEDULER tool', () => {
   it('refuses a cron schedule that fires more than once a minute', async () => {
     expect(await run('add */10 * * * * * | Spam')).toEqual({
       isError: true,
-      text: 'Cannot add the schedule: it would run every 10 s; the minimum interval is 60 s.',
+      text: 'Cannot add the schedule: it would run every 10 s; the minimum interval is 1 min.',
     });
   });
 

@@ -1,4 +1,4 @@
-import { MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import { formatDuration, MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
 import { type Clock, systemClock } from './clock.js';
 import { editSchedulesFile, readSchedulesDocument } from './edit-schedules-file.js';
 import { formatRunTimes } from './format.js';
@@ -97,7 +97,7 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
       );
       if (schedule.cron !== undefined && gap < settings.minIntervalMs) {
         return refuse(
-          `it would run every ${Math.round(gap / 1000)} s; the minimum interval is ${settings.minIntervalMs / 1000} s`,
+          `it would run every ${formatDuration(gap)}; the minimum interval is ${formatDuration(settings.minIntervalMs)}`,
         );
       }
       document.schedules.push(entry);

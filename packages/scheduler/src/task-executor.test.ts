@@ -1,7 +1,20 @@
-import type { Tool } from '@macstats/core';
+import type { Agent, AgentAnswer, Tool } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
 import type { Schedule } from './schedule.js';
-import { createTaskExecutor, type TaskAgent } from './task-executor.js';
+import { createTaskExecutor } from './task-executor.js';
+
+/** A whole `AgentAnswer` for a test double: one model call, no tools. */
+function answerOf(text: string, extra: Partial<AgentAnswer> = {}): AgentAnswer {
+  return {
+    text,
+    toolCalls: [],
+    llmCalls: 1,
+    steps: [],
+    usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
+    ...extra,
+  };
+}
 
 function recordingTool(
   name: string,
@@ -20,16 +33,16 @@ function recordingTool(
   return { tool, calls };
 }
 
-function recordingAgent(text = 'agent answer') {
+function recordingAgent(text = 'agent answer', extra: Partial<AgentAnswer> = {}) {
   const questions: Array<{ question: string; conversationId: string | undefined; signal: boolean }> = [];
-  const agent: TaskAgent = {
+  const agent: Pick<Agent, 'answer'> = {
     async answer(question, options) {
       questions.push({
         question,
         conversationId: options?.conversationId,
         signal: options?.signal !== undefined,
       });
-      return { text };
+      return answerOf(text, extra);
     },
   };
   return { agent, questions };
@@ -120,5 +133,24 @@ describe('createTaskExecutor', () => {
     });
     await execute(schedule('What is new?'), signal);
     expect(questions[0]?.conversationId).toBe('schedule:job');
+  });
+
+  it('rejects with AGENT_FAILED and the agent’s sentence when the answer carries an error', async () => {
+    const { agent } = recordingAgent('Ollama is not reachable at http://127.0.0.1:9: start it.', {
+      error: { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+    });
+    const execute = createTaskExecutor({ tools: [], agent });
+    const failure = await execute(schedule('Summarise the news'), signal).catch((error: unknown) => error);
+    expect(MacstatsError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({
+      code: 'AGENT_FAILED',
+      message: 'Ollama is not reachable at http://127.0.0.1:9: start it.',
+    });
+  });
+
+  it('falls back to the error’s own message when a failed answer has no text', async () => {
+    const { agent } = recordingAgent('', { error: { code: 'AGENT_ERROR', message: 'the loop broke' } });
+    const execute = createTaskExecutor({ tools: [], agent });
+    await expect(execute(schedule('Summarise the news'), signal)).rejects.toThrow('the loop broke');
   });
 });

@@ -1,21 +1,16 @@
-import { MacstatsError, parseToolCall, type Tool, toToolResult } from '@macstats/core';
+import { type Agent, MacstatsError, parseToolCall, type Tool, toToolResult } from '@macstats/core';
 import type { Schedule } from './schedule.js';
 import type { ExecuteTask } from './scheduler-types.js';
-
-/** The part of core's `Agent` the executor uses. */
-export interface TaskAgent {
-  answer(
-    question: string,
-    options?: { signal?: AbortSignal; conversationId?: string },
-  ): Promise<{ text: string }>;
-}
 
 /** Options of {@link createTaskExecutor}. */
 export interface TaskExecutorOptions {
   /** The tools a direct tool line may call. */
   tools: Tool[];
-  /** Answers free-text tasks. Without it, a free-text task fails with `NO_AGENT`. */
-  agent?: TaskAgent | undefined;
+  /**
+   * Answers free-text tasks: core's `Agent`, or any object with its `answer` method. Without it,
+   * a free-text task fails with `NO_AGENT`.
+   */
+  agent?: Pick<Agent, 'answer'> | undefined;
   /**
    * Tool names a task may call directly, without the model, as in the original app.
    * Default: `['FETCH_URL', 'BRAVE_SEARCH']` (those of them that are in `tools`).
@@ -31,7 +26,9 @@ export const DEFAULT_DIRECT_TOOLS: readonly string[] = ['FETCH_URL', 'BRAVE_SEAR
 /**
  * Builds the scheduler's `execute`: a task that is one tool line (`FETCH_URL: https://…`) runs
  * that tool directly, without the model; anything else is answered by the agent with its tools.
- * A tool's refusal (`isError`) rejects with `TOOL_FAILED` and the tool's words.
+ * A tool's refusal (`isError`) rejects with `TOOL_FAILED` and the tool's words; an answer that
+ * failed (`answer.error`, the model's server down, say) rejects with `AGENT_FAILED` and the
+ * agent's sentence, so the run is recorded as `error` and delivered as a failure.
  *
  * @example
  * const execute = createTaskExecutor({ tools: [fetchUrl, braveSearch], agent });
@@ -65,6 +62,11 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
       task,
       conversationId === undefined ? { signal } : { signal, conversationId },
     );
+    if (answer.error !== undefined) {
+      throw new MacstatsError('AGENT_FAILED', answer.text.trim() || answer.error.message, {
+        cause: answer.error,
+      });
+    }
     return answer.text;
   };
 }

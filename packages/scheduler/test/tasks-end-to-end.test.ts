@@ -95,6 +95,47 @@ describe('scheduled tasks end to end', () => {
   });
 });
 
+describe('a scheduled task whose answer failed', () => {
+  async function runFailingTask(host: string) {
+    const agent = createAgent({ ollama: { host, model: 'llama3.2:3b' }, tools: [fetchTool], memory: false });
+    harness = await createHarness(
+      [{ id: 'digest', at: '2025-06-06T09:00:00Z', task: 'Summarise the night', reply_to_channel_id: '333' }],
+      '2025-06-06T08:59:00Z',
+      { execute: createTaskExecutor({ tools: [fetchTool], agent }) },
+    );
+    await harness.scheduler.start();
+    await harness.clock.advanceTo('2025-06-06T09:00:00Z');
+    await waitFor(() => harness?.deliveries.length === 1);
+    const delivery = harness.deliveries[0]!;
+    const [run] = await harness.runs();
+    return { delivery, run, message: formatDelivery(delivery.schedule, delivery.result) };
+  }
+
+  it('is recorded as an error and delivered as a failure when Ollama answers 500', async () => {
+    await ollama.close();
+    ollama = await startFakeOllama({
+      reply: () => ({ fault: 'http-500', errorMessage: 'llama runner process has terminated' }),
+    });
+    const { delivery, run, message } = await runFailingTask(ollama.url);
+    expect(delivery.result).toMatchObject({ outcome: 'error', isError: true });
+    expect(run).toMatchObject({ id: 'digest', outcome: 'error' });
+    expect(run?.error).toContain('llama runner process has terminated');
+    expect(message).toMatch(
+      /^\[Schedule: digest\] The scheduled task failed: .*llama runner process has terminated/,
+    );
+  });
+
+  it('is recorded as an error and delivered as a failure when Ollama is unreachable', async () => {
+    const unreachable = ollama.url;
+    await ollama.close();
+    ollama = await startFakeOllama(); // for afterEach; the agent talks to the closed address
+    const { delivery, run, message } = await runFailingTask(unreachable);
+    expect(delivery.result).toMatchObject({ outcome: 'error', isError: true });
+    expect(run).toMatchObject({ id: 'digest', outcome: 'error' });
+    expect(message).toContain('[Schedule: digest] The scheduled task failed: Ollama is not reachable');
+  });
+});
+
 /** Waits for real network I/O (not time): polls on the event loop until `condition` holds. */
 async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
