@@ -1,3 +1,5 @@
+import { maskUrl } from '@macstats/core';
+
 /** Secrets shorter than this are not scrubbed as plain text: they would match ordinary words. */
 const MIN_SECRET_CHARS = 4;
 
@@ -48,7 +50,7 @@ function addUrl(url: string, add: (secret: string, shown: string) => void): void
     add(url, '***');
     return;
   }
-  const shown = `${parsed.protocol}//${parsed.host}/…`;
+  const shown = maskUrl(url);
   const withoutUser = `${parsed.protocol}//${parsed.host}`;
   for (const spelling of [
     url,

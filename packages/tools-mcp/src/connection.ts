@@ -1,4 +1,12 @@
-import { type Logger, MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
+import {
+  formatDuration,
+  type Logger,
+  MacstatsError,
+  raceSignal,
+  redactUrl,
+  silentLogger,
+  type ToolResult,
+} from '@macstats/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
@@ -6,10 +14,8 @@ import type { McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
 import { fetchToolList } from './list-tools.js';
-import { redactUrl } from './mask-url.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
-import { raceSignal } from './race-signal.js';
 import { RestartBackoff } from './restart-backoff.js';
 import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
 import { schemaMismatch } from './tool-arguments.js';
@@ -163,7 +169,7 @@ export class McpConnection {
       if (MacstatsError.isInstance(error) && error.code === 'MCP_CLOSED') throw error;
       const reason =
         isTimeout(error) || (MacstatsError.isInstance(error) && error.code === 'MCP_TIMEOUT')
-          ? `no answer within ${formatSeconds(timeoutMs)}`
+          ? `no answer within ${formatDuration(timeoutMs)}`
           : this.#reason(error);
       this.#logger.warn({ server: this.name, tool: name, reason }, 'MCP tool call failed');
       return { isError: true, text: `MCP tool "${displayName}" failed: ${reason}` };
@@ -234,7 +240,7 @@ export class McpConnection {
     if (wait > 0) {
       throw new MacstatsError(
         'MCP_SERVER_DOWN',
-        `the server failed ${this.#backoff.failures} times in a row; next restart attempt in ${formatSeconds(wait)}`,
+        `the server failed ${this.#backoff.failures} times in a row; next restart attempt in ${formatDuration(wait)}`,
       );
     }
     const signal = AbortSignal.any([
@@ -282,7 +288,7 @@ export class McpConnection {
       if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
       this.#backoff.recordFailure();
       const reason = signal.aborted
-        ? `no answer within ${formatSeconds(this.#settings.connectTimeoutMs)}`
+        ? `no answer within ${formatDuration(this.#settings.connectTimeoutMs)}`
         : this.#reason(error);
       this.#logger.warn(
         { server: this.name, at: this.description, reason, failures: this.#backoff.failures },
@@ -353,8 +359,4 @@ export class McpConnection {
 
 function remaining(deadlineAt: number): number {
   return Math.max(1, Math.round(deadlineAt - performance.now()));
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

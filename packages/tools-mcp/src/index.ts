@@ -5,7 +5,6 @@ export { MCP_DEFAULTS } from './defaults.js';
 export { describeParameters } from './describe-schema.js';
 export type { McpConnectOptions, McpEvent } from './events.js';
 export { formatCallResult } from './format-result.js';
-export { maskUrl } from './mask-url.js';
 export {
   loadMcpConfig,
   loadMcpServers,

@@ -1,11 +1,10 @@
-import type { Logger } from '@macstats/core';
+import { type Logger, redactUrl } from '@macstats/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { trackChild, untrackChild } from './child-registry.js';
-import { redactUrl } from './mask-url.js';
 import {
   commandLineOf,
   isUrlServer,

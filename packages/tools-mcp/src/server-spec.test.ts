@@ -29,6 +29,8 @@ describe('describeServer', () => {
   });
 
   it('names a URL server by its host', () => {
-    expect(describeServer({ url: 'https://mcp.example.com/sse?key=secret' })).toBe('mcp.example.com');
+    expect(describeServer({ url: 'https://mcp.example.com/sse?key=secret' })).toBe(
+      'https://mcp.example.com/…',
+    );
   });
 });

@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
-import { MacstatsError } from '@macstats/core';
-import { maskUrl } from './mask-url.js';
+import { MacstatsError, maskUrl } from '@macstats/core';
 
 /** A local server in the `MCP_SERVER_STDIO` form: `command|arg1|arg2` (no shell, no quoting). */
 export interface McpStdioServer {
@@ -76,7 +75,8 @@ export function commandLineOf(server: McpStdioServer | McpCommandServer): McpCom
 }
 
 /**
- * How a server is named in logs: the host of a URL, or the program of a command. Arguments,
+ * How a server is named in logs: a URL as core's `maskUrl` shows it (scheme and host), or the
+ * program of a command. Arguments,
  * paths, queries and headers are left out because they often carry keys.
  */
 export function describeServer(server: McpServerSpec): string {

@@ -82,7 +82,7 @@ describe('a URL where nothing listens', () => {
     const message = (failure as Error).message;
     expect(message).toMatch(
       new RegExp(
-        `^Could not connect to MCP server "remote" \\(127\\.0\\.0\\.1:${port}\\): connection refused\\.$`,
+        `^Could not connect to MCP server "remote" \\(http://127\\.0\\.0\\.1:${port}/…\\): connection refused\\.$`,
       ),
     );
     const everything = `${message}\n${JSON.stringify(logger.entries)}`;
