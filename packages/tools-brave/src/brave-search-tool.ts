@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
+  formatDuration,
   type Logger,
   MacstatsError,
   silentLogger,
@@ -164,7 +165,7 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
       if (timeout.aborted)
         return {
           isError: true,
-          text: `Brave Search did not answer within ${Number((timeoutMs / 1000).toFixed(1))} s.`,
+          text: `Brave Search did not answer within ${formatDuration(timeoutMs)}.`,
         };
       const text = `could not reach Brave Search at ${baseUrl}: ${reason(error)}`;
       logger.warn({ error: text }, 'brave-search: failed');

@@ -250,7 +250,7 @@ describe('BRAVE_SEARCH rate limits and errors', () => {
     fake.replies.push(() => {});
     expect(await search('q', { timeoutMs: 200 })).toEqual({
       isError: true,
-      text: 'Brave Search did not answer within 0.2 s.',
+      text: 'Brave Search did not answer within 200 ms.',
     });
   });
 

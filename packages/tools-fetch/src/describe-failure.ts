@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { formatDuration, MacstatsError } from '@macstats/core';
 
 const TLS_CODE =
   /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_|EPROTO$)/;
@@ -10,7 +10,7 @@ const TLS_CODE =
 export function describeFailure(error: unknown, url: URL, timeoutMs: number, timedOut: boolean): string {
   if (MacstatsError.isInstance(error)) return error.message;
   const where = `${url.hostname}${url.port ? `:${url.port}` : ''}`;
-  if (timedOut) return `timed out after ${seconds(timeoutMs)} fetching ${url.href}`;
+  if (timedOut) return `timed out after ${formatDuration(timeoutMs)} fetching ${url.href}`;
   const cause = findCode(error);
   const code = cause?.code ?? '';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA' || code === 'EAI_NONAME') {
@@ -31,15 +31,10 @@ export function describeFailure(error: unknown, url: URL, timeoutMs: number, tim
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT'
   ) {
-    return `timed out after ${seconds(timeoutMs)} fetching ${url.href}`;
+    return `timed out after ${formatDuration(timeoutMs)} fetching ${url.href}`;
   }
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
   return `fetching ${url.href} failed: ${message}`;
-}
-
-/** "15 s", "0.3 s". */
-export function seconds(milliseconds: number): string {
-  return `${Number((milliseconds / 1000).toFixed(1))} s`;
 }
 
 /** The innermost error in the cause chain that carries a code (undici wraps socket errors). */

@@ -1,6 +1,13 @@
-import { type Logger, silentLogger, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import {
+  formatDuration,
+  type Logger,
+  silentLogger,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '@macstats/core';
 import { FETCH_URL_DEFAULTS } from './defaults.js';
-import { describeFailure, seconds } from './describe-failure.js';
+import { describeFailure } from './describe-failure.js';
 import { fetchPage } from './fetch-page.js';
 import { createHostPolicy } from './host-policy.js';
 import { pageToText } from './page-to-text.js';
@@ -110,7 +117,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
 
   return {
     name: 'FETCH_URL',
-    description: `Fetch a web page and read its text (articles, JSON, plain text); gives up after ${seconds(settings.timeoutMs)}.`,
+    description: `Fetch a web page and read its text (articles, JSON, plain text); gives up after ${formatDuration(settings.timeoutMs)}.`,
     usage: 'FETCH_URL: <full URL>',
     run,
   };

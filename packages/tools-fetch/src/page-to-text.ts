@@ -1,8 +1,7 @@
-import type { ToolResult } from '@macstats/core';
+import { formatDuration, type ToolResult } from '@macstats/core';
 import { decodeBody } from './charset.js';
 import { contentKind, describeBinary, formatBytes, mediaType } from './content-kind.js';
 import { convertHtml } from './convert-html.js';
-import { seconds } from './describe-failure.js';
 import type { FetchedPage } from './fetch-page.js';
 
 /** Characters of an error page quoted in an HTTP error. */
@@ -49,7 +48,7 @@ export async function pageToText(
   const notes: string[] = [];
   if (converted.rough) {
     notes.push(
-      `[rough text: the page was too large to find its article within ${seconds(limits.convertTimeoutMs)}; menus and other page parts are included]`,
+      `[rough text: the page was too large to find its article within ${formatDuration(limits.convertTimeoutMs)}; menus and other page parts are included]`,
     );
   }
   let shown = text;

@@ -222,7 +222,7 @@ describe('FETCH_URL limits', () => {
   it('cuts a slow server off at the timeout', async () => {
     expect(await fetchUrl('/drip', { timeoutMs: 300 })).toEqual({
       isError: true,
-      text: `timed out after 0.3 s fetching ${server.origin}/drip`,
+      text: `timed out after 300 ms fetching ${server.origin}/drip`,
     });
   });
 

@@ -1,4 +1,4 @@
-import type { ToolResult } from '@macstats/core';
+import { formatDuration, type ToolResult } from '@macstats/core';
 import type { CommandName } from './command-specs.js';
 import { type CappedBuffer, toSafeText } from './output-text.js';
 import type { ProcessOutcome } from './run-process.js';
@@ -23,7 +23,7 @@ export function formatOutcome(
   let isError = false;
   if (outcome.timedOut) {
     isError = true;
-    parts.push(`[stopped: ${command} ran longer than ${formatSeconds(timeoutMs)} and was killed]`);
+    parts.push(`[stopped: ${command} ran longer than ${formatDuration(timeoutMs)} and was killed]`);
   } else if (outcome.stoppedForSize) {
     // Killed on purpose; its exit status says nothing about the command.
   } else if (command === 'grep' && outcome.exitCode === 1) {
@@ -43,9 +43,4 @@ function cutNote(stream: string, buffer: CappedBuffer, stopped: boolean): string
     return `[${stream} cut: showed the first ${shown} bytes; the command was stopped after ${buffer.total} bytes]`;
   }
   return `[${stream} cut: showed the first ${shown} of ${buffer.total} bytes; ${buffer.total - shown} bytes cut]`;
-}
-
-function formatSeconds(milliseconds: number): string {
-  const seconds = milliseconds / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

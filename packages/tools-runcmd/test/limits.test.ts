@@ -27,7 +27,7 @@ describe('RUN_CMD limits', () => {
   it('kills a command that runs past the timeout and says so', async () => {
     const tool = createTool(fixture, { timeoutMs: 300 });
     expect(await runTool(tool, SLOW_PATTERN)).toEqual({
-      text: '[stopped: grep ran longer than 0.3 s and was killed]',
+      text: '[stopped: grep ran longer than 300 ms and was killed]',
       isError: true,
     });
   });
