@@ -65,7 +65,15 @@ async function startMacstatsBot(
 async function startStubBot(apiUrl: string, globalRequestsPerSecond: number): Promise<Running> {
   const bot = createDiscordBot({
     token: 'bench-token',
-    agent: { answer: async () => ({ text: 'Done.' }) },
+    agent: {
+      answer: async () => ({
+        text: 'Done.',
+        toolCalls: [],
+        llmCalls: 1,
+        steps: [],
+        usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
+      }),
+    },
     apiUrl,
     rest: { globalRequestsPerSecond },
   });

@@ -1,4 +1,4 @@
-import type { Logger } from '@macstats/core';
+import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import type { Message } from 'discord.js';
 import { channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
@@ -11,12 +11,11 @@ import { shouldAnswer } from './should-answer.js';
 import { StatusMessage } from './status-message.js';
 import { statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
-import type { DiscordAgent, DiscordAgentEvent } from './types.js';
 import { startTyping } from './typing.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
-  agent: DiscordAgent;
+  agent: Pick<Agent, 'answer'>;
   sender: MessageSender;
   /** One sender at a time per channel, so two multi-part messages never interleave. */
   sendQueue: KeyedQueue;
@@ -95,7 +94,7 @@ export async function answerMessage(message: Message, context: AnswerContext): P
   let modelFailed = false;
   let reply: string | undefined;
   const started = context.timers.now();
-  const onEvent = (event: DiscordAgentEvent) => {
+  const onEvent = (event: AgentEvent) => {
     try {
       if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
       const line = statusForEvent(event);
@@ -112,9 +111,16 @@ export async function answerMessage(message: Message, context: AnswerContext): P
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(config.model ? { model: config.model } : {}),
     });
-    if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    if (answer.error !== undefined) {
+      // A failed answer is never shown as if it were one: its sentence (or the error message),
+      // with the hint when the model could not be used.
+      if (isModelFailure(answer.error.code)) modelFailed = true;
+      reply = text === '' ? context.errorMessage : text;
+      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
+    } else {
+      reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    }
     if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
     logger.info(
       {

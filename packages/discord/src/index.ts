@@ -4,10 +4,6 @@ export { DISCORD_BOT_DEFAULTS } from './defaults.js';
 export { createDiscordBot } from './discord-bot.js';
 export { MIN_SPLIT_LIMIT, splitMessage } from './split-message.js';
 export type {
-  DiscordAgent,
-  DiscordAgentAnswer,
-  DiscordAgentEvent,
-  DiscordAnswerOptions,
   DiscordBot,
   DiscordBotOptions,
 } from './types.js';

@@ -1,5 +1,5 @@
+import type { AgentEvent } from '@macstats/core';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
-import type { DiscordAgentEvent } from './types.js';
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -11,7 +11,7 @@ function oneLine(text: string): string {
  * The status line for an agent event, or `undefined` when the event is not shown: tool starts
  * ("Fetching https://…", "Calling MCP tool echo…") and the agent's own `status` lines.
  */
-export function statusForEvent(event: DiscordAgentEvent): string | undefined {
+export function statusForEvent(event: AgentEvent): string | undefined {
   if (event.type === 'status' && typeof event.text === 'string' && event.text.trim() !== '')
     return oneLine(event.text);
   if (event.type !== 'tool-call-start' || typeof event.tool !== 'string') return undefined;

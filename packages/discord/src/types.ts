@@ -1,48 +1,14 @@
-import type { Logger } from '@macstats/core';
-
-/**
- * What the bot reads of the agent's events. Structurally a subset of core's `AgentEvent`: the
- * bot shows `tool-call-start` and `status` events, and watches `error` events for Ollama faults.
- */
-export type DiscordAgentEvent =
-  | { type: 'tool-call-start'; tool: string; argument: string; iteration?: number }
-  | { type: 'status'; text: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: string; [key: string]: unknown };
-
-/** Options the bot passes to {@link DiscordAgent.answer}. */
-export interface DiscordAnswerOptions {
-  /** `discord-<channel id>`: memory is kept per channel, thread (its own id) or DM. */
-  conversationId?: string;
-  /** Aborts when the bot stops or the answer takes longer than `answerTimeoutMs`. */
-  signal?: AbortSignal;
-  onEvent?: (event: DiscordAgentEvent) => void;
-  /** The channel's `prompt` from `discord_channels.json`. */
-  systemPromptExtra?: string;
-  /** The channel's `model` from `discord_channels.json`. */
-  model?: string;
-}
-
-/** The answer the bot posts; core's `AgentAnswer` fits. */
-export interface DiscordAgentAnswer {
-  text: string;
-  toolCalls?: readonly unknown[];
-  llmCalls?: number;
-  /** Set by core's agent when Ollama failed; `text` then says what went wrong. */
-  error?: { code: string; message: string };
-}
-
-/** Anything that answers a question: core's `Agent` (from `createAgent`) fits this shape. */
-export interface DiscordAgent {
-  answer(question: string, options?: DiscordAnswerOptions): Promise<DiscordAgentAnswer>;
-}
+import type { Agent, Logger } from '@macstats/core';
 
 /** Options of {@link createDiscordBot}. Defaults are in {@link DISCORD_BOT_DEFAULTS}. */
 export interface DiscordBotOptions {
   /** The bot token from the developer portal. */
   token: string;
-  /** Answers the messages: core's `createAgent(...)`. */
-  agent: DiscordAgent;
+  /**
+   * Answers the messages: core's `createAgent(...)`, or any object with its `answer` method. An
+   * answer with `error` set is shown as a failure.
+   */
+  agent: Pick<Agent, 'answer'>;
   /**
    * API base URL for REST and gateway discovery, without the version: `https://discord.com/api`
    * by default; a fake's `apiUrl` in tests.

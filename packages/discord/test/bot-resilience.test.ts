@@ -1,8 +1,8 @@
-import { createAgent } from '@macstats/core';
+import { type Agent, createAgent } from '@macstats/core';
 import { startFakeDiscord, startFakeOllama } from '@macstats/testing';
 import { describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordAgent } from '../src/index.js';
-import { gate, harnessPerTest, lastQuestion } from './harness.js';
+import { createDiscordBot } from '../src/index.js';
+import { answerOf, gate, harnessPerTest, lastQuestion } from './harness.js';
 
 const start = harnessPerTest();
 
@@ -99,8 +99,41 @@ describe('createDiscordBot under failure', () => {
     expect(h.replies(h.general)[0]?.endsWith(HINT)).toBe(true);
   });
 
+  it('shows a failed answer with no text as the error message, never as an empty answer', async () => {
+    const agent: Pick<Agent, 'answer'> = {
+      answer: async () => answerOf('', { error: { code: 'AGENT_ERROR', message: 'the loop broke' } }),
+    };
+    const h = await start({ agent });
+    h.discord.dispatchMessage({ channelId: h.general, content: 'hello?', mentionsBot: true });
+    await h.discord.waitFor(() => h.replies(h.general).length === 1);
+    expect(h.replies(h.general)).toEqual(['Sorry, something went wrong while answering.']);
+    const failure = h.logs.find((entry) => entry.message === 'answer failed');
+    expect(failure).toMatchObject({ level: 'warn', details: { code: 'AGENT_ERROR' } });
+  });
+
+  it('adds the hint from the answer’s error code alone, without any error event', async () => {
+    const agent: Pick<Agent, 'answer'> = {
+      answer: async () =>
+        answerOf('Ollama at http://127.0.0.1:9 is not reachable.', {
+          error: { code: 'OLLAMA_UNREACHABLE', message: 'Ollama at http://127.0.0.1:9 is not reachable.' },
+        }),
+    };
+    const h = await start({ agent });
+    h.discord.dispatchMessage({ channelId: h.general, content: 'hello?', mentionsBot: true });
+    await h.discord.waitFor(() => h.replies(h.general).length === 1);
+    expect(h.replies(h.general)).toEqual([`Ollama at http://127.0.0.1:9 is not reachable. ${HINT}`]);
+  });
+
+  it('shows an answer without error as it is, with no hint', async () => {
+    const h = await start({ agent: { answer: async () => answerOf('Ollama is fine today.') } });
+    h.discord.dispatchMessage({ channelId: h.general, content: 'hello?', mentionsBot: true });
+    await h.discord.waitFor(() => h.replies(h.general).length === 1);
+    expect(h.replies(h.general)).toEqual(['Ollama is fine today.']);
+    expect(h.logs.some((entry) => entry.message === 'answer failed')).toBe(false);
+  });
+
   it('shows a short error and logs the detail when the agent throws', async () => {
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: async () => {
         throw new TypeError("Cannot read properties of undefined (reading 'text')");
       },
@@ -117,7 +150,7 @@ describe('createDiscordBot under failure', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), {
       code: 'ECONNREFUSED',
     });
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: async () => {
         throw new TypeError('fetch failed', { cause: refused });
       },
@@ -129,7 +162,7 @@ describe('createDiscordBot under failure', () => {
   });
 
   it('gives up on an answer that takes too long and says so', async () => {
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: (_question, options) =>
         new Promise((_resolve, reject) =>
           options?.signal?.addEventListener('abort', () => reject(options.signal?.reason)),
@@ -143,7 +176,7 @@ describe('createDiscordBot under failure', () => {
 
   it('aborts an answer in progress on stop and posts nothing', async () => {
     const called = gate<AbortSignal>();
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: (_question, options) =>
         new Promise((_resolve, reject) => {
           if (options?.signal) called.open(options.signal);
@@ -162,7 +195,7 @@ describe('createDiscordBot under failure', () => {
     const discord = await startFakeDiscord({ token: 'right' });
     const bot = createDiscordBot({
       token: 'wrong',
-      agent: { answer: async () => ({ text: '' }) },
+      agent: { answer: async () => answerOf('') },
       apiUrl: discord.apiUrl,
     });
     await expect(bot.start()).rejects.toMatchObject({
@@ -176,7 +209,7 @@ describe('createDiscordBot under failure', () => {
     const discord = await startFakeDiscord({ allowPrivilegedIntents: false });
     const bot = createDiscordBot({
       token: 't',
-      agent: { answer: async () => ({ text: '' }) },
+      agent: { answer: async () => answerOf('') },
       apiUrl: discord.apiUrl,
     });
     await expect(bot.start()).rejects.toMatchObject({
@@ -190,7 +223,7 @@ describe('createDiscordBot under failure', () => {
     const discord = await startFakeDiscord();
     const bot = createDiscordBot({
       token: 't',
-      agent: { answer: async () => ({ text: '' }) },
+      agent: { answer: async () => answerOf('') },
       apiUrl: discord.apiUrl,
     });
     const channelId = discord.guilds[0]?.channels[0]?.id ?? '';

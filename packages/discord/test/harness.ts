@@ -1,7 +1,7 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent, type Logger, type Tool } from '@macstats/core';
+import { type Agent, type AgentAnswer, createAgent, type Logger, type Tool } from '@macstats/core';
 import {
   type FakeChatRequest,
   type FakeDiscord,
@@ -12,12 +12,19 @@ import {
   startFakeOllama,
 } from '@macstats/testing';
 import { afterEach } from 'vitest';
-import {
-  createDiscordBot,
-  type DiscordAgent,
-  type DiscordBot,
-  type DiscordBotOptions,
-} from '../src/index.js';
+import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '../src/index.js';
+
+/** A whole `AgentAnswer` for a stand-in agent: one model call, no tools. */
+export function answerOf(text: string, extra: Partial<AgentAnswer> = {}): AgentAnswer {
+  return {
+    text,
+    toolCalls: [],
+    llmCalls: 1,
+    steps: [],
+    usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
+    ...extra,
+  };
+}
 
 /** One log line the bot wrote. */
 export interface LogEntry {
@@ -45,7 +52,7 @@ export interface HarnessOptions {
   bot?: Partial<DiscordBotOptions>;
   tools?: Tool[];
   /** Replaces the real agent (for the tests of a broken agent). */
-  agent?: DiscordAgent;
+  agent?: Pick<Agent, 'answer'>;
   /** Writes discord_channels.json before the bot starts. */
   channels?: unknown;
 }

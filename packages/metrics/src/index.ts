@@ -30,7 +30,6 @@ export {
   type InferenceRecord,
   type InferenceRecorder,
   type InferenceRecorderOptions,
-  type LlmCallEndEvent,
 } from './inference-recorder.js';
 export { createMetricsTool, type MetricsToolSource } from './metrics-tool.js';
 export { createProcSource, type ProcSourceOptions } from './proc-source.js';

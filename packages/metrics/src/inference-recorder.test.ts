@@ -1,13 +1,14 @@
+import type { AgentEvent } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
 import { createFakeSource, createManualClock } from '../test/support/fake-source.js';
 import { makeSnapshot } from '../test/support/snapshot.js';
 import { createMetricsCollector } from './collector.js';
 import { createInferenceRecorder } from './inference-recorder.js';
 
-const callEnd = {
+const callEnd: Extract<AgentEvent, { type: 'llm-call-end' }> = {
   type: 'llm-call-end',
   call: 1,
-  purpose: 'answer',
+  purpose: 'final',
   durationMs: 4000,
   promptTokens: 900,
   completionTokens: 120,
@@ -18,8 +19,10 @@ const callEnd = {
 describe('createInferenceRecorder', () => {
   it('ignores every event that is not the end of a model call', () => {
     const recorder = createInferenceRecorder({ latest: () => makeSnapshot() });
-    expect(recorder.record({ type: 'tool-call-start', tool: 'METRICS' })).toBeNull();
-    expect(recorder.record('llm-call-end')).toBeNull();
+    expect(
+      recorder.record({ type: 'tool-call-start', tool: 'METRICS', argument: '', iteration: 1 }),
+    ).toBeNull();
+    expect(recorder.record({ type: 'llm-call-start', call: 1, purpose: 'tools' })).toBeNull();
     expect(recorder.list()).toEqual([]);
   });
 
@@ -43,7 +46,7 @@ describe('createInferenceRecorder', () => {
     const record = recorder.record(callEnd);
     expect(record).toMatchObject({
       tokensPerSecond: 30,
-      purpose: 'answer',
+      purpose: 'final',
       cpuPercent: 85,
       memoryPercent: 25,
       samples: 2,

@@ -1,22 +1,8 @@
+import type { AgentEvent } from '@macstats/core';
 import { METRICS_DEFAULTS } from './defaults.js';
 import type { HistoryPoint, HistoryResolution } from './history.js';
 import { createRingBuffer } from './ring-buffer.js';
 import type { MetricsSnapshot } from './snapshot-types.js';
-
-/**
- * The agent event a recorder consumes, typed structurally so this package does not depend on
- * a particular version of core's event union. Every other event is ignored.
- */
-export interface LlmCallEndEvent {
-  type: 'llm-call-end';
-  call?: number;
-  purpose?: string;
-  durationMs: number;
-  promptTokens?: number | null;
-  completionTokens?: number | null;
-  tokensPerSecond: number | null;
-  hadToolCall?: boolean;
-}
 
 /** One model call beside what the machine was doing meanwhile. */
 export interface InferenceRecord {
@@ -61,18 +47,12 @@ export interface InferenceRecorderOptions {
 /** Model calls with the host's CPU and memory at the time, in a bounded buffer. */
 export interface InferenceRecorder {
   /** Records an `llm-call-end` event; returns `null` for any other event, so it can take every agent event. */
-  record(event: unknown): InferenceRecord | null;
+  record(event: AgentEvent): InferenceRecord | null;
   /** Records oldest first. */
   list(): InferenceRecord[];
   /** Means over the records kept: tokens per second and CPU during calls. */
   summary(): { calls: number; meanTokensPerSecond: number | null; meanCpuPercent: number | null };
   clear(): void;
-}
-
-function isLlmCallEnd(event: unknown): event is LlmCallEndEvent {
-  if (typeof event !== 'object' || event === null) return false;
-  const candidate = event as Partial<LlmCallEndEvent>;
-  return candidate.type === 'llm-call-end' && typeof candidate.durationMs === 'number';
 }
 
 function finiteOrNull(value: unknown): number | null {
@@ -102,7 +82,7 @@ export function createInferenceRecorder(
 
   return {
     record(event) {
-      if (!isLlmCallEnd(event)) return null;
+      if (event.type !== 'llm-call-end') return null;
       const time = clock();
       const latest = host.latest();
       // A sample measures the interval that ends at its time stamp: those stamped after the call
@@ -114,12 +94,12 @@ export function createInferenceRecorder(
       const record: InferenceRecord = {
         time,
         call: finiteOrNull(event.call),
-        purpose: typeof event.purpose === 'string' ? event.purpose : null,
+        purpose: event.purpose,
         durationMs: event.durationMs,
         promptTokens: finiteOrNull(event.promptTokens),
         completionTokens: finiteOrNull(event.completionTokens),
         tokensPerSecond: finiteOrNull(event.tokensPerSecond),
-        hadToolCall: typeof event.hadToolCall === 'boolean' ? event.hadToolCall : null,
+        hadToolCall: event.hadToolCall,
         cpuPercent: fromHistory ? mean(during.map((p) => p.cpuPercent)) : (latest?.cpu.usagePercent ?? null),
         memoryPercent: fromHistory
           ? mean(during.map((p) => p.memoryPercent))

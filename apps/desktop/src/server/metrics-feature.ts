@@ -1,3 +1,4 @@
+import type { AgentEvent } from '@macstats/core';
 import {
   HISTORY_RESOLUTIONS,
   type HistoryPoint,
@@ -42,7 +43,7 @@ const INFERENCE_SHOWN = 8;
 export function createMetricsFeature(
   core: DashboardCore,
   options: MetricsFeatureOptions,
-): DashboardFeature & { recordCall(event: unknown): InferenceRecord | null } {
+): DashboardFeature & { recordCall(event: AgentEvent): InferenceRecord | null } {
   const { collector, recorder } = options;
   const inference = () =>
     recorder
