@@ -12,6 +12,7 @@ export function wordChunks(text: string): string[] {
  * - "run this JavaScript: <code>": a RUN_JS call with that code;
  * - a question about the CPU: a METRICS call;
  * - a question with "slowly": a reply that starts after 3 s;
+ * - a question with "the model breaks": HTTP 500, as Ollama answers when its runner dies;
  * - anything else: a stock sentence.
  */
 export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
@@ -24,6 +25,8 @@ export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
   }
   const question = last?.content ?? '';
   if (/\bslowly\b/i.test(question)) return { content: 'A slow answer.', delayMs: 3000 };
+  if (/the model breaks/i.test(question))
+    return { fault: 'http-500', errorMessage: 'llama runner process has terminated' };
   const code = /run this JavaScript: (.*)$/s.exec(question)?.[1];
   if (code !== undefined) return { toolCalls: [{ name: 'RUN_JS', arguments: { argument: code.trim() } }] };
   if (/\bcpu\b/i.test(question)) return { toolCalls: [{ name: 'METRICS', arguments: { argument: 'cpu' } }] };

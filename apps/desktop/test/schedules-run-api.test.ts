@@ -44,6 +44,17 @@ async function lastRunOf(id: string) {
   }
 }
 
+/** Waits (by condition, checking every 50 ms) until the run history has a run of the schedule. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON answers field by field.
+async function historyRecordOf(id: string): Promise<any> {
+  for (;;) {
+    const { json } = await api('GET', '/api/schedules');
+    const record = json.history.find((run: { id: string }) => run.id === id);
+    if (record) return record;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('POST /api/schedules/:id/run', () => {
   it('answers 202 once the run started, then shows it as the last run and in the history, marked manual', async () => {
     const hello = { id: 'hello', task: 'Say hello', cron: '30 2 * * *', timezone: 'UTC' };
@@ -58,8 +69,7 @@ describe('POST /api/schedules/:id/run', () => {
     expect(await lastRunOf('hello')).toMatchObject({ outcome: 'ok', manual: true });
     const entry = await entryOf('hello');
     expect(entry.nextRuns).toEqual(before);
-    const { json: overview } = await api('GET', '/api/schedules');
-    expect(overview.history[0]).toMatchObject({ id: 'hello', outcome: 'ok', manual: true });
+    expect(await historyRecordOf('hello')).toMatchObject({ id: 'hello', outcome: 'ok', manual: true });
   });
 
   it('refuses a second run while the first is going, with 409 and one sentence', async () => {
@@ -74,6 +84,23 @@ describe('POST /api/schedules/:id/run', () => {
     expect(json.error).toBe('Schedule "gated" is running already; wait for it to finish.');
     model.open();
     expect(await lastRunOf('gated')).toMatchObject({ outcome: 'ok', manual: true });
+  });
+
+  it('records a run whose agent answer failed as an error, with the reason, not as ok', async () => {
+    const broken = {
+      id: 'broken',
+      task: 'Summarise, though the model breaks',
+      cron: '0 4 * * *',
+      timezone: 'UTC',
+    };
+    expect((await api('POST', '/api/schedules', { schedule: broken })).status).toBe(201);
+    expect((await api('POST', '/api/schedules/broken/run')).status).toBe(202);
+
+    expect(await lastRunOf('broken')).toMatchObject({ outcome: 'error', manual: true });
+    // The last run is known in memory a moment before its line reaches runs.jsonl: wait for it.
+    const record = await historyRecordOf('broken');
+    expect(record).toMatchObject({ id: 'broken', outcome: 'error', manual: true });
+    expect(record.error).toContain('llama runner process has terminated');
   });
 
   it('answers 404 for an unknown schedule', async () => {

@@ -25,6 +25,7 @@ beforeAll(async () => {
     `${JSON.stringify({
       schedules: [
         { id: 'disk-check', task: 'Say hello, but wait for the gate', cron: '0 9 * * 1-5', timezone: 'UTC' },
+        { id: 'broken', task: 'Summarise, though the model breaks', cron: '0 4 * * *', timezone: 'UTC' },
         {
           id: 'weekly-summary-of-everything',
           task: 'Summarise the week',
@@ -80,6 +81,36 @@ describe('Run now in the page', () => {
     await wide.locator('[data-schedule="disk-check"] .last-run').waitFor();
     await screenshot(wide, 'schedules-run-now-light', true);
     await wide.close();
+  });
+
+  it('shows a run whose agent answer failed in red, as an error with its reason', async () => {
+    const page = await browser.newPage({ colorScheme: 'light' });
+    await page.goto(dashboard.url);
+    await page.goto(`${dashboard.origin}/#schedules`);
+    const entry = page.locator('[data-schedule="broken"]');
+    await entry.locator('button[data-action="run-now"]').click();
+
+    const last = entry.locator('.last-run[data-outcome="error"]');
+    await last.waitFor();
+    expect(await last.textContent()).toMatch(/^Last run \(run now\) .+: error in /);
+    const row = page.locator('#schedule-history tr[data-outcome="error"]', { hasText: 'broken' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('llama runner process has terminated');
+    const okRow = page.locator('#schedule-history tr[data-outcome="ok"]').first();
+    const colours = await page.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--hot)';
+      document.body.append(probe);
+      const hot = getComputedStyle(probe).color;
+      probe.remove();
+      return { hot };
+    });
+    const colourOf = (locator: typeof row) => locator.evaluate((element) => getComputedStyle(element).color);
+    expect(await colourOf(row.locator('td').first())).toBe(colours.hot);
+    expect(await colourOf(last)).toBe(colours.hot);
+    if ((await okRow.count()) > 0) expect(await colourOf(okRow.locator('td').first())).not.toBe(colours.hot);
+    await screenshot(page, 'schedules-failed-run-light', true);
+    await page.close();
   });
 
   it('disables Run now, saying why, on a dashboard that does not run the schedules', async () => {

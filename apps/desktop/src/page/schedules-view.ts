@@ -127,7 +127,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     const last = entry.lastRun
       ? h(
           'p',
-          { class: 'muted last-run' },
+          { class: 'muted last-run', 'data-outcome': entry.lastRun.outcome },
           `Last run${entry.lastRun.manual ? ' (run now)' : ''} ${formatTime(entry.lastRun.startedAt)}: ${entry.lastRun.outcome} in ${formatDuration(entry.lastRun.durationMs)}`,
         )
       : null;
