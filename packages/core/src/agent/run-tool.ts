@@ -1,4 +1,6 @@
 import { createDeadline } from '../model/deadline.js';
+import { formatDuration } from '../util/format-duration.js';
+import { raceSignal } from '../util/race-signal.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 
 /** Options of {@link runTool}. */
@@ -52,22 +54,18 @@ export async function runTool(
   if (options.onStatus) context.onStatus = options.onStatus;
   if (options.arguments) context.arguments = options.arguments;
 
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
   try {
-    const value = await Promise.race([tool.run(argument, context), aborted]);
+    const value = await raceSignal(tool.run(argument, context), signal);
     return { result: toResult(value, tool.name), durationMs: performance.now() - started };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const durationMs = performance.now() - started;
     if (timeout.aborted) {
-      const limit =
-        options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`;
       return {
-        result: { text: `${tool.name} took longer than ${limit} and was stopped.`, isError: true },
+        result: {
+          text: `${tool.name} took longer than ${formatDuration(options.timeoutMs)} and was stopped.`,
+          isError: true,
+        },
         durationMs,
       };
     }
@@ -76,7 +74,5 @@ export async function runTool(
     return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs };
   } finally {
     deadline.clear();
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    aborted.catch(() => {});
   }
 }
