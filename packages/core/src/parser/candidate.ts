@@ -7,23 +7,40 @@ export interface ToolCallCandidate {
   name: string;
   /** The text argument. */
   argument: string;
-  /** The arguments object, when the call came in a JSON shape with object arguments. */
+  /**
+   * The arguments object, when the model wrote one: JSON, XML parameters, `<arg_key>` pairs,
+   * Python `key=value` calls, Gemma's `{key:value}`.
+   */
   args?: Record<string, unknown>;
   /**
-   * `line` for `NAME: argument`, `json` for the JSON shapes local models emit, `react` for the
-   * ReAct/LangChain two-line form (`Action: NAME` then `Action Input: argument`).
+   * `line` for `NAME: argument`; `json` for every structured shape a model's template emits
+   * (JSON objects, template tags and markers, XML parameters, Python-style calls); `react` for
+   * the ReAct/LangChain two-line form (`Action: NAME` then `Action Input: argument`).
    */
   source: 'line' | 'json' | 'react';
+  /** For structured calls, the format family it was read as (`hermes`, `qwen3-coder`, `harmony`…). */
+  format?: string;
   /** Offset in the (cleaned) reply, used to keep calls in the order they were written. */
   index: number;
   /** True when the call is the reply's only content: a deliberate call, not a prose line. */
   alone: boolean;
-  /** True when the line call was found in the middle of a sentence ("Let me check. FETCH_URL: …"). */
+  /** True when the line call was found in the middle of a sentence ("Let me check. GET_PAGE: …"). */
   midLine: boolean;
 }
 
 /** Names that belong to the protocol (or to ReAct's) but are never tools. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['RECOMMEND', 'FINAL_ANSWER']);
 
-/** Tools whose argument ends at the first `;` (the model concatenated several calls on one line). */
-export const SEMICOLON_TOOLS: ReadonlySet<string> = new Set(['FETCH_URL', 'BRAVE_SEARCH']);
+/** A call as a format reader sees it: a name, the text argument and the object when there is one. */
+export interface RawCall {
+  name: string;
+  argument: string;
+  args?: Record<string, unknown>;
+}
+
+/** A structured call and the span of the reply it came from (line parsing skips that span). */
+export interface StructuredCallMatch {
+  candidate: Omit<ToolCallCandidate, 'alone' | 'midLine'>;
+  /** Start and end offsets of the text the call consumed. */
+  span: [number, number];
+}

@@ -1,9 +1,11 @@
 import type { ToolCall } from '../types.js';
 import { RESERVED_NAMES, type ToolCallCandidate } from './candidate.js';
-import { findJsonCalls } from './json-calls.js';
 import { findLineCalls } from './line-calls.js';
 import { removeQuotedRegions, stripThinking } from './quoted-regions.js';
 import { findReactCalls } from './react-calls.js';
+import { SpanSet } from './span-set.js';
+import { findStructuredCalls } from './structured-calls.js';
+import { type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
@@ -12,34 +14,56 @@ function looseKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** The tools a parse is given: names, or tools (a core `Tool` fits) with their argument hints. */
+export type ToolSpecs = readonly (string | ToolSyntax)[];
+
+/** True when `text` holds something besides spaces and fence markers between the spans. */
+function hasTextOutside(text: string, spans: ReadonlyArray<[number, number]>): boolean {
+  let from = 0;
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (
+      start > from &&
+      text
+        .slice(from, start)
+        .replace(/```\w*/g, '')
+        .trim() !== ''
+    )
+      return true;
+    from = Math.max(from, end);
+  }
+  return (
+    text
+      .slice(from)
+      .replace(/```\w*/g, '')
+      .trim() !== ''
+  );
+}
+
 /**
  * Every call-like thing in a reply, in the order written, names as written. The agent uses this
  * to tell the model about tools that do not exist; most callers want {@link parseToolCalls}.
  */
-export function findToolCallCandidates(
-  text: string,
-  knownNames: readonly string[] = [],
-): ToolCallCandidate[] {
+export function findToolCallCandidates(text: string, tools: ToolSpecs = []): ToolCallCandidate[] {
   // Every call shape needs one of these characters; many plain answers have none.
-  if (!/[:{[(<]/.test(text)) return [];
+  if (!/[:{[(<>]/.test(text)) return [];
+  const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
   const cleaned = removeQuotedRegions(visible);
-  const json = findJsonCalls(cleaned);
-  const spans = json.map((match) => match.span);
-  const inSpan = (list: Array<[number, number]>, offset: number) =>
-    list.some(([start, end]) => offset >= start && offset < end);
-  const react = findReactCalls(cleaned, (offset) => inSpan(spans, offset), visible);
-  const reactSpans = react.map((match) => match.span);
-  const skip = (offset: number) => inSpan(spans, offset) || inSpan(reactSpans, offset);
-  let outside = cleaned;
-  for (const [start, end] of [...spans].sort((a, b) => b[0] - a[0])) {
-    outside = outside.slice(0, start) + outside.slice(end);
+  const structured = findStructuredCalls(cleaned);
+  const taken = new SpanSet();
+  const spans: Array<[number, number]> = [];
+  for (const { span } of structured) {
+    if (taken.has(span[0])) continue;
+    taken.add(span[0], span[1]);
+    spans.push(span);
   }
-  const jsonAlone = outside.replace(/```\w*/g, '').trim() === '';
+  const react = findReactCalls(cleaned, (offset) => taken.has(offset), visible, table);
+  for (const { span } of react) taken.add(span[0], span[1]);
+  const alone = !hasTextOutside(cleaned, spans);
   const candidates: ToolCallCandidate[] = [
-    ...json.map((match) => ({ ...match.candidate, alone: jsonAlone, midLine: false })),
+    ...structured.map((match) => ({ ...match.candidate, alone, midLine: false })),
     ...react.flatMap((match) => match.candidates),
-    ...findLineCalls(cleaned, skip, knownNames),
+    ...findLineCalls(cleaned, (offset) => taken.has(offset), table),
   ];
   return candidates.sort((a, b) => a.index - b.index);
 }
@@ -50,7 +74,8 @@ export function findToolCallCandidates(
  * `UPPER_CASE` name as written, JSON names are upper-cased, and a ReAct name is upper-cased but
  * needs an argument. Returns null when the candidate is not a call.
  */
-export function resolveToolName(candidate: ToolCallCandidate, toolNames?: readonly string[]): string | null {
+export function resolveToolName(candidate: ToolCallCandidate, tools?: ToolSpecs): string | null {
+  const toolNames = tools?.map((tool) => (typeof tool === 'string' ? tool : tool.name));
   const canonical = candidate.name.toUpperCase().replace(/-/g, '_');
   if (RESERVED_NAMES.has(canonical.replace(/\s+/g, '_'))) return null;
   if (toolNames) {
@@ -69,29 +94,45 @@ export function resolveToolName(candidate: ToolCallCandidate, toolNames?: readon
 }
 
 /**
- * Finds every tool call in a model's reply, in the order written.
+ * Finds every tool call in a model's reply, in the order written, in any format a model family
+ * writes — no template or model name needed: the format is recognised from the text.
  *
  * Reads `TOOL_NAME: <argument>` lines — tolerating markdown (bold, backticks, bullets,
- * numbering, headings), prose before the line, `Action:` labels and `RECOMMEND:` prefixes — and
- * the JSON shapes local models emit instead (`{"name", "arguments"}`, `<tool_call>…</tool_call>`,
- * fenced JSON, `[TOOL_CALLS]`, `<|python_tag|>`, `<function=…>`), and the ReAct two-line form
- * (`Action: FETCH_URL` then `Action Input: https://…`; nothing after an `Observation:` that
- * follows it is another ReAct call). FETCH_URL and BRAVE_SEARCH
- * arguments end at the first `;` (what follows may be the next call). Lines inside quoted tool
- * output (`<tool_output>` envelopes, blockquotes, "Observation:" paragraphs) and `<think>` blocks
- * are never calls.
+ * numbering, headings), prose before the line, `Action:` labels and `RECOMMEND:` prefixes — the
+ * ReAct two-line form (`Action: GET_PAGE` then `Action Input: https://…`; nothing after an
+ * `Observation:` that follows it is another ReAct call), JSON shapes (`{"name", "arguments"}`,
+ * fenced or bare), and every chat template's call markup: Hermes/Qwen `<tool_call>`, Qwen3-Coder
+ * and Seed-OSS `<function=…><parameter=…>`, GLM `<arg_key>`, gpt-oss harmony, DeepSeek
+ * R1/V3/V3.1/V3.2, Kimi K2, Mistral `[TOOL_CALLS]`, Gemma `call:NAME{…}`, LFM2 and OLMo 3
+ * Python calls, MiniMax `<invoke>`, Nemotron `<TOOLCALL>`, Command R7B actions, Apertus,
+ * Granite, Functionary, FireFunction and Llama 3.x (see docs/agent.md for the table).
  *
- * @param toolNames when given, only these names are recognised (case-insensitively, returned as
- *   given); without it, any `UPPER_CASE_NAME: argument` line (except `RECOMMEND`).
+ * A call that came with an object (JSON, XML parameters, `key=value`) carries it in `arguments`,
+ * values typed; `argument` is the bare text of a one-value call, else the object's JSON. Lines
+ * inside quoted tool output, reasoning (`<think>`, harmony's analysis channel, `[THINK]`…),
+ * inline code and markup introduced as an example are never calls.
+ *
+ * @param tools when given, only these names are recognised (case-insensitively, returned as
+ *   given), and each tool's `argumentHints` say how its text argument is read: `endsAtSemicolon`
+ *   cuts at the first `;`, `url` keeps the first word without trailing punctuation. Without
+ *   hints, an argument ends at a `;` followed by another `NAME:` call, and a lone URL loses the
+ *   punctuation after it. Without a list, any `UPPER_CASE_NAME: argument` line counts (except `RECOMMEND`).
  * @example
- * parseToolCalls('Let me look.\n\n**FETCH_URL: https://example.com**', ['FETCH_URL']);
- * // [{ tool: 'FETCH_URL', argument: 'https://example.com' }]
+ * parseToolCalls('Let me look.\n\n**GET_PAGE: https://example.com**', ['GET_PAGE']);
+ * // [{ tool: 'GET_PAGE', argument: 'https://example.com' }]
+ * parseToolCalls('<tool_call>\n<function=lookup>\n<parameter=city>\nLisbon\n</parameter>\n</function>\n</tool_call>', ['lookup']);
+ * // [{ tool: 'lookup', argument: 'Lisbon', arguments: { city: 'Lisbon' } }]
  */
-export function parseToolCalls(text: string, toolNames?: readonly string[]): ToolCall[] {
+export function parseToolCalls(text: string, tools?: ToolSpecs): ToolCall[] {
   const calls: ToolCall[] = [];
-  for (const candidate of findToolCallCandidates(text, toolNames)) {
-    const tool = resolveToolName(candidate, toolNames);
-    if (tool) calls.push({ tool, argument: candidate.argument });
+  for (const candidate of findToolCallCandidates(text, tools)) {
+    const tool = resolveToolName(candidate, tools);
+    if (!tool) continue;
+    calls.push(
+      candidate.args
+        ? { tool, argument: candidate.argument, arguments: candidate.args }
+        : { tool, argument: candidate.argument },
+    );
   }
   return calls;
 }
@@ -100,9 +141,9 @@ export function parseToolCalls(text: string, toolNames?: readonly string[]): Too
  * The first tool call in a reply, or null when it has none. See {@link parseToolCalls}.
  *
  * @example
- * parseToolCall('BRAVE_SEARCH: weather in Lisbon; FETCH_URL: https://x.test');
- * // { tool: 'BRAVE_SEARCH', argument: 'weather in Lisbon' }
+ * parseToolCall('WEB_SEARCH: weather in Lisbon; GET_PAGE: https://x.test', ['WEB_SEARCH', 'GET_PAGE']);
+ * // { tool: 'WEB_SEARCH', argument: 'weather in Lisbon' }
  */
-export function parseToolCall(text: string, toolNames?: readonly string[]): ToolCall | null {
-  return parseToolCalls(text, toolNames)[0] ?? null;
+export function parseToolCall(text: string, tools?: ToolSpecs): ToolCall | null {
+  return parseToolCalls(text, tools)[0] ?? null;
 }

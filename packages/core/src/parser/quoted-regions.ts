@@ -5,9 +5,33 @@
  * quoted tool output is data the model echoed, not a request.
  */
 
-const THINKING = /<(think|thinking|reasoning)>[\s\S]*?(<\/\1>|$)/gi;
+/** Reasoning blocks, each to its closing marker or, unclosed, to the end. */
+const THINKING: readonly RegExp[] = [
+  /<(think|thinking|reasoning|seed:think)>[\s\S]*?(<\/\1>|$)/gi,
+  // Magistral
+  /\[THINK\][\s\S]*?(\[\/THINK\]|$)/g,
+  // Command R7B
+  /<\|START_THINKING\|>[\s\S]*?(<\|END_THINKING\|>|$)/g,
+  // Apertus
+  /<\|inner_prefix\|>[\s\S]*?(<\|inner_suffix\|>|$)/g,
+  // Gemma 4
+  /<\|channel>[\s\S]*?(<channel\|>|$)/g,
+  // gpt-oss harmony: the analysis channel, to the end of its message
+  /<\|channel\|>\s*analysis\b[\s\S]*?(?=<\|end\|>|<\|start\|>|<\|channel\|>|$)/g,
+];
+/** Text that must be in a reply for any reasoning block (or a lone closing marker) to be in it. */
+const THINKING_MARKERS = [
+  '</',
+  '<think',
+  '<reasoning',
+  '<seed:think',
+  'THINK',
+  '<|inner_',
+  '<|channel',
+  'channel|>',
+];
 const QUOTED_TAGS =
-  /<(tool_output|tool_result|tool_response|function_results|observation)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)/gi;
+  /<(tool_output|tool_result|tool_response|function_results|observation)\b[^>]*>[\s\S]*?(<\/\1\s*>|$)|<\|tool_response>[\s\S]*?(<tool_response\|>|$)|<\|START_TOOL_RESULT\|>[\s\S]*?(<\|END_TOOL_RESULT\|>|$)|<｜tool▁outputs?▁begin｜>[\s\S]*?(<｜tool▁outputs?▁end｜>|$)/gi;
 const QUOTE_LABEL =
   /^\s*(?:[*_`]{0,2})(observation|tool output|tool result|tool response|output of [A-Z_]+|result of [A-Z_]+)(?:[*_`]{0,2})\s*:/i;
 
@@ -21,16 +45,23 @@ function blankOut(match: string): string {
   return '\n'.repeat((match.match(/\n/g) ?? []).length);
 }
 
-const ORPHAN_CLOSE = /^[\s\S]*<\/(?:think|thinking|reasoning)>/i;
+/** Everything up to a lone closing marker: the template opened the reasoning in the prompt. */
+const ORPHAN_CLOSE =
+  /^[\s\S]*(?:<\/(?:think|thinking|reasoning|seed:think)>|\[\/THINK\]|<\|END_THINKING\|>|<\|inner_suffix\|>|<channel\|>)/i;
 
 /**
- * Strips reasoning blocks (`<think>…</think>`, unclosed ones to the end) from a reply, and the
- * reasoning before a closing tag whose opening tag was in the prompt (DeepSeek-R1 and QwQ chat
- * templates open `<think>` themselves, so the reply starts with the reasoning and has only `</think>`).
+ * Strips reasoning from a reply: `<think>` (and `<thinking>`, `<reasoning>`, Seed's
+ * `<seed:think>`), Magistral's `[THINK]`, Command R7B's `<|START_THINKING|>`, Apertus'
+ * `<|inner_prefix|>`, Gemma 4's `<|channel>` and harmony's analysis channel — unclosed ones to
+ * the end — and the reasoning before a closing marker whose opening one was in the prompt
+ * (DeepSeek-R1, QwQ and Command R7B templates open it themselves, so the reply starts with the
+ * reasoning and has only the closing marker).
  */
 export function stripThinking(text: string): string {
-  if (!text.includes('</') && !/<(think|thinking|reasoning)>/i.test(text)) return text;
-  return text.replace(THINKING, '').replace(ORPHAN_CLOSE, '');
+  if (!THINKING_MARKERS.some((marker) => text.includes(marker))) return text;
+  let visible = text;
+  for (const pattern of THINKING) visible = visible.replace(pattern, '');
+  return visible.replace(ORPHAN_CLOSE, '');
 }
 
 /**

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { findToolCallCandidates, parseToolCall, parseToolCalls } from './parse-tool-call.js';
 
-const TOOLS = ['FETCH_URL', 'BRAVE_SEARCH', 'RUN_CMD', 'RUN_JS', 'MCP'];
+const TOOLS = [
+  { name: 'FETCH_URL', argumentHints: { url: true, endsAtSemicolon: true } },
+  { name: 'BRAVE_SEARCH', argumentHints: { endsAtSemicolon: true } },
+  'RUN_CMD',
+  'RUN_JS',
+  'MCP',
+];
 const parse = (reply: string) => parseToolCalls(reply, TOOLS);
 
 describe('ReAct calls: the input', () => {
@@ -38,7 +44,7 @@ describe('ReAct calls: the input', () => {
 
   it('reads a JSON input that goes on over several lines', () => {
     expect(parse('Action: FETCH_URL\nAction Input: {\n  "url": "https://a.example"\n}')).toEqual([
-      { tool: 'FETCH_URL', argument: 'https://a.example' },
+      { tool: 'FETCH_URL', argument: 'https://a.example', arguments: { url: 'https://a.example' } },
     ]);
   });
 

@@ -1,8 +1,9 @@
 import type { ToolCallCandidate } from './candidate.js';
-import { argumentFromArgs, findJsonEnd, tryParse } from './json-calls.js';
+import { argumentFromArgs, findJsonEnd } from './json-values.js';
 import {
-  braceBalance,
+  braceCounter,
   cleanLine,
+  findLine,
   LEADING_MARKUP,
   type Line,
   matchCallLine,
@@ -10,10 +11,12 @@ import {
   splitSemicolonCalls,
 } from './line-calls.js';
 import { isQuoteLabel } from './quoted-regions.js';
+import { type ToolSyntaxTable, toolSyntaxTable } from './tool-syntax.js';
+import { tryParse } from './values.js';
 
 /** A ReAct call and the span of the reply its lines take. */
 export interface ReactCallMatch {
-  /** The call (`source: 'react'`), then any call a `;` in its argument started (see FETCH_URL). */
+  /** The call (`source: 'react'`), then any call a `;` in its argument started (see `endsAtSemicolon`). */
   candidates: ToolCallCandidate[];
   /** Start and end offsets from the `Action:` line to the end of the input; line parsing skips it. */
   span: [number, number];
@@ -21,7 +24,7 @@ export interface ReactCallMatch {
 
 const ACTION = /^[*_`]{0,2}action[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
 const ACTION_INPUT = /^[*_`]{0,2}action[ _-]?input[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
-/** A tool name as a model writes it in ReAct: `FETCH_URL`, `fetch-url`, `Fetch URL` (at most four words). */
+/** A tool name as a model writes it in ReAct: `GET_PAGE`, `get-page`, `Get Page` (at most four words). */
 const ACTION_NAME = /^[A-Za-z][\w-]*(?: [\w-]+){0,3}$/;
 /** What a ReAct model writes as its "action" when it means to answer. */
 const NOT_AN_ACTION = /^(?:final[ _-]?answer|none|null|no[ _-]?action|nothing)$/i;
@@ -93,13 +96,13 @@ function readInput(
   let raw = (match[1] ?? '').trim();
   let end = index;
   if (raw === '') {
-    // The input on the lines below: a fenced block (RUN_JS code) or a JSON object.
+    // The input on the lines below: a fenced block (code) or a JSON object.
     let next = end + 1;
     while (next < lines.length && (visible[next]?.text.trim() ?? '') === '') next++;
     const first = lines[next]?.text ?? '';
     if (next < lines.length && FENCE.test(first) && !skipped(next)) {
-      const close = lines.slice(next + 1).findIndex((line) => FENCE.test(line.text));
-      end = close >= 0 ? next + 1 + close : lines.length - 1;
+      const close = findLine(lines, next + 1, (line) => FENCE.test(line.text));
+      end = close >= 0 ? close : lines.length - 1;
       raw = lines
         .slice(next + 1, close >= 0 ? end : lines.length)
         .map((line) => line.text)
@@ -111,9 +114,13 @@ function readInput(
       end = next;
     }
   }
-  while (braceBalance(raw) > 0 && end + 1 < lines.length && usable(end + 1)) {
+  const counter = braceCounter();
+  let balance = counter.add(raw);
+  while (balance > 0 && end + 1 < lines.length && usable(end + 1)) {
     end++;
-    raw += `\n${lines[end]?.text ?? ''}`;
+    const next = `\n${lines[end]?.text ?? ''}`;
+    raw += next;
+    balance = counter.add(next);
   }
   return { raw: raw.trim(), end };
 }
@@ -126,12 +133,14 @@ function readInput(
  *
  * `cleaned` has quoted regions blanked; `visible` is the same text before blanking (same lines),
  * read for the `Observation:` that ends the calls: what a model writes after it imagined a tool's
- * result is not a call. Lines for which `skip` is true belong to JSON calls.
+ * result is not a call. Lines for which `skip` is true belong to structured calls. `tools` carries
+ * the argument hints (see `splitSemicolonCalls`).
  */
 export function findReactCalls(
   cleaned: string,
   skip: (offset: number) => boolean,
   visible: string = cleaned,
+  tools: ToolSyntaxTable = toolSyntaxTable(),
 ): ReactCallMatch[] {
   if (!/action/i.test(cleaned)) return [];
   const lines = splitLines(cleaned);
@@ -161,6 +170,7 @@ export function findReactCalls(
           line.offset,
           false,
           false,
+          tools,
         );
     const last = lines[end] as Line;
     if (!call) continue;

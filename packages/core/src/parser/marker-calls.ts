@@ -1,0 +1,136 @@
+import type { RawCall } from './candidate.js';
+import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
+import type { CallRecogniser } from './recogniser.js';
+import { isRecord, tryParse } from './values.js';
+
+/** The JSON value at the start of `text` (after spaces), or undefined. */
+function leadingJson(text: string): unknown {
+  const start = text.search(/\S/);
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
+  const end = findJsonEnd(text, start);
+  return end < 0 ? undefined : tryParse(text.slice(start, end));
+}
+
+/** Arguments written as JSON when they are JSON, else as the text they are. */
+function jsonOrText(text: string): unknown {
+  return leadingJson(text) ?? text.trim();
+}
+
+// DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_` or a space.
+const DS = (word: string) => `<｜${word.replace(/ /g, '[▁_ ]')}｜>`;
+const DS_SEP = DS('tool sep');
+const DS_CALL = new RegExp(
+  `(?:${DS('tool call begin')}|${DS('tool calls begin')}|${DS('tool calls')})\\s*([^<｜]*?)\\s*${DS_SEP}([\\s\\S]*?)(?=${DS('tool call end')}|${DS('tool call begin')}|${DS('tool calls end')}|$)`,
+  'g',
+);
+
+/**
+ * DeepSeek: R1 and V3 write `function<｜tool▁sep｜>NAME` then a fenced JSON block; V3.1 writes
+ * `NAME<｜tool▁sep｜>{json}`.
+ */
+function readDeepSeekCall(kind: string, rest: string): RawCall[] {
+  if (kind === 'function') {
+    const newline = rest.indexOf('\n');
+    const name = (newline < 0 ? rest : rest.slice(0, newline)).trim();
+    const body = newline < 0 ? '' : rest.slice(newline + 1).replace(/^\s*```(?:json)?/, '');
+    return rawCall(name, leadingJson(body) ?? {});
+  }
+  return rawCall(kind, jsonOrText(rest));
+}
+
+/** Apertus: `[{"NAME": {args}}, …]`, one key per object. */
+function readApertus(text: string): RawCall[] {
+  const value = leadingJson(text);
+  const items = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) => {
+    if (!isRecord(item)) return [];
+    const entries = Object.entries(item);
+    const [first] = entries;
+    return entries.length === 1 && first ? rawCall(first[0], first[1]) : [];
+  });
+}
+
+/** Mistral's `NAME[ARGS]{json}` (or `NAME[CALL_ID]id[ARGS]{json}`), repeated; else the older JSON list. */
+function readMistral(body: string): RawCall[] {
+  const calls: RawCall[] = [];
+  const named = /\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*/y;
+  let index = 0;
+  for (let head = named.exec(body); head; head = named.exec(body)) {
+    const start = named.lastIndex;
+    const end = body[start] === '{' ? findJsonEnd(body, start) : -1;
+    if (end < 0) return [...calls, ...rawCall(head[1] ?? '', body.slice(start).trim())];
+    calls.push(...rawCall(head[1] ?? '', tryParse(body.slice(start, end))));
+    index = end;
+    named.lastIndex = index;
+  }
+  return calls.length > 0 ? calls : callsFromJsonText(body, true);
+}
+
+/** Template special tokens followed by a call list or one call. */
+export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
+  {
+    format: 'deepseek',
+    markers: ['tool▁sep', 'tool_sep', 'tool sep'],
+    pattern: DS_CALL,
+    read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? ''),
+  },
+  {
+    // Kimi K2: <|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|>
+    format: 'kimi-k2',
+    markers: ['<|tool_call_begin|>'],
+    pattern:
+      /<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(?=<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>|$)/g,
+    read: (match) => rawCall(match[1] ?? '', jsonOrText(match[2] ?? '')),
+  },
+  {
+    // Mistral: [TOOL_CALLS]NAME[ARGS]{json} (v11+) or [TOOL_CALLS][{"name": …, "arguments": …}]
+    format: 'mistral',
+    markers: ['[TOOL_CALLS]'],
+    pattern: /\[TOOL_CALLS\]((?:(?!\[TOOL_CALLS\])[\s\S])*)/g,
+    read: (match) => readMistral(match[1] ?? ''),
+  },
+  {
+    // Command R7B: <|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": {…}}]<|END_ACTION|>
+    format: 'command-r7b',
+    markers: ['<|START_ACTION|>'],
+    pattern: /<\|START_ACTION\|>([\s\S]*?)(?:<\|END_ACTION\|>|$)/g,
+    read: (match) => callsFromJsonText(match[1] ?? '', true),
+  },
+  {
+    // Apertus: <|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>
+    format: 'apertus',
+    markers: ['<|tools_prefix|>'],
+    pattern: /<\|tools_prefix\|>([\s\S]*?)(?:<\|tools_suffix\|>|$)/g,
+    read: (match) => readApertus(match[1] ?? ''),
+  },
+  {
+    // Granite 3: <|tool_call|>[{"name": …, "arguments": {…}}]
+    format: 'granite',
+    markers: ['<|tool_call|>'],
+    pattern: /<\|tool_call\|>((?:(?!<\|tool_call\|>)[\s\S])*)/g,
+    read: (match) => callsFromJsonText(match[1] ?? '', true),
+  },
+  {
+    // FireFunction v2: functools[{"name": …, "arguments": {…}}]
+    format: 'firefunction',
+    markers: ['functools['],
+    pattern: /(?<![\w.])functools(\[[\s\S]*)/g,
+    read: (match) => {
+      const body = match[1] ?? '';
+      const end = findJsonEnd(body, 0);
+      return end < 0 ? [] : callsFromJsonText(body.slice(0, end), true);
+    },
+  },
+  {
+    // Functionary v3.2: >>>NAME\n{json} (>>>all\n is plain text)
+    format: 'functionary-v3.2',
+    markers: ['>>>'],
+    pattern: /(?<=^|\n|[^>])>>>\s*([A-Za-z_][\w.-]*)\s*\n((?:(?!>>>)[\s\S])*)/g,
+    read: (match) => {
+      const name = match[1] ?? '';
+      if (name === 'all') return [];
+      const args = leadingJson(match[2] ?? '');
+      return isRecord(args) ? rawCall(name, args) : [];
+    },
+  },
+];

@@ -1,0 +1,38 @@
+import type { ArgumentHints } from '../types.js';
+
+/**
+ * What the parser needs to know about a tool: its name and how its text argument is read.
+ * A core `Tool` fits; so does a bare name.
+ */
+export interface ToolSyntax {
+  name: string;
+  argumentHints?: ArgumentHints;
+}
+
+/** The tools a parse call was given, as names and a hint lookup. */
+export interface ToolSyntaxTable {
+  /** The names as given, in order; empty when no list was given. */
+  names: readonly string[];
+  /** The hints declared for a name (matched case-insensitively, `-` and spaces read as `_`). */
+  hints(name: string): ArgumentHints | undefined;
+}
+
+const NO_HINTS: ToolSyntaxTable = { names: [], hints: () => undefined };
+
+/** The canonical key a name is looked up by: `Get Page`, `get-page` and `GET_PAGE` are one. */
+export function hintKey(name: string): string {
+  return name.toUpperCase().replace(/[\s-]+/g, '_');
+}
+
+/** Turns the parser's tool list (names, or tools with hints) into a lookup table. */
+export function toolSyntaxTable(tools: readonly (string | ToolSyntax)[] = []): ToolSyntaxTable {
+  if (tools.length === 0) return NO_HINTS;
+  const names: string[] = [];
+  const byKey = new Map<string, ArgumentHints>();
+  for (const tool of tools) {
+    const name = typeof tool === 'string' ? tool : tool.name;
+    names.push(name);
+    if (typeof tool !== 'string' && tool.argumentHints) byKey.set(hintKey(name), tool.argumentHints);
+  }
+  return { names, hints: (name) => byKey.get(hintKey(name)) };
+}

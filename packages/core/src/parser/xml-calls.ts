@@ -1,0 +1,139 @@
+import type { RawCall } from './candidate.js';
+import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
+import { readPythonCalls } from './python-calls.js';
+import type { CallRecogniser } from './recogniser.js';
+import { tryParse, typedValue } from './values.js';
+
+const FUNCTION_BLOCK = /<function=\s*"?([^>"\n]+?)"?\s*>([\s\S]*?)(?:<\/function>|(?=<function=)|$)/g;
+const PARAMETER =
+  /<parameter=\s*"?([^>"\n]+?)"?\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|(?=<\/function>)|$)/g;
+
+/**
+ * `<function=NAME>` blocks: with `<parameter=KEY>value</parameter>` children (Qwen3-Coder,
+ * Nemotron 3, Seed-OSS), a JSON object (Functionary v3.1, Llama 3.1 custom tools), or nothing.
+ */
+export function readFunctionBlocks(body: string): RawCall[] {
+  const calls: RawCall[] = [];
+  for (const block of body.matchAll(FUNCTION_BLOCK)) {
+    const name = block[1] ?? '';
+    const inner = block[2] ?? '';
+    if (inner.includes('<parameter=')) {
+      const args: Record<string, unknown> = {};
+      for (const parameter of inner.matchAll(PARAMETER))
+        args[(parameter[1] ?? '').trim()] = typedValue(parameter[2] ?? '');
+      calls.push(...rawCall(name, args));
+      continue;
+    }
+    const text = inner.trim();
+    if (text === '') calls.push(...rawCall(name, {}));
+    else if (text.startsWith('{')) {
+      const end = findJsonEnd(text, 0);
+      const parsed = end > 0 ? tryParse(text.slice(0, end)) : undefined;
+      if (parsed !== undefined) calls.push(...rawCall(name, parsed));
+    } else calls.push(...rawCall(name, text));
+  }
+  return calls;
+}
+
+const ARG_PAIR = /<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)(?:<\/arg_value>|$)/g;
+
+/** GLM 4.5+: `NAME<arg_key>k</arg_key><arg_value>v</arg_value>…`. */
+function readArgPairs(body: string): RawCall[] {
+  const first = body.indexOf('<arg_key>');
+  const name = (first < 0 ? body : body.slice(0, first)).trim();
+  const args: Record<string, unknown> = {};
+  for (const pair of body.matchAll(ARG_PAIR)) args[(pair[1] ?? '').trim()] = typedValue(pair[2] ?? '');
+  return rawCall(name, args);
+}
+
+/** What a `<tool_call>` holds: Hermes JSON, Qwen3-Coder `<function=…>`, GLM pairs, or a bare name. */
+function readToolCallBody(body: string): RawCall[] {
+  if (body.includes('<function=')) return readFunctionBlocks(body);
+  if (body.includes('<arg_key>')) return readArgPairs(body);
+  const text = body.trim();
+  if (text.startsWith('{') || text.startsWith('[')) return callsFromJsonText(text, true);
+  if (/^[A-Za-z_][\w.-]*$/.test(text)) return rawCall(text, {});
+  return readPythonCalls(text) ?? [];
+}
+
+/**
+ * `<invoke name="NAME"><parameter name="k">v</parameter></invoke>` (MiniMax M2, Anthropic-style
+ * `<function_calls>`), and DeepSeek V3.2's DSML spelling, where every tag starts with `｜DSML｜`
+ * and `string="true"` marks a value to keep as text.
+ */
+function readInvokes(body: string, prefix: string): RawCall[] {
+  const invoke = new RegExp(
+    `<${prefix}invoke\\s+name\\s*=\\s*["']([^"'>]+)["']\\s*>([\\s\\S]*?)(?:</${prefix}invoke>|$)`,
+    'g',
+  );
+  const parameter = new RegExp(
+    `<${prefix}parameter\\s+name\\s*=\\s*["']([^"'>]+)["']([^>]*)>([\\s\\S]*?)(?:</${prefix}parameter>|$)`,
+    'g',
+  );
+  const calls: RawCall[] = [];
+  for (const call of body.matchAll(invoke)) {
+    const args: Record<string, unknown> = {};
+    for (const item of (call[2] ?? '').matchAll(parameter)) {
+      const raw = item[3] ?? '';
+      args[item[1] ?? ''] = /string\s*=\s*["']true["']/.test(item[2] ?? '') ? raw : typedValue(raw);
+    }
+    calls.push(...rawCall(call[1] ?? '', args));
+  }
+  return calls;
+}
+
+const DSML = '｜+DSML｜+';
+
+/** Template tags with XML-ish or JSON bodies. */
+export const XML_RECOGNISERS: readonly CallRecogniser[] = [
+  {
+    // DeepSeek V3.2: <｜DSML｜function_calls><｜DSML｜invoke name="…">…</｜DSML｜function_calls>
+    format: 'deepseek-dsml',
+    markers: ['DSML｜'],
+    pattern:
+      /<｜+DSML｜+(?:function_calls|tool_calls)>([\s\S]*?)(?:<\/｜+DSML｜+(?:function_calls|tool_calls)>|$)/g,
+    read: (match) => readInvokes(match[1] ?? '', DSML),
+  },
+  {
+    // MiniMax M2: <minimax:tool_call><invoke name="…"><parameter name="k">v</parameter></invoke></minimax:tool_call>
+    format: 'minimax',
+    markers: ['<minimax:tool_call>'],
+    pattern: /<minimax:tool_call>([\s\S]*?)(?:<\/minimax:tool_call>|$)/g,
+    read: (match) => readInvokes(match[1] ?? '', ''),
+  },
+  {
+    // <function_calls><invoke name="…">…</invoke></function_calls> (OLMo's Python bodies are read elsewhere)
+    format: 'invoke',
+    markers: ['<invoke'],
+    pattern: /<function_calls>([\s\S]*?)(?:<\/function_calls>|$)/g,
+    read: (match) => readInvokes(match[1] ?? '', ''),
+  },
+  {
+    // Seed-OSS: <seed:tool_call><function=NAME><parameter=k>v</parameter></function></seed:tool_call>
+    format: 'seed-oss',
+    markers: ['<seed:tool_call>'],
+    pattern: /<seed:tool_call>([\s\S]*?)(?:<\/seed:tool_call>|$)/g,
+    read: (match) => readFunctionBlocks(match[1] ?? ''),
+  },
+  {
+    // Hermes / Qwen JSON, Qwen3-Coder and Nemotron 3 XML, GLM pairs: all inside <tool_call>
+    format: 'tool-call-tag',
+    markers: ['<tool_call>', '<tool_calls>', '<function_call>', '<TOOL_CALL>'],
+    pattern: /<(tool_call|tool_calls|function_call)>([\s\S]*?)(?:<\/\1>|(?=<\1>)|$)/gi,
+    read: (match) => readToolCallBody(match[2] ?? ''),
+  },
+  {
+    // Nemotron (v1/v2): <TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL>
+    format: 'nemotron',
+    markers: ['<TOOLCALL>'],
+    pattern: /<TOOLCALL>([\s\S]*?)(?:<\/TOOLCALL>|$)/g,
+    read: (match) => callsFromJsonText(match[1] ?? '', true),
+  },
+  {
+    // A <function=NAME> without a wrapper: Functionary v3.1 / Llama 3.1 JSON, or Qwen3-Coder parameters
+    format: 'function-tag',
+    markers: ['<function='],
+    pattern: /<function=[^>\n]+>[\s\S]*?(?:<\/function>|(?=<function=)|$)/g,
+    read: (match) => readFunctionBlocks(match[0]),
+  },
+];
