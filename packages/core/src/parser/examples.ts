@@ -4,9 +4,9 @@
  * blanked out, so a model explaining a call format does not make a call.
  */
 
-/** Words that introduce an example on the same line or the line before. */
+/** Words that introduce an example on the same line, or on the line before when it ends with `:`. */
 const EXAMPLE_CUE =
-  /\b(?:for example|for instance|e\.g\.|example|such as|like this|looks like|the format|this format|syntax|template|written as|you would write)\b/i;
+  /\b(?:for example|for instance|e\.g\.|an example|example:|such as|like this|like so|looks like|the format|this format|the syntax|syntax is|writes calls|written as|you would write)(?![\w.]\w)/i;
 /** Fence languages whose body may be a real call. */
 const CALL_FENCES = new Set(['', 'json', 'xml', 'tool_call', 'tool_code']);
 const FENCE_BLOCK = /(^|\n)([ \t]*)```[ \t]*([\w+-]*)[^\n]*\n[\s\S]*?(?:\n[ \t]*```|$)/g;
@@ -17,18 +17,16 @@ function blank(match: string): string {
   return match.replace(/[^\n]/g, ' ');
 }
 
-/** The text before `offset` on its line (at most 200 characters), or the line before when this one is empty so far. */
-export function leadIn(text: string, offset: number): string {
-  const window = text.slice(Math.max(0, offset - 400), offset);
-  const lines = window.split('\n');
-  const current = lines[lines.length - 1] ?? '';
-  if (current.trim() !== '' || lines.length === 1) return current.slice(-200);
-  return (lines[lines.length - 2] ?? '').slice(-200);
-}
-
-/** True when what precedes `offset` introduces an example. */
+/**
+ * True when what precedes `offset` introduces an example: a cue on the same line before it, or
+ * on the line before (ending with `:`) when nothing comes before it on its own line.
+ */
 export function isIntroducedAsExample(text: string, offset: number): boolean {
-  return EXAMPLE_CUE.test(leadIn(text, offset));
+  const lines = text.slice(Math.max(0, offset - 400), offset).split('\n');
+  const current = lines[lines.length - 1] ?? '';
+  if (current.trim() !== '' || lines.length === 1) return EXAMPLE_CUE.test(current.slice(-200));
+  const previous = (lines[lines.length - 2] ?? '').trim();
+  return previous.endsWith(':') && EXAMPLE_CUE.test(previous.slice(-200));
 }
 
 /**

@@ -35,9 +35,12 @@ function findHarmonyCalls(text: string): FoundCalls[] {
       const bodyStart = token.index + token[0].length;
       message = { header: text.slice(headerStart, token.index), bodyStart, start: headerStart };
       headerStart = bodyStart;
-    } else {
+    } else if (message) {
       close(token.index);
       headerStart = kind === 'channel' || kind === 'start' ? token.index : token.index + token[0].length;
+    } else if (kind !== 'channel') {
+      // A header starts at <|start|> or after a message's end; `to=` may come before <|channel|>.
+      headerStart = kind === 'start' ? token.index : token.index + token[0].length;
     }
   }
   close(text.length);

@@ -81,7 +81,9 @@ export function removeQuotedRegions(text: string): string {
       continue;
     }
     if (isQuoteLabel(line)) inQuotedParagraph = true;
-    if (inQuotedParagraph || /^\s*>/.test(line)) lines[index] = '';
+    // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
+    const blockquote = /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
+    if (inQuotedParagraph || blockquote) lines[index] = '';
   }
   return lines.join('\n');
 }
