@@ -3,10 +3,10 @@ import { MARKER_FAMILY_REPLIES } from '../../test/fixtures/marker-family-replies
 import { NEGATIVE_REPLIES } from '../../test/fixtures/negative-replies.js';
 import { OTHER_FAMILY_REPLIES } from '../../test/fixtures/other-family-replies.js';
 import { XML_FAMILY_REPLIES } from '../../test/fixtures/xml-family-replies.js';
-import { parseToolCalls } from './parse-tool-call.js';
+import { parseToolCalls, type ToolSpecs } from './parse-tool-call.js';
 
 const POSITIVES = [...XML_FAMILY_REPLIES, ...MARKER_FAMILY_REPLIES, ...OTHER_FAMILY_REPLIES];
-const parse = (reply: string, toolNames: readonly string[] | null | undefined) =>
+const parse = (reply: string, toolNames: ToolSpecs | null | undefined) =>
   parseToolCalls(reply, toolNames ?? undefined);
 
 describe('every model family’s call format', () => {
