@@ -2,6 +2,7 @@
 // all against the fake Ollama on loopback, printed as ratios measured in this one run.
 import { countLlmCalls } from './llm-calls.js';
 import { measureLoopOverhead } from './loop-overhead.js';
+import { measureParse } from './parse.js';
 import { measurePrefixReuse } from './prefix-reuse.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -52,6 +53,17 @@ console.log(
 console.log(`   all scenarios, budget spent included (pooled)   = ${percent(pooled(reuse))}`);
 console.log(
   '   (a native turn that spends its budget drops the tool definitions from its last call, so that call starts cold)',
+);
+
+const parse = measureParse();
+console.log(
+  `\n4. Parser: parseToolCalls per reply over ${parse.replies} fixture replies (every family, negatives)`,
+);
+console.log(`   parseToolCalls            ${parse.parserUs.toFixed(2).padStart(8)} µs per reply`);
+console.log(`   JSON.parse, same bytes    ${parse.jsonUs.toFixed(2).padStart(8)} µs per reply`);
+console.log(`   parser / JSON.parse = ${(parse.parserUs / parse.jsonUs).toFixed(1)}x`);
+console.log(
+  `   slowest reply: ${parse.worst.name} (${parse.worst.bytes} bytes) ${parse.worst.us.toFixed(2)} µs`,
 );
 
 console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -1,0 +1,74 @@
+// Parse time per reply over the fixture corpus, against JSON.parse of the same bytes (each reply
+// as a JSON string), measured in this one run; and the slowest reply.
+import { parseToolCalls } from '../src/parser/parse-tool-call.js';
+import { FAMILY_TOOLS } from '../test/fixtures/family-tools.js';
+import { MARKER_FAMILY_REPLIES } from '../test/fixtures/marker-family-replies.js';
+import { DEFAULT_FIXTURE_TOOLS, REPLY_FIXTURES } from '../test/fixtures/model-replies.js';
+import { NEGATIVE_REPLIES } from '../test/fixtures/negative-replies.js';
+import { OTHER_FAMILY_REPLIES } from '../test/fixtures/other-family-replies.js';
+import { XML_FAMILY_REPLIES } from '../test/fixtures/xml-family-replies.js';
+
+/** One reply of the corpus and the tools it is parsed with. */
+interface Sample {
+  name: string;
+  reply: string;
+  tools: Parameters<typeof parseToolCalls>[1];
+}
+
+function corpus(): Sample[] {
+  const families = [...XML_FAMILY_REPLIES, ...MARKER_FAMILY_REPLIES, ...OTHER_FAMILY_REPLIES];
+  return [
+    ...REPLY_FIXTURES.map((fixture) => ({
+      name: `${fixture.family}: ${fixture.name}`,
+      reply: fixture.reply,
+      tools: fixture.toolNames === null ? undefined : (fixture.toolNames ?? DEFAULT_FIXTURE_TOOLS),
+    })),
+    ...families.map((fixture) => ({
+      name: `${fixture.family}: ${fixture.name}`,
+      reply: fixture.reply,
+      tools: fixture.toolNames ?? FAMILY_TOOLS,
+    })),
+    ...NEGATIVE_REPLIES.map((fixture) => ({
+      name: `negative: ${fixture.name}`,
+      reply: fixture.reply,
+      tools: fixture.toolNames ?? undefined,
+    })),
+  ];
+}
+
+/** Median of several timed rounds of `run` over every sample, in microseconds per sample. */
+function timePerSample(samples: readonly Sample[], run: (sample: Sample) => unknown, rounds = 15): number {
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now();
+    for (const sample of samples) run(sample);
+    times.push(((performance.now() - started) * 1000) / samples.length);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+/** Parser and JSON.parse timings over the fixture corpus, and the slowest reply. */
+export function measureParse(): {
+  replies: number;
+  parserUs: number;
+  jsonUs: number;
+  worst: { name: string; us: number; bytes: number };
+} {
+  const samples = corpus();
+  const encoded = samples.map((sample) => JSON.stringify(sample.reply));
+  // Warm both paths so the JIT has compiled them before the timed rounds.
+  for (let warm = 0; warm < 20; warm++) {
+    for (const sample of samples) parseToolCalls(sample.reply, sample.tools);
+    for (const text of encoded) JSON.parse(text);
+  }
+  const parserUs = timePerSample(samples, (sample) => parseToolCalls(sample.reply, sample.tools));
+  let index = 0;
+  const jsonUs = timePerSample(samples, () => JSON.parse(encoded[index++ % encoded.length] as string));
+  let worst = { name: '', us: 0, bytes: 0 };
+  for (const sample of samples) {
+    const us = timePerSample(Array(50).fill(sample), (one) => parseToolCalls(one.reply, one.tools), 11);
+    if (us > worst.us) worst = { name: sample.name, us, bytes: sample.reply.length };
+  }
+  return { replies: samples.length, parserUs, jsonUs, worst };
+}
