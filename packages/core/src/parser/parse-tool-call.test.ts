@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURE_TOOLS, REPLY_FIXTURES } from '../../test/fixtures/model-replies.js';
+import type { Tool } from '../types.js';
 import { findToolCallCandidates, parseToolCall, parseToolCalls } from './parse-tool-call.js';
 
 describe('parseToolCalls on real-looking replies', () => {
@@ -117,5 +118,90 @@ describe('findToolCallCandidates', () => {
       args: { a: 1, b: 2 },
       source: 'json',
     });
+  });
+});
+
+describe('argument hints declared by the tools', () => {
+  const page = { name: 'GET_PAGE', argumentHints: { url: true, endsAtSemicolon: true } };
+  const search = { name: 'WEB_SEARCH', argumentHints: { endsAtSemicolon: true } };
+
+  it('cuts an endsAtSemicolon argument at the first semicolon even when no call follows', () => {
+    expect(parseToolCalls('WEB_SEARCH: cats; dogs', [search])).toEqual([
+      { tool: 'WEB_SEARCH', argument: 'cats' },
+    ]);
+  });
+
+  it('keeps a semicolon in an argument without hints when no call follows it', () => {
+    expect(parseToolCalls('SHELL: ls; echo done', ['SHELL'])).toEqual([
+      { tool: 'SHELL', argument: 'ls; echo done' },
+    ]);
+  });
+
+  it('splits at a semicolon followed by another known call without hints', () => {
+    expect(
+      parseToolCalls('WEB_SEARCH: a b; GET_PAGE: https://b.example', ['WEB_SEARCH', 'GET_PAGE']),
+    ).toEqual([
+      { tool: 'WEB_SEARCH', argument: 'a b' },
+      { tool: 'GET_PAGE', argument: 'https://b.example' },
+    ]);
+  });
+
+  it('keeps the first word of a url argument and drops what explains it', () => {
+    expect(parseToolCall('GET_PAGE: https://x.example/a (the homepage).', [page])?.argument).toBe(
+      'https://x.example/a',
+    );
+  });
+
+  it('keeps the words after a URL when the tool declares no url hint', () => {
+    expect(parseToolCall('GET_PAGE: https://x.example/a (the homepage)', ['GET_PAGE'])?.argument).toBe(
+      'https://x.example/a (the homepage)',
+    );
+  });
+
+  it('drops the punctuation and unbalanced parenthesis after a lone URL without hints', () => {
+    expect(parseToolCall('GET_PAGE: https://x.example/a).', ['GET_PAGE'])?.argument).toBe(
+      'https://x.example/a',
+    );
+  });
+
+  it('takes a core Tool as the tool spec', () => {
+    const tool: Tool = {
+      name: 'GET_PAGE',
+      description: 'Reads a page.',
+      usage: 'GET_PAGE: <url>',
+      argumentHints: { url: true },
+      run: async () => '',
+    };
+    expect(parseToolCall('GET_PAGE: <https://x.example>, please', [tool])?.argument).toBe(
+      'https://x.example',
+    );
+  });
+});
+
+describe('structured arguments', () => {
+  const args = { path: '/tmp/a.txt', mode: 'append', lines: 3 };
+
+  it('gives every argument of a three-parameter call in Hermes JSON', () => {
+    const reply = `<tool_call>{"name": "write_file", "arguments": ${JSON.stringify(args)}}</tool_call>`;
+    expect(parseToolCall(reply, ['write_file'])).toEqual({
+      tool: 'write_file',
+      argument: JSON.stringify(args),
+      arguments: args,
+    });
+  });
+
+  it('gives every argument of a three-parameter call in Qwen3-Coder XML, typed', () => {
+    const reply =
+      '<tool_call>\n<function=write_file>\n<parameter=path>\n/tmp/a.txt\n</parameter>\n<parameter=mode>\nappend\n</parameter>\n<parameter=lines>\n3\n</parameter>\n</function>\n</tool_call>';
+    expect(parseToolCall(reply, ['write_file'])?.arguments).toEqual(args);
+  });
+
+  it('keeps a value that only looks numeric as text when it is not a JSON number', () => {
+    const reply = '<tool_call>lookup<arg_key>zip</arg_key><arg_value>01234</arg_value></tool_call>';
+    expect(parseToolCall(reply, ['lookup'])?.arguments).toEqual({ zip: '01234' });
+  });
+
+  it('gives no arguments object for a text line call', () => {
+    expect(parseToolCall('LOOKUP: Lisbon', ['LOOKUP'])).toEqual({ tool: 'LOOKUP', argument: 'Lisbon' });
   });
 });

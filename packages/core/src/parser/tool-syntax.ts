@@ -24,9 +24,23 @@ export function hintKey(name: string): string {
   return name.toUpperCase().replace(/[\s-]+/g, '_');
 }
 
-/** Turns the parser's tool list (names, or tools with hints) into a lookup table. */
+const tables = new WeakMap<readonly (string | ToolSyntax)[], ToolSyntaxTable>();
+
+/**
+ * Turns the parser's tool list (names, or tools with hints) into a lookup table, built once per
+ * list: an agent passes the same list for every reply.
+ */
 export function toolSyntaxTable(tools: readonly (string | ToolSyntax)[] = []): ToolSyntaxTable {
   if (tools.length === 0) return NO_HINTS;
+  let table = tables.get(tools);
+  if (!table) {
+    table = buildTable(tools);
+    tables.set(tools, table);
+  }
+  return table;
+}
+
+function buildTable(tools: readonly (string | ToolSyntax)[]): ToolSyntaxTable {
   const names: string[] = [];
   const byKey = new Map<string, ArgumentHints>();
   for (const tool of tools) {

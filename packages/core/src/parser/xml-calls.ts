@@ -56,20 +56,34 @@ function readToolCallBody(body: string): RawCall[] {
   return readPythonCalls(text) ?? [];
 }
 
+const invokeCache = new Map<string, { invoke: RegExp; parameter: RegExp }>();
+
+/** The `<invoke>` and `<parameter>` patterns for a tag prefix, compiled once. */
+function invokePatterns(prefix: string): { invoke: RegExp; parameter: RegExp } {
+  let patterns = invokeCache.get(prefix);
+  if (!patterns) {
+    patterns = {
+      invoke: new RegExp(
+        `<${prefix}invoke\\s+name\\s*=\\s*["']([^"'>]+)["']\\s*>([\\s\\S]*?)(?:</${prefix}invoke>|$)`,
+        'g',
+      ),
+      parameter: new RegExp(
+        `<${prefix}parameter\\s+name\\s*=\\s*["']([^"'>]+)["']([^>]*)>([\\s\\S]*?)(?:</${prefix}parameter>|$)`,
+        'g',
+      ),
+    };
+    invokeCache.set(prefix, patterns);
+  }
+  return patterns;
+}
+
 /**
  * `<invoke name="NAME"><parameter name="k">v</parameter></invoke>` (MiniMax M2, Anthropic-style
  * `<function_calls>`), and DeepSeek V3.2's DSML spelling, where every tag starts with `｜DSML｜`
  * and `string="true"` marks a value to keep as text.
  */
 function readInvokes(body: string, prefix: string): RawCall[] {
-  const invoke = new RegExp(
-    `<${prefix}invoke\\s+name\\s*=\\s*["']([^"'>]+)["']\\s*>([\\s\\S]*?)(?:</${prefix}invoke>|$)`,
-    'g',
-  );
-  const parameter = new RegExp(
-    `<${prefix}parameter\\s+name\\s*=\\s*["']([^"'>]+)["']([^>]*)>([\\s\\S]*?)(?:</${prefix}parameter>|$)`,
-    'g',
-  );
+  const { invoke, parameter } = invokePatterns(prefix);
   const calls: RawCall[] = [];
   for (const call of body.matchAll(invoke)) {
     const args: Record<string, unknown> = {};
