@@ -9,7 +9,7 @@ import { type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
-/** A name compared loosely: `fetch-url`, `fetchUrl` and `FETCH_URL` are the same tool. */
+/** A name compared loosely: `get-page`, `getPage` and `GET_PAGE` are the same tool. */
 function looseKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
