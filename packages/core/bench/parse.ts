@@ -37,7 +37,7 @@ function corpus(): Sample[] {
 }
 
 /** Median of several timed rounds of `run` over every sample, in microseconds per sample. */
-function timePerSample(samples: readonly Sample[], run: (sample: Sample) => unknown, rounds = 15): number {
+function timePerSample(samples: readonly Sample[], run: (sample: Sample) => unknown, rounds = 31): number {
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const started = performance.now();
@@ -58,7 +58,7 @@ export function measureParse(): {
   const samples = corpus();
   const encoded = samples.map((sample) => JSON.stringify(sample.reply));
   // Warm both paths so the JIT has compiled them before the timed rounds.
-  for (let warm = 0; warm < 20; warm++) {
+  for (let warm = 0; warm < 300; warm++) {
     for (const sample of samples) parseToolCalls(sample.reply, sample.tools);
     for (const text of encoded) JSON.parse(text);
   }

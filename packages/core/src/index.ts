@@ -41,7 +41,9 @@ export { createOllamaModel } from './ollama/ollama-model.js';
 export type { ModelDescription } from './ollama/pick-model.js';
 export { isEmbeddingModel, pickModel } from './ollama/pick-model.js';
 export type { ToolCallCandidate } from './parser/candidate.js';
+export type { ToolSpecs } from './parser/parse-tool-call.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
+export type { ToolSyntax } from './parser/tool-syntax.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
 export type {
   ArgumentHints,
