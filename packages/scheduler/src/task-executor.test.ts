@@ -19,9 +19,11 @@ function answerOf(text: string, extra: Partial<AgentAnswer> = {}): AgentAnswer {
 function recordingTool(
   name: string,
   reply: (argument: string) => string | { text: string; isError: boolean },
+  argumentHints?: Tool['argumentHints'],
 ) {
   const calls: string[] = [];
   const tool: Tool = {
+    ...(argumentHints ? { argumentHints } : {}),
     name,
     description: `${name} for tests`,
     usage: `${name}: <argument>`,
@@ -63,8 +65,8 @@ describe('createTaskExecutor', () => {
     expect(questions).toEqual([]);
   });
 
-  it('cuts a BRAVE_SEARCH argument at the first semicolon, as the original app did', async () => {
-    const brave = recordingTool('BRAVE_SEARCH', (query) => `results for ${query}`);
+  it('cuts a BRAVE_SEARCH argument at the first semicolon, as the tool declares', async () => {
+    const brave = recordingTool('BRAVE_SEARCH', (query) => `results for ${query}`, { endsAtSemicolon: true });
     const execute = createTaskExecutor({ tools: [brave.tool] });
     await execute(schedule('BRAVE_SEARCH: rust news; FETCH_URL: https://x.test'), signal);
     expect(brave.calls).toEqual(['rust news']);

@@ -37,13 +37,12 @@ export const DEFAULT_DIRECT_TOOLS: readonly string[] = ['FETCH_URL', 'BRAVE_SEAR
 export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
   const allowed = new Set((options.directTools ?? DEFAULT_DIRECT_TOOLS).map((name) => name.toUpperCase()));
   const direct = options.tools.filter((tool) => allowed.has(tool.name.toUpperCase()));
-  const names = direct.map((tool) => tool.name);
 
   return async (schedule, signal) => {
     const task = schedule.task.trim();
     const tool = directTool(task, direct);
     if (tool !== undefined) {
-      const call = parseToolCall(task, names);
+      const call = parseToolCall(task, direct);
       if (call === null || call.argument.trim() === '') {
         throw new MacstatsError('TOOL_FAILED', `${tool.name} needs an argument: "${tool.usage}".`);
       }
