@@ -104,6 +104,19 @@ describe('the model port', () => {
     expect(page.contexts[0]?.arguments).toEqual({ url: 'https://example.test/a' });
   });
 
+  it('runs a text call whose text makes no valid object with its text alone', async () => {
+    const parameters = {
+      type: 'object',
+      properties: { action: { type: 'string', enum: ['add', 'list'] }, task: { type: 'string' } },
+      required: ['action'],
+    };
+    const model = scriptedModel(['PLANNER: add 0 9 * * 1-5 | stand-up', 'Planned.']);
+    const planner = { ...recordingTool('PLANNER'), parameters };
+    await createAgent({ model, tools: [planner], memory: false }).answer('Plan it');
+    expect(planner.calls).toEqual(['add 0 9 * * 1-5 | stand-up']);
+    expect(planner.contexts[0]?.arguments).toBeUndefined();
+  });
+
   it('marks an answer whose model failed with the error the model put in words', async () => {
     const failure = new MacstatsError('LOCAL_DOWN', 'connection refused');
     const model = {

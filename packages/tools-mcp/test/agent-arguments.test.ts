@@ -60,6 +60,20 @@ describe('an MCP tool with three parameters, called by a text-protocol model', (
     expectAllThree(await answerWith(hermes));
   });
 
+  it('receives all three from a Qwen3-Coder XML call', async () => {
+    const { path, edits, dryRun } = edit(dir);
+    const xml = [
+      '<tool_call>',
+      '<function=edit_file>',
+      `<parameter=path>\n${path}\n</parameter>`,
+      `<parameter=edits>\n${JSON.stringify(edits)}\n</parameter>`,
+      `<parameter=dryRun>\n${dryRun}\n</parameter>`,
+      '</function>',
+      '</tool_call>',
+    ].join('\n');
+    expectAllThree(await answerWith(xml));
+  });
+
   it('receives all three when the model wraps the server tool in an MCP object', async () => {
     const { path, edits, dryRun } = edit(dir);
     const wrapped = JSON.stringify({ name: 'MCP', arguments: { tool: 'edit_file', path, edits, dryRun } });

@@ -90,9 +90,8 @@ export function resolveCalls(
     });
     return found;
   }
-  const names = tools.map((tool) => tool.name);
-  for (const candidate of findToolCallCandidates(reply.content, names)) {
-    const known = resolveToolName(candidate, names);
+  for (const candidate of findToolCallCandidates(reply.content, tools)) {
+    const known = resolveToolName(candidate, tools);
     if (known) {
       const toolRef = byName.get(known) as Tool;
       found.push(

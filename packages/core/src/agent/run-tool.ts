@@ -1,7 +1,7 @@
 import { createDeadline } from '../model/deadline.js';
+import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
 import { raceSignal } from '../util/race-signal.js';
-import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 
 /** Options of {@link runTool}. */
 export interface RunToolOptions {

@@ -53,9 +53,9 @@ export type ToolArguments = { arguments?: Record<string, unknown> } | { problem:
 
 /**
  * The arguments object for `tool`, checked against its `parameters`. A tool without `parameters`
- * gets none. An object the model wrote is used as it is; a text call becomes an object when it
- * is JSON or the tool has one property. A call that does not fit is refused with ajv's reason;
- * a text call that maps to no object runs with its text only (the tool reads it itself).
+ * gets none. An object the model wrote is used as it is, and refused with ajv's reason when it
+ * does not fit. A text call becomes an object when it is JSON or the tool has one property and
+ * the result fits; otherwise it runs with its text only (the tool reads it itself).
  */
 export function toolArguments(
   tool: Tool,
@@ -63,11 +63,15 @@ export function toolArguments(
 ): ToolArguments {
   const schema = tool.parameters;
   if (schema === undefined) return {};
-  const object = call.arguments ?? fromText(call.argument, schema);
+  const written = call.arguments;
+  const object = written ?? fromText(call.argument, schema);
   if (object === undefined) return {};
   const validate = validator(schema);
   if (validate instanceof Error) return { arguments: object };
   if (validate(object)) return { arguments: object };
+  // Only an object the model wrote is refused; a text call that makes no valid object (the
+  // text protocol's own grammar, `SCHEDULER: add … | …`) runs with its text, which the tool reads.
+  if (written === undefined) return {};
   const first = validate.errors?.[0];
   const where = first?.instancePath ? `${first.instancePath.slice(1).replace(/\//g, '.')} ` : '';
   const reason = first ? `${where}${first.message ?? 'is not valid'}` : 'they do not fit its parameters';
