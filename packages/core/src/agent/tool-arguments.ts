@@ -70,7 +70,7 @@ export function toolArguments(
   if (validate instanceof Error) return { arguments: object };
   if (validate(object)) return { arguments: object };
   // Only an object the model wrote is refused; a text call that makes no valid object (the
-  // text protocol's own grammar, `SCHEDULER: add … | …`) runs with its text, which the tool reads.
+  // text protocol's own grammar, `PLANNER: add … | …`) runs with its text, which the tool reads.
   if (written === undefined) return {};
   const first = validate.errors?.[0];
   const where = first?.instancePath ? `${first.instancePath.slice(1).replace(/\//g, '.')} ` : '';
