@@ -31,7 +31,7 @@ export {
   type InferenceRecorder,
   type InferenceRecorderOptions,
 } from './inference-recorder.js';
-export { createMetricsTool, type MetricsToolSource } from './metrics-tool.js';
+export { createMetricsTool, METRICS_TOOL_PARAMETERS, type MetricsToolSource } from './metrics-tool.js';
 export { createProcSource, type ProcSourceOptions } from './proc-source.js';
 export { createRingBuffer, type RingBuffer } from './ring-buffer.js';
 export type {

@@ -82,4 +82,15 @@ describe('the METRICS tool', () => {
       createMetricsTool({ latest: () => makeSnapshot() }).run('cpu', controller),
     ).rejects.toThrow();
   });
+
+  it('declares a section enum and reads the structured form', async () => {
+    const tool = createMetricsTool({ latest: () => makeSnapshot() });
+    expect(tool.parameters).toMatchObject({
+      properties: { section: { enum: expect.arrayContaining(['cpu', 'all']) } },
+    });
+    expect(await tool.run('{"section":"cpu"}', { ...context, arguments: { section: 'cpu' } })).toBe(
+      await reply('cpu'),
+    );
+    expect(await tool.run('{}', { ...context, arguments: {} })).toBe(await reply('all'));
+  });
 });

@@ -9,6 +9,19 @@ export interface MetricsToolSource {
   sample?(): Promise<MetricsSnapshot>;
 }
 
+/** The JSON Schema of METRICS's arguments: `{ section }`, one of {@link METRICS_TOOL_SECTIONS} (default `all`). */
+export const METRICS_TOOL_PARAMETERS = {
+  type: 'object',
+  properties: {
+    section: {
+      type: 'string',
+      enum: [...METRICS_TOOL_SECTIONS],
+      description: 'Which part of the machine to describe; "all" when left out.',
+    },
+  },
+  additionalProperties: false,
+} as const satisfies Record<string, unknown>;
+
 /**
  * The `METRICS` tool: `METRICS: cpu`, `memory`, `disk`, `network`, `processes` or `all` (the
  * default when the argument is empty) answers in a few compact lines from the latest sample.
@@ -23,8 +36,11 @@ export function createMetricsTool(source: MetricsToolSource): Tool {
     name: 'METRICS',
     description: "This computer's live CPU, memory, disk, network and busiest processes.",
     usage: `METRICS: ${METRICS_TOOL_SECTIONS.join(' | ')}`,
-    async run(argument, context) {
+    parameters: METRICS_TOOL_PARAMETERS,
+    async run(given, context) {
       context.signal.throwIfAborted();
+      const structured = context.arguments?.section;
+      const argument = typeof structured === 'string' ? structured : context.arguments ? '' : given;
       const section = (argument.trim().toLowerCase() || 'all') as MetricsToolSection;
       if (!METRICS_TOOL_SECTIONS.includes(section)) {
         return {

@@ -13,6 +13,7 @@ export type { LockHolder } from './process-lock.js';
 export type { RunOutcome, RunRecord } from './run-history.js';
 export { readRunHistory } from './run-history.js';
 export type { Schedule, SchedulesFile } from './schedule.js';
+export { SCHEDULER_PARAMETERS } from './schedule-command.js';
 export type { ScheduleToolsOptions } from './schedule-tools.js';
 export { createScheduleTools, SCHEDULE_TOOLS_DEFAULTS } from './schedule-tools.js';
 export { createScheduler } from './scheduler.js';

@@ -39,6 +39,51 @@ export function parseScheduleCommand(argument: string): ScheduleCommand {
   }
 }
 
+/** The JSON Schema of SCHEDULER's structured arguments. */
+export const SCHEDULER_PARAMETERS = {
+  type: 'object',
+  properties: {
+    action: { type: 'string', enum: ['add', 'list', 'remove'], description: 'What to do.' },
+    when: {
+      type: 'string',
+      description:
+        'For add: a cron expression "m h dom mon dow" (local time), an ISO date-time, or "in <n> minutes|hours|days".',
+    },
+    task: { type: 'string', description: 'For add: what the assistant should do when it runs.' },
+    id: {
+      type: 'string',
+      description: 'For remove: the schedule id. For add: an optional id of your choice.',
+    },
+    timezone: { type: 'string', description: 'For add: an IANA time zone; default the local one.' },
+  },
+  required: ['action'],
+  additionalProperties: false,
+} as const;
+
+/** The command a structured call (see {@link SCHEDULER_PARAMETERS}) stands for. */
+export function scheduleCommandFromArguments(args: Record<string, unknown>): ScheduleCommand {
+  const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string).trim() : '');
+  switch (text('action').toLowerCase()) {
+    case 'list':
+      return { action: 'list' };
+    case 'remove':
+      return text('id') !== ''
+        ? { action: 'remove', id: text('id') }
+        : { action: 'invalid', reason: 'Say which schedule to remove: give its "id".' };
+    case 'add': {
+      if (text('when') === '' || text('task') === '') {
+        return { action: 'invalid', reason: 'Give a "when" and a "task" to add a schedule.' };
+      }
+      const command: ScheduleCommand = { action: 'add', when: text('when'), task: text('task') };
+      if (text('id') !== '') command.id = text('id');
+      if (text('timezone') !== '') command.timezone = text('timezone');
+      return command;
+    }
+    default:
+      return { action: 'invalid', reason: `Unknown action "${text('action')}": use add, list or remove.` };
+  }
+}
+
 function parseAdd(text: string): ScheduleCommand {
   const parts = text.split('|');
   const when = (parts.shift() ?? '').trim();

@@ -143,4 +143,30 @@ describe('the SCHEDULER tool', () => {
       text: expect.stringContaining('Usage: SCHEDULER: add'),
     });
   });
+
+  it('adds, lists and removes through the structured form', async () => {
+    expect(tool.parameters).toMatchObject({ required: ['action'] });
+    const structured = (args: Record<string, unknown>) =>
+      tool.run(JSON.stringify(args), { ...context, arguments: args });
+    expect(
+      await structured({ action: 'add', when: '0 9 * * 1-5', task: 'Stretch | twice', id: 'stretch' }),
+    ).toMatchObject({
+      text: expect.stringContaining('Added schedule "stretch"'),
+    });
+    expect((await entries())[0]).toMatchObject({
+      id: 'stretch',
+      task: 'Stretch | twice',
+      reply_to_channel_id: '777',
+    });
+    expect(await structured({ action: 'list' })).toMatchObject({
+      text: expect.stringContaining('- stretch:'),
+    });
+    expect(await structured({ action: 'remove' })).toEqual({
+      isError: true,
+      text: 'Say which schedule to remove: give its "id".',
+    });
+    expect(await structured({ action: 'remove', id: 'stretch' })).toEqual({
+      text: 'Removed schedule "stretch".',
+    });
+  });
 });

@@ -5,7 +5,15 @@ import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';
 import { parseSchedules } from './parse-schedules.js';
 import type { Schedule } from './schedule.js';
-import { makeScheduleId, parseScheduleCommand, resolveWhen, SCHEDULER_USAGE } from './schedule-command.js';
+import {
+  makeScheduleId,
+  parseScheduleCommand,
+  resolveWhen,
+  SCHEDULER_PARAMETERS,
+  SCHEDULER_USAGE,
+  type ScheduleCommand,
+  scheduleCommandFromArguments,
+} from './schedule-command.js';
 import { validateEntry } from './validate-entry.js';
 import { isValidTimezone, systemTimezone } from './zoned-time.js';
 
@@ -56,9 +64,10 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
   const clock = options.clock ?? systemClock;
   const zoneOf = (schedule: Schedule) => scheduleZone(schedule, options.timezone);
 
-  async function add(argument: string, context: ToolContext): Promise<ToolResult> {
-    const command = parseScheduleCommand(argument);
-    if (command.action !== 'add') throw new Error('unreachable');
+  async function add(
+    command: Extract<ScheduleCommand, { action: 'add' }>,
+    context: ToolContext,
+  ): Promise<ToolResult> {
     if (command.task.length > settings.maxTaskLength) {
       return refuse(`the task is longer than ${settings.maxTaskLength} characters`);
     }
@@ -145,13 +154,16 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     description:
       'Schedules a task to run later or repeatedly (cron in local time, or once at a date-time), lists schedules, removes one.',
     usage: SCHEDULER_USAGE,
+    parameters: SCHEDULER_PARAMETERS,
     async run(argument, context) {
-      const command = parseScheduleCommand(argument);
+      const command = context.arguments
+        ? scheduleCommandFromArguments(context.arguments)
+        : parseScheduleCommand(argument);
       try {
         if (command.action === 'invalid') return { text: command.reason, isError: true };
         if (command.action === 'list') return await list();
         if (command.action === 'remove') return await remove(command.id);
-        return await add(argument, context);
+        return await add(command, context);
       } catch (error) {
         if (MacstatsError.isInstance(error)) return { text: error.message, isError: true };
         throw error;

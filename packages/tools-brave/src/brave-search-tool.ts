@@ -142,7 +142,8 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
 
   async function run(argument: string, context: ToolContext): Promise<ToolResult> {
     const logger = context.logger ?? options.logger ?? silentLogger;
-    const prepared = prepareQuery(argument);
+    const given = context.arguments?.query;
+    const prepared = prepareQuery(typeof given === 'string' ? given : argument);
     if (typeof prepared === 'string') return { isError: true, text: prepared };
     const { query, shortened } = prepared;
     const note = shortened ? '(query shortened to the 50 words and 400 characters the API accepts)\n\n' : '';
@@ -177,9 +178,21 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
     name: 'BRAVE_SEARCH',
     description: 'Search the web with Brave Search; returns titles, URLs and snippets of the top results.',
     usage: 'BRAVE_SEARCH: <search query>',
+    parameters: BRAVE_SEARCH_PARAMETERS,
+    argumentHints: { endsAtSemicolon: true },
     run,
   };
 }
+
+/** The JSON Schema of BRAVE_SEARCH's arguments: `{ query }`. */
+export const BRAVE_SEARCH_PARAMETERS = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'What to search the web for.' },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const satisfies Record<string, unknown>;
 
 /**
  * The tool when there is a key, `undefined` when there is none: apps pass whatever their

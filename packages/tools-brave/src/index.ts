@@ -1,4 +1,5 @@
 export {
+  BRAVE_SEARCH_PARAMETERS,
   type BraveSearchToolOptions,
   createBraveSearchTool,
   createBraveSearchToolIfConfigured,

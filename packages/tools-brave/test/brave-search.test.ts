@@ -76,6 +76,14 @@ describe('BRAVE_SEARCH', () => {
     ]);
   });
 
+  it('reads the query from the structured form { query }', async () => {
+    const search = tool({ count: 3 });
+    expect(search.parameters).toMatchObject({ required: ['query'] });
+    expect(search.argumentHints).toEqual({ endsAtSemicolon: true });
+    await search.run('{"query":"weather porto"}', { ...context(), arguments: { query: 'weather porto' } });
+    expect(fake.requests.map((request) => request.query)).toEqual(['weather porto']);
+  });
+
   it('shows no more results than count', async () => {
     const { text } = await search('node', { count: 2 });
     expect(text).toContain('2. Node.js 20');

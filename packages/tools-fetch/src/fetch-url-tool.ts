@@ -85,7 +85,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
 
   async function run(argument: string, context: ToolContext): Promise<ToolResult> {
     const logger = context.logger ?? baseLogger;
-    const target = parseTarget(argument);
+    const target = parseTarget(argumentText(argument, context));
     if (typeof target === 'string') return { isError: true, text: target };
     context.signal.throwIfAborted();
     context.onStatus?.(`Fetching ${target.href}`);
@@ -119,8 +119,26 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     name: 'FETCH_URL',
     description: `Fetch a web page and read its text (articles, JSON, plain text); gives up after ${formatDuration(settings.timeoutMs)}.`,
     usage: 'FETCH_URL: <full URL>',
+    parameters: FETCH_URL_PARAMETERS,
+    argumentHints: { url: true, endsAtSemicolon: true },
     run,
   };
+}
+
+/** The JSON Schema of FETCH_URL's arguments: `{ url }`. */
+export const FETCH_URL_PARAMETERS = {
+  type: 'object',
+  properties: {
+    url: { type: 'string', description: 'The full http(s) URL to fetch.' },
+  },
+  required: ['url'],
+  additionalProperties: false,
+} as const satisfies Record<string, unknown>;
+
+/** The URL from the structured form when the caller gave one, else the text argument. */
+function argumentText(argument: string, context: ToolContext): string {
+  const url = context.arguments?.url;
+  return typeof url === 'string' ? url : argument;
 }
 
 function isDeclaredBinary(contentType: string | undefined): boolean {

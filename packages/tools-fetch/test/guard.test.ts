@@ -208,4 +208,16 @@ describe('the SSRF guard', () => {
       expect(result.text).toMatch(/^refused: only http and https URLs can be fetched, not \w+:/);
     });
   }
+
+  it('guards the structured form the same way: { url } at 127.0.0.1 is refused', async () => {
+    const tool = createFetchUrlTool();
+    expect(tool.parameters).toMatchObject({ required: ['url'] });
+    expect(tool.argumentHints).toEqual({ url: true, endsAtSemicolon: true });
+    const url = `${server.origin}/`;
+    const result = await tool.run(JSON.stringify({ url }), { ...context(), arguments: { url } });
+    expect(result).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^blocked: 127\.0\.0\.1 is a loopback address/),
+    });
+  });
 });

@@ -14,6 +14,20 @@ import { openSandbox, resolveSettings } from './settings.js';
 import { splitArguments } from './split-arguments.js';
 import { describeAllowedOptions } from './usage-text.js';
 
+/** The JSON Schema of RUN_CMD's arguments: `{ command }`, the whole command line as one string. */
+export const RUN_CMD_PARAMETERS = {
+  type: 'object',
+  properties: {
+    command: {
+      type: 'string',
+      description:
+        'The command line, e.g. "tail -n 50 logs/bot.log" (cat, head, tail, ls or grep; no shell).',
+    },
+  },
+  required: ['command'],
+  additionalProperties: false,
+} as const satisfies Record<string, unknown>;
+
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
@@ -37,7 +51,9 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
     return { text: reason, isError: true };
   };
 
-  async function run(argument: string, context: ToolContext): Promise<ToolResult> {
+  async function run(given: string, context: ToolContext): Promise<ToolResult> {
+    const command = context.arguments?.command;
+    const argument = typeof command === 'string' ? command : given;
     if (argument.length > settings.maxArgumentLength) {
       return refuse(
         argument,
@@ -149,6 +165,7 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
     name: 'RUN_CMD',
     description: `Read files under ${settings.shownBase} with ${ALLOWED_COMMANDS.join(', ')} (read-only, no shell, no pipes).`,
     usage: 'RUN_CMD: <command> [args]',
+    parameters: RUN_CMD_PARAMETERS,
     details: () => describeAllowedOptions(settings.shownBase),
     run,
   };

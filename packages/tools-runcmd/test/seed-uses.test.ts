@@ -30,6 +30,14 @@ describe('RUN_CMD as the seed shows it', () => {
     expect(tool.details?.()).toContain('grep -e PATTERN');
   });
 
+  it('runs the structured form { command } with the same checks', async () => {
+    expect(tool.parameters).toMatchObject({ required: ['command'] });
+    const structured = (command: string) =>
+      tool.run(JSON.stringify({ command }), { signal: new AbortController().signal, arguments: { command } });
+    expect(await structured('cat ~/.mac-stats/schedules.json')).toEqual({ text: SCHEDULES_JSON.trimEnd() });
+    expect(await structured('cat /etc/passwd')).toMatchObject({ isError: true });
+  });
+
   it('prints a file with cat ~/.mac-stats/schedules.json', async () => {
     expect(await runTool(tool, 'cat ~/.mac-stats/schedules.json')).toEqual({
       text: SCHEDULES_JSON.trimEnd(),
