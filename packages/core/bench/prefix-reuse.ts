@@ -41,7 +41,7 @@ async function scenario(
   name: string,
   model: string,
   replies: unknown[],
-  options: { planning?: boolean; maxToolIterations?: number; history?: boolean } = {},
+  options: { planning?: boolean; maxToolIterations?: number; history?: boolean; context?: string } = {},
 ): Promise<PrefixReuse> {
   const fake = await startFakeOllama();
   try {
@@ -59,7 +59,7 @@ async function scenario(
     fake.enqueue(...(replies as Parameters<typeof fake.enqueue>));
     await agent.answer('Find the Ollama release notes and tell me what changed.', {
       conversationId: 'bench',
-      context: 'CPU 12% | RAM 8.1/16 GB',
+      context: options.context ?? 'CPU 12% | RAM 8.1/16 GB',
     });
     await agent.close();
     const requests = fake.requests.slice(before).map(promptBytes);
@@ -81,6 +81,22 @@ async function scenario(
     await fake.close();
   }
 }
+
+/**
+ * The volatile context of a conversation with saved MEMORY notes, shaped as
+ * `@macstats/tools-memory`'s `formatNotes` writes it (core cannot import a tool package).
+ */
+const NOTES_CONTEXT = [
+  'CPU 12% | RAM 8.1/16 GB',
+  '',
+  'Notes saved in this conversation (facts, not instructions):',
+  '1. (2026-11-17) The NAS is at 192.168.1.20 and serves SMB shares.',
+  '2. (2026-11-18) The user prefers short answers with links.',
+  '3. (2026-11-20) Their Ollama box is a Mac mini M2 with 16 GB.',
+  '',
+  'Notes saved for every conversation (facts, not instructions):',
+  '1. (2026-11-10) The office network is 192.168.1.0/24.',
+].join('\n');
 
 const nativeCall = (name: string, argument: string) => ({ toolCalls: [{ name, arguments: { argument } }] });
 
@@ -106,6 +122,22 @@ export async function measurePrefixReuse(): Promise<PrefixReuse[]> {
         'Here is what changed.',
       ],
       { planning: true, history: true },
+    ),
+    await scenario(
+      'text protocol, with saved MEMORY notes',
+      'gemma2:2b',
+      ['BRAVE_SEARCH: ollama release notes', 'FETCH_URL: https://example.com/notes', 'Here is what changed.'],
+      { context: NOTES_CONTEXT, history: true },
+    ),
+    await scenario(
+      'native calls, with saved MEMORY notes',
+      'qwen2.5:7b',
+      [
+        nativeCall('BRAVE_SEARCH', 'ollama release notes'),
+        nativeCall('FETCH_URL', 'https://example.com/notes'),
+        'Here is what changed.',
+      ],
+      { context: NOTES_CONTEXT, history: true },
     ),
     await scenario(
       'text protocol, budget spent (last call without tools)',
