@@ -21,6 +21,10 @@ export interface AppConfig {
   allowLocalCmd: boolean;
   /** `FETCH_ALLOW_HOSTS`: hosts, addresses or ranges FETCH_URL may reach although they are private. */
   fetchAllowHosts: string[];
+  /** `MCP_SERVE_TOOLS`: the tools `macstats mcp` serves, by name; empty means every available one. */
+  mcpServeTools: string[];
+  /** `MACSTATS_MCP_TOKEN`: the bearer token of `macstats mcp --http`; default a new one per launch. */
+  mcpToken: string | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -31,7 +35,11 @@ export interface AppConfig {
 
 /** Reads the environment first, then `./.config.env`, then `$MACSTATS_HOME/.config.env`. */
 export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
-  const loaded = loadConfig({ env, cwd, keys: [...CONFIG_KEYS, 'LOG_LEVEL'] });
+  const loaded = loadConfig({
+    env,
+    cwd,
+    keys: [...CONFIG_KEYS, 'LOG_LEVEL', 'MCP_SERVE_TOOLS', 'MACSTATS_MCP_TOKEN'],
+  });
   const get = (key: string) => {
     const value = loaded.get(key)?.trim();
     return value ? value : undefined;
@@ -48,6 +56,11 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     mcpUrl: get('MCP_SERVER_URL'),
     allowLocalCmd: isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')),
     fetchAllowHosts: parseAllowHosts(get('FETCH_ALLOW_HOSTS')),
+    mcpServeTools: (get('MCP_SERVE_TOOLS') ?? '')
+      .split(',')
+      .map((name) => name.trim().toUpperCase())
+      .filter((name) => name !== ''),
+    mcpToken: get('MACSTATS_MCP_TOKEN'),
     logLevel: get('LOG_LEVEL') ?? 'info',
     warnings: loaded.warnings,
     describe: () => loaded.describe(),
@@ -61,6 +74,7 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     channels: join(config.home, 'discord_channels.json'),
     mcp: join(config.home, 'mcp.json'),
     sessions: join(config.home, 'sessions'),
+    memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),
   };
 }

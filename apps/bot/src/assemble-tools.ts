@@ -4,6 +4,7 @@ import { createScheduleTools } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { createMemoryTool, createNoteStore, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
 import { metricsSourceWithRates } from './metrics-source.js';
@@ -19,6 +20,8 @@ export interface AssembledTools {
   omitted: OmittedTool[];
   collector: MetricsCollector;
   mcp: McpServerSet | undefined;
+  /** The MEMORY tool's notes, read into each answer's context (see `withNotes`). */
+  notes: NoteStore;
   /** MCP problems worth a line each (a server that did not list its tools, a bad mcp.json entry). */
   problems: string[];
   close(): Promise<void>;
@@ -36,7 +39,7 @@ export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this
 /**
  * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
  * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
- * server that is down is tried again in the background), METRICS and SCHEDULER always. RUN_JS
+ * server that is down is tried again in the background), METRICS, SCHEDULER and MEMORY always. RUN_JS
  * is never offered here: the agent answers it with the seed's "not available" sentence.
  */
 export async function assembleTools(config: AppConfig, options: { logger: Logger }): Promise<AssembledTools> {
@@ -84,6 +87,9 @@ export async function assembleTools(config: AppConfig, options: { logger: Logger
   const collector = createMetricsCollector({ logger });
   tools.push(createMetricsTool(metricsSourceWithRates(collector)));
   tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
+  // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
+  const notes = createNoteStore({ dir: paths(config).memory, logger });
+  tools.push(createMemoryTool({ store: notes, logger }));
   omitted.push({
     name: 'RUN_JS',
     reason: `JavaScript runs only in the desktop page; the model is told "${RUN_JS_UNAVAILABLE}"`,
@@ -94,6 +100,7 @@ export async function assembleTools(config: AppConfig, options: { logger: Logger
     omitted,
     collector,
     mcp,
+    notes,
     problems,
     async close() {
       await Promise.allSettled([collector.stop(), mcp?.close()]);

@@ -2,6 +2,7 @@ import { type Agent, checkOllama, createAgent, type Logger, type OllamaCheck } f
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
 import { createModelResolver, withModel } from './model-resolver.js';
+import { withNotes } from './with-notes.js';
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {
@@ -54,7 +55,10 @@ export async function createRuntime(
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
   });
   return {
-    agent: withModel(agent, () => model.current()),
+    agent: withNotes(
+      withModel(agent, () => model.current()),
+      tools.notes,
+    ),
     tools,
     ollama,
     async close() {

@@ -13,11 +13,12 @@ import { createRuntime, type Runtime } from '../runtime.js';
 import { drainScheduler } from './drain-scheduler.js';
 
 /**
- * The agent as scheduled tasks see it: without SCHEDULER, so a page fetched by a scheduled task
- * cannot plant further schedules that would run later, unattended, with tools.
+ * The agent as scheduled tasks see it: without SCHEDULER and MEMORY, so a page fetched by a
+ * scheduled task cannot plant further schedules that would run later, unattended, with tools,
+ * nor notes that later answers would read.
  */
 function scheduledAgent(runtime: Runtime) {
-  const tools = runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER');
+  const tools = runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY');
   return {
     answer: (question: string, options: { signal?: AbortSignal; conversationId?: string } = {}) =>
       runtime.agent.answer(question, { ...options, tools }),

@@ -1,5 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import {
+  createLaunchToken,
+  createTokenMatcher,
+  isLoopbackHost,
+  isLoopbackOrigin,
+} from '@macstats/loopback-guard';
 
 /** Why a request was refused, with the status to answer and one sentence for the body. */
 export interface Refusal {
@@ -28,17 +33,10 @@ export interface RequestGuard {
 }
 
 /** Creates the guard for a server bound to 127.0.0.1 on `port`. */
-export function createRequestGuard(
-  port: number,
-  token = randomBytes(32).toString('base64url'),
-): RequestGuard {
-  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const allowedOrigins = new Set([...allowedHosts].map((host) => `http://${host}`));
+export function createRequestGuard(port: number, token = createLaunchToken()): RequestGuard {
   const cookieName = `macstats_${port}`;
-  const tokenDigest = digest(token);
-
-  const tokenMatches = (candidate: string | undefined): boolean =>
-    candidate !== undefined && timingSafeEqual(digest(candidate), tokenDigest);
+  const tokenMatches = createTokenMatcher(token);
+  const allowedOrigin = (origin: string) => isLoopbackOrigin(origin, port);
 
   return {
     token,
@@ -47,8 +45,7 @@ export function createRequestGuard(
     hasQueryToken: (url) => tokenMatches(url.searchParams.get('token') ?? undefined),
     check(request, kind, url) {
       // DNS rebinding: a foreign name that resolves to 127.0.0.1 still carries its own Host.
-      const host = (request.headers.host ?? '').toLowerCase();
-      if (!allowedHosts.has(host)) {
+      if (!isLoopbackHost(request, port)) {
         return { status: 421, message: `This dashboard answers only at http://127.0.0.1:${port}.` };
       }
       const fromQuery = kind === 'page' && tokenMatches(url.searchParams.get('token') ?? undefined);
@@ -62,7 +59,7 @@ export function createRequestGuard(
       const site = header(request, 'sec-fetch-site');
       if (kind === 'write') {
         // A state-changing request must prove where it comes from; browsers always send Origin on POST.
-        if (origin === undefined || !allowedOrigins.has(origin)) {
+        if (origin === undefined || !allowedOrigin(origin)) {
           return {
             status: 403,
             message: 'Requests that change something must come from the dashboard page.',
@@ -70,7 +67,7 @@ export function createRequestGuard(
         }
         return undefined;
       }
-      if (origin !== undefined && !allowedOrigins.has(origin)) {
+      if (origin !== undefined && !allowedOrigin(origin)) {
         return { status: 403, message: 'Requests from other web pages are refused.' };
       }
       if (kind === 'stream') {
@@ -121,10 +118,6 @@ export const PAGE_CSP = [
  * evaluated, but nothing may be fetched, imported, or spawned.
  */
 export const WORKER_CSP = "default-src 'none'; script-src 'unsafe-eval'";
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
 
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];

@@ -1,0 +1,22 @@
+import type { Agent, AnswerOptions } from '@macstats/core';
+import { formatNotes, type NoteStore } from '@macstats/tools-memory';
+
+/**
+ * An agent whose answers carry the conversation's MEMORY notes (and the global ones) in their
+ * volatile context, after the prompt's stable prefix, so the model's prompt cache keeps working.
+ * An answer without a conversation gets no notes.
+ */
+export function withNotes(agent: Agent, notes: NoteStore): Agent {
+  return {
+    async answer(question: string, options: AnswerOptions = {}) {
+      if (options.conversationId === undefined) return agent.answer(question, options);
+      const saved = formatNotes(await notes.readNotes(options.conversationId));
+      if (saved === '') return agent.answer(question, options);
+      const context = options.context?.trim() ? `${options.context.trim()}\n\n${saved}` : saved;
+      return agent.answer(question, { ...options, context });
+    },
+    forget: (conversationId) => agent.forget(conversationId),
+    idle: () => agent.idle(),
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,9 @@
+export {
+  bearerToken,
+  createLaunchToken,
+  createTokenMatcher,
+  isLoopbackHost,
+  isLoopbackOrigin,
+  loopbackHosts,
+  loopbackOrigins,
+} from './loopback-guard.js';
