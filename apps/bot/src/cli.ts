@@ -176,6 +176,42 @@ program
     ),
   );
 
+program
+  .command('mcp')
+  .description(
+    'serve the tools (FETCH_URL, BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
+  )
+  .option('--http', 'serve Streamable HTTP on 127.0.0.1 with a bearer token instead of stdio')
+  .option('--port <n>', 'the HTTP port (0 picks a free one)', integerIn(0, 65535, '--port'), 8765)
+  .addHelpText(
+    'after',
+    `
+In stdio mode standard output is the protocol; messages go to standard error and the log file.
+With --http the token is MACSTATS_MCP_TOKEN, or a new one printed to standard error.
+MCP_SERVE_TOOLS (a comma list) limits the tools served. See docs/mcp.md.
+${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)', '1  could not start (the port is taken, say)'])}`,
+  )
+  .action((options: { http?: boolean; port: number }) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/mcp-command.js')).mcpCommand(config, io, {
+        http: options.http === true,
+        port: options.port,
+        stopSignal: stopSignalFromProcess(),
+        version: await packageVersion(),
+      }),
+    ),
+  );
+
+/** The bot's version, for the MCP handshake. */
+async function packageVersion(): Promise<string> {
+  const { createRequire } = await import('node:module');
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

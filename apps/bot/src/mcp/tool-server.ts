@@ -1,0 +1,126 @@
+import { AGENT_DEFAULTS, type Logger, type Tool, type ToolResult } from '@macstats/core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+/** Options of {@link createToolServerFactory}. */
+export interface ToolServerOptions {
+  /** The server's name and version in the MCP handshake. */
+  name: string;
+  version: string;
+  /** The conversation every call belongs to (MEMORY keeps an MCP client's notes under it). */
+  conversationId: string;
+  /** Time limit of one tool run, as in the agent. Default `AGENT_DEFAULTS.toolTimeoutMs`. */
+  toolTimeoutMs?: number;
+  /** Output longer than this is cut with a note, as in the agent. Default `AGENT_DEFAULTS.maxToolOutputChars`. */
+  maxOutputChars?: number;
+  logger: Logger;
+}
+
+/** The schema of a tool without `parameters`: its one text argument. */
+const TEXT_ARGUMENT = {
+  type: 'object',
+  properties: { argument: { type: 'string', description: 'The text after "NAME: " in the usage line.' } },
+  required: ['argument'],
+} as const;
+
+interface Served {
+  tool: Tool;
+  schema: Record<string, unknown>;
+  validate: JsonSchemaValidator<Record<string, unknown>>;
+}
+
+/**
+ * Serves tools over MCP: each tool is listed with its JSON Schema (its `parameters`, or one
+ * `argument` string) and called with the same limits the agent applies (a time limit per run,
+ * an output cap); the tool's own limits (sandbox, SSRF guard, size caps, concurrency) hold
+ * because it is the same tool. A refusal or failure comes back as `isError: true` with the
+ * tool's sentence. Returns a factory: the Streamable HTTP transport needs a server per request.
+ */
+export function createToolServerFactory(tools: readonly Tool[], options: ToolServerOptions): () => Server {
+  const validator = new AjvJsonSchemaValidator();
+  const served = new Map<string, Served>(
+    tools.map((tool) => {
+      const schema = tool.parameters ?? TEXT_ARGUMENT;
+      return [tool.name, { tool, schema, validate: validator.getValidator(schema as JsonSchemaType) }];
+    }),
+  );
+  const timeoutMs = options.toolTimeoutMs ?? AGENT_DEFAULTS.toolTimeoutMs;
+  const maxOutputChars = options.maxOutputChars ?? AGENT_DEFAULTS.maxToolOutputChars;
+  const { logger } = options;
+
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const entry = served.get(name);
+    if (!entry)
+      return failure(`There is no tool "${name}" here; the tools are ${[...served.keys()].join(', ')}.`);
+    const checked = entry.validate(args);
+    if (!checked.valid)
+      return failure(`The arguments of ${name} do not fit its schema: ${checked.errorMessage}.`);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
+    let result: ToolResult;
+    try {
+      const context = {
+        signal: AbortSignal.any([signal, timeout]),
+        conversationId: options.conversationId,
+        logger,
+      };
+      const raw = entry.tool.parameters
+        ? await entry.tool.run(argumentText(args), { ...context, arguments: args })
+        : await entry.tool.run(String(args.argument ?? ''), context);
+      result = typeof raw === 'string' ? { text: raw } : raw;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      result = timeout.aborted
+        ? { isError: true, text: `${name} did not finish within ${Math.round(timeoutMs / 1000)} s.` }
+        : { isError: true, text: `${name} failed: ${(error as Error).message}` };
+      logger.warn({ tool: name, err: error }, 'mcp serve: tool threw');
+    }
+    logger.info(
+      { tool: name, isError: result.isError === true, ms: Math.round(performance.now() - started) },
+      'mcp serve: tool called',
+    );
+    const text =
+      result.text.length > maxOutputChars
+        ? `${result.text.slice(0, maxOutputChars)}\n[cut: ${result.text.length - maxOutputChars} more characters]`
+        : result.text;
+    return { content: [{ type: 'text', text }], ...(result.isError ? { isError: true } : {}) };
+  }
+
+  return () => {
+    const server = new Server(
+      { name: options.name, version: options.version },
+      { capabilities: { tools: {} } },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...served.values()].map(({ tool, schema }) => ({
+        name: tool.name,
+        description: `${tool.description} (As a text call: ${tool.usage})`,
+        inputSchema: schema as { type: 'object' },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      call(request.params.name, request.params.arguments ?? {}, extra.signal),
+    );
+    return server;
+  };
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** The text form of a structured call: its one string value, else the object's JSON (as core's parser gives it). */
+function argumentText(args: Record<string, unknown>): string {
+  const values = Object.values(args);
+  return values.length === 1 && typeof values[0] === 'string' ? values[0] : JSON.stringify(args);
+}
