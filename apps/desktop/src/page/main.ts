@@ -7,13 +7,14 @@ import { createChatView } from './chat-view.js';
 import { byId } from './dom.js';
 import type { InferenceState } from './inference-block.js';
 import { createMetricsView, type MetricsEvent } from './metrics-view.js';
+import { createNotesView } from './notes-view.js';
 import { runJsInWorker } from './run-js.js';
 import { createSchedulesView } from './schedules-view.js';
 import { createSettingsView } from './settings-view.js';
 import { openStream } from './stream.js';
 import { setupTheme } from './theme.js';
 
-const VIEWS = ['metrics', 'chat', 'schedules', 'settings'] as const;
+const VIEWS = ['metrics', 'chat', 'schedules', 'notes', 'settings'] as const;
 type ViewName = (typeof VIEWS)[number];
 
 /** What a view does when it is shown or hidden, or the theme changes. */
@@ -53,6 +54,7 @@ const views = new Map<ViewName, View>([
   ['metrics', createMetricsView(byId('view-metrics'), stream)],
   ['chat', createChatView(byId('view-chat'), stream)],
   ['schedules', createSchedulesView(byId('view-schedules'), stream)],
+  ['notes', createNotesView(byId('view-notes'))],
   ['settings', settings],
 ]);
 

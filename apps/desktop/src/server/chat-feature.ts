@@ -17,8 +17,8 @@ export interface ChatFeatureOptions {
   agent: AgentSource;
   /** The tools of a chat answer (the agent's plus RUN_JS). Default: the agent's own. */
   tools?: Tool[];
-  /** A line of live context for each answer (the current metrics). Default none. */
-  context?: () => string | undefined;
+  /** Live context for each answer (the current metrics, the conversation's notes). Default none. */
+  context?: (conversationId: string) => string | undefined | Promise<string | undefined>;
   /** Records a model call beside the machine's load; its CPU share is shown with the turn. */
   recordCall?: (event: AgentEvent) => { cpuPercent: number | null } | null;
   /** Longest question accepted. Default 8000 characters. */
@@ -104,7 +104,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         turn.answer = agent.unavailable;
         turn.failed = true;
       } else {
-        const context = options.context?.();
+        const context = await options.context?.(conversationId);
         const answer = await agent.answer(turn.question, {
           conversationId,
           signal: controller.signal,

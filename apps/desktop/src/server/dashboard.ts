@@ -21,9 +21,11 @@ import {
   createTaskExecutor,
   type Scheduler,
 } from '@macstats/scheduler';
+import { createMemoryTool, createNoteStore, formatNotes } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
 import { createMetricsFeature } from './metrics-feature.js';
+import { createNotesFeature } from './notes-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
 import type { OllamaStatus } from './ollama-probe.js';
 import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
@@ -81,6 +83,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const sessionsDir = join(home, 'sessions');
   // The chat's agent of the current host and model, so a deleted chat leaves its memory too.
   let chatAgent: Agent | undefined;
+  const notes = createNoteStore({ dir: join(home, 'memory'), logger });
 
   const server = await startHttpDashboard({
     logger,
@@ -92,6 +95,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ...(options.tools ?? []),
         createMetricsTool(collector),
         ...createScheduleTools({ file: schedulesFile }),
+        // The dashboard's user owns the machine: only here may the global notes be written.
+        createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
       ];
       const ollama = createOllamaFeature(core, {
         host: options.ollama.host,
@@ -122,15 +127,20 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           chatAgent
             ? chatAgent.forget(conversationId)
             : createMemoryStore({ dir: sessionsDir, logger }).delete(conversationId),
-        context: () => {
+        context: async (conversationId) => {
           const latest = collector.latest();
-          return latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : undefined;
+          const parts = [
+            latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : '',
+            formatNotes(await notes.readNotes(conversationId)),
+          ].filter((part) => part !== '');
+          return parts.length > 0 ? parts.join('\n\n') : undefined;
         },
       });
-      const features = [metrics, ollama, chat];
+      const features = [metrics, ollama, chat, createNotesFeature(notes)];
       if (options.scheduler !== false) {
+        // Unattended runs write no notes: a page a task fetched could not plant one for later answers.
         const execute = createTaskExecutor({
-          tools,
+          tools: tools.filter((tool) => tool.name !== 'MEMORY'),
           agent: {
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
