@@ -145,7 +145,7 @@ describe('the SCHEDULER tool', () => {
   });
 
   it('adds, lists and removes through the structured form', async () => {
-    expect(tool.parameters).toMatchObject({ required: ['action'] });
+    expect(tool.parameters).toMatchObject({ properties: { action: { enum: ['add', 'list', 'remove'] } } });
     const structured = (args: Record<string, unknown>) =>
       tool.run(JSON.stringify(args), { ...context, arguments: args });
     expect(
