@@ -94,7 +94,7 @@ describe('macstats ask', () => {
   it('says why a tool failed on its activity line', async () => {
     ollama = await startFakeOllama({
       replies: [
-        { toolCalls: [{ name: 'FETCH_URL', arguments: { argument: 'http://127.0.0.1:9/private' } }] },
+        { toolCalls: [{ name: 'FETCH_URL', arguments: { url: 'http://127.0.0.1:9/private' } }] },
         'That page is off limits.',
       ],
     });
