@@ -29,7 +29,7 @@ export function fakeModel(request: FakeChatRequest): FakeOllamaReply {
     return { fault: 'http-500', errorMessage: 'llama runner process has terminated' };
   const code = /run this JavaScript: (.*)$/s.exec(question)?.[1];
   if (code !== undefined) return { toolCalls: [{ name: 'RUN_JS', arguments: { argument: code.trim() } }] };
-  if (/\bcpu\b/i.test(question)) return { toolCalls: [{ name: 'METRICS', arguments: { argument: 'cpu' } }] };
+  if (/\bcpu\b/i.test(question)) return { toolCalls: [{ name: 'METRICS', arguments: { section: 'cpu' } }] };
   return 'Hello from the fake model.';
 }
 
