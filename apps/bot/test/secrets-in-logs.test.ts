@@ -47,7 +47,7 @@ describe('secrets in logs and output', () => {
       reply: (request) =>
         request.messages.some((message) => message.role === 'tool')
           ? 'It is sunny.'
-          : { toolCalls: [{ name: 'BRAVE_SEARCH', arguments: { argument: 'weather today' } }] },
+          : { toolCalls: [{ name: 'BRAVE_SEARCH', arguments: { query: 'weather today' } }] },
     });
     discord = await startFakeDiscord({ token: TOKEN });
     const home = await tempHome();
