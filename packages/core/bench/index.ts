@@ -52,7 +52,9 @@ console.log(
 );
 console.log(`   all scenarios, budget spent included (pooled)   = ${percent(pooled(reuse))}`);
 const withNotes = reuse.filter((item) => item.scenario.includes('MEMORY notes'));
-console.log(`   with saved MEMORY notes in the context (pooled) = ${percent(pooled(withNotes))}   (target >= 90%)`);
+console.log(
+  `   with saved MEMORY notes in the context (pooled) = ${percent(pooled(withNotes))}   (target >= 90%)`,
+);
 console.log(
   '   (a native turn that spends its budget drops the tool definitions from its last call, so that call starts cold)',
 );

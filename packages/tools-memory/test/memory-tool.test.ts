@@ -28,7 +28,9 @@ describe('the MEMORY tool', () => {
   it('declares its structured form and usage', () => {
     expect(tool.name).toBe('MEMORY');
     expect(tool.usage).toBe('MEMORY: add <fact> | list | remove <n> | search <words>');
-    expect(tool.parameters).toMatchObject({ properties: { action: { enum: ['add', 'list', 'remove', 'search'] } } });
+    expect(tool.parameters).toMatchObject({
+      properties: { action: { enum: ['add', 'list', 'remove', 'search'] } },
+    });
   });
 
   it('finds a note a week later in the conversation that saved it, and not in another', async () => {
