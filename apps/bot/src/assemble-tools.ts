@@ -88,7 +88,11 @@ export async function assembleTools(config: AppConfig, options: { logger: Logger
   tools.push(createMetricsTool(metricsSourceWithRates(collector)));
   tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
   // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
-  const notes = createNoteStore({ dir: paths(config).memory, logger });
+  const notes = createNoteStore({
+    dir: paths(config).memory,
+    logger,
+    toolNames: () => tools.map((tool) => tool.name),
+  });
   tools.push(createMemoryTool({ store: notes, logger }));
   omitted.push({
     name: 'RUN_JS',

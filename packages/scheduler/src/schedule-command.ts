@@ -56,9 +56,7 @@ export const SCHEDULER_PARAMETERS = {
     },
     timezone: { type: 'string', description: 'For add: an IANA time zone; default the local one.' },
   },
-  // No `required`: core fills a bare text call into a tool's only required property, and the
-  // text form ("add 0 9 * * 1-5 | task") is not an action name. A structured call without an
-  // action is refused by the tool with its usage.
+  required: ['action'],
   additionalProperties: false,
 } as const;
 

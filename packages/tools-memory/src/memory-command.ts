@@ -22,9 +22,7 @@ export const MEMORY_PARAMETERS = {
       description: 'For add, list and remove: the notes every conversation sees instead of this one’s.',
     },
   },
-  // No `required`: core fills a bare text call into a tool's only required property, and the
-  // text form ("add The NAS is at …") is not an action name. A structured call without an
-  // action is refused by the tool with its usage.
+  required: ['action'],
   additionalProperties: false,
 } as const;
 

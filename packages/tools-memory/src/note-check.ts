@@ -30,11 +30,12 @@ const CALL_MARKERS: readonly RegExp[] = [
 
 /**
  * Why a note must not be kept, in one sentence; `undefined` when it may be. A note is refused
- * when it holds a tool call (anything core's parser reads as one, or a call marker) or an
- * instruction to the assistant (see {@link INSTRUCTION_PATTERNS}).
+ * when it holds a tool call (anything core's parser reads as a call of one of `toolNames`, or
+ * of any name when they are not given, or a call marker) or an instruction to the assistant
+ * (see {@link INSTRUCTION_PATTERNS}).
  */
-export function checkNote(note: string): string | undefined {
-  if (parseToolCalls(note).length > 0 || CALL_MARKERS.some((marker) => marker.test(note))) {
+export function checkNote(note: string, toolNames?: readonly string[]): string | undefined {
+  if (parseToolCalls(note, toolNames).length > 0 || CALL_MARKERS.some((marker) => marker.test(note))) {
     return 'Not saved: the note contains a tool call (a "NAME: …" line or a call marker); write the fact as a plain sentence, e.g. "The NAS is at 192.168.1.20".';
   }
   if (INSTRUCTION_PATTERNS.some((pattern) => pattern.test(note))) {

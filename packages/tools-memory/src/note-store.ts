@@ -19,6 +19,12 @@ export interface NoteStoreOptions {
   now?: () => number;
   /** Where corrupt files and failed reads are reported. Default: silent. */
   logger?: Logger;
+  /**
+   * The tools the notes' readers can call. A note is refused when it calls one of them (in any
+   * format); a plain `NAS: 10.0.0.2` line is kept when no tool is named NAS. Without it, any
+   * `NAME: …` line counts as a call.
+   */
+  toolNames?: () => readonly string[];
 }
 
 /** What an add did: the note's number in its scope, and the oldest notes pruned to make room. */
@@ -143,7 +149,7 @@ export function createNoteStore(options: NoteStoreOptions): NoteStore {
           refused: `Not saved: the note has ${text.length} characters; keep it under ${maxNoteChars}.`,
         });
       }
-      const refused = checkNote(text);
+      const refused = checkNote(text, options.toolNames?.());
       if (refused !== undefined) return Promise.resolve({ refused });
       return queued(scope, async () => {
         const notes = await load(scope);

@@ -83,7 +83,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const sessionsDir = join(home, 'sessions');
   // The chat's agent of the current host and model, so a deleted chat leaves its memory too.
   let chatAgent: Agent | undefined;
-  const notes = createNoteStore({ dir: join(home, 'memory'), logger });
+  // The chat's tools, once the server made them: a note that calls one of them is refused.
+  let toolNames: readonly string[] = [];
+  const notes = createNoteStore({ dir: join(home, 'memory'), logger, toolNames: () => toolNames });
 
   const server = await startHttpDashboard({
     logger,
@@ -98,6 +100,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         // The dashboard's user owns the machine: only here may the global notes be written.
         createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
       ];
+      toolNames = [...tools.map((tool) => tool.name), 'RUN_JS'];
       const ollama = createOllamaFeature(core, {
         host: options.ollama.host,
         ...(options.ollama.model === undefined ? {} : { model: options.ollama.model }),
