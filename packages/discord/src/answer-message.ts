@@ -43,10 +43,10 @@ const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
  * agent with the channel's prompt and model (a thread's own, else its parent's; its conversation
  * is the thread's alone), and posts the reply in parts (the first replying to
  * the message), then removes the status message. Failures become a short reply; the log has the
- * detail.
+ * detail. Resolves false when the message was dropped unanswered because the bot is stopping.
  */
-export async function answerMessage(message: Message, context: AnswerContext): Promise<void> {
-  if (context.isStopping()) return;
+export async function answerMessage(message: Message, context: AnswerContext): Promise<boolean> {
+  if (context.isStopping()) return false;
   const { logger, sender, botId } = context;
   const channelId = message.channelId;
   const settings = await context.channelsFile.current();
@@ -62,14 +62,14 @@ export async function answerMessage(message: Message, context: AnswerContext): P
   const decision = shouldAnswer(factsOf(message, botId), settings, config, context.allowBots);
   if (!decision.answer) {
     logger.debug({ ...where, reason: decision.reason }, 'message not answered');
-    return;
+    return true;
   }
   const question = questionOf(message, botId);
   const send = (text: string) =>
     context.sendQueue.run(channelId, () => sender.sendText(channelId, text, message.id));
   if (question === '') {
     await send(EMPTY_QUESTION_REPLY);
-    return;
+    return true;
   }
   logger.info({ ...where, questionChars: question.length, mode: config.mode }, 'answering message');
 
@@ -159,4 +159,5 @@ export async function answerMessage(message: Message, context: AnswerContext): P
       .catch((error: unknown) =>
         logger.warn({ ...where, err: error }, 'status message could not be removed'),
       );
+  return !stop.signal.aborted;
 }

@@ -19,4 +19,8 @@ export const DISCORD_BOT_DEFAULTS = {
   stopGraceMs: 0,
   /** Status lines are cut to this many characters. */
   maxStatusChars: 300,
+  /** After a re-identify or restart: channels active and messages posted within 15 minutes. */
+  catchUpMaxAgeMs: 15 * 60_000,
+  /** After a re-identify or restart: missed messages fetched per channel. */
+  catchUpMaxMessages: 50,
 } as const;

@@ -1,6 +1,8 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
 import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
 import { answerMessage } from './answer-message.js';
+import { BotStateFile } from './bot-state-file.js';
+import { catchUp } from './catch-up.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -76,6 +78,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const workQueue = new KeyedQueue();
   const sendQueue = new KeyedQueue();
   const seen = new RecentIds(options.seenMessageLimit ?? DISCORD_BOT_DEFAULTS.seenMessageLimit);
+  const timers = options.timers ?? systemTimers;
+  const botState = new BotStateFile(options.stateFile, logger);
+  const catchUpLimits = {
+    maxAgeMs: options.catchUpMaxAgeMs ?? DISCORD_BOT_DEFAULTS.catchUpMaxAgeMs,
+    maxMessages: options.catchUpMaxMessages ?? DISCORD_BOT_DEFAULTS.catchUpMaxMessages,
+  };
   const answers = new Set<AbortController>();
   // `draining`: stop() was called with a grace period; no new messages, answers in flight go on.
   let state: 'idle' | 'starting' | 'running' | 'draining' | 'stopped' = 'idle';
@@ -87,7 +95,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     sendQueue,
     channelsFile,
     logger,
-    timers: systemTimers,
+    timers,
     botId,
     allowBots: options.allowBots ?? DISCORD_BOT_DEFAULTS.allowBots,
     statusIntervalMs: options.statusIntervalMs ?? DISCORD_BOT_DEFAULTS.statusIntervalMs,
@@ -112,12 +120,25 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     if (message.author.id === botId) return;
     workQueue
-      .run(message.channelId, () => answerMessage(message, context(botId)))
+      .run(message.channelId, async () => {
+        // Handled, answered or not: a catch-up after a restart starts after it. One dropped by
+        // stop() is left for the next start.
+        if (await answerMessage(message, context(botId)))
+          botState.markSeen(message.channelId, message.id, timers.now());
+      })
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: message.id }, 'message handling failed'),
       );
   };
   client.on(Events.MessageCreate, onMessage);
+  // READY (at start, and after a refused resume) means events may have been missed: fetch them.
+  client.on(Events.ShardReady, (shardId) => {
+    if (state !== 'running' && state !== 'starting') return;
+    catchUp(client, botState, catchUpLimits, timers.now(), onMessage, logger).then(
+      (count) => logger.info({ shardId, count }, 'gateway identified; caught up'),
+      (error: unknown) => logger.warn({ shardId, err: error }, 'catch-up failed'),
+    );
+  });
   client.on(Events.ShardDisconnect, (event, shardId) =>
     logger.warn({ code: event.code, shardId }, 'gateway closed'),
   );
@@ -140,6 +161,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         `The Discord bot cannot start while ${state}; create a new one.`,
       );
     state = 'starting';
+    await botState.load();
     const ready = new Promise<void>((resolve, reject) => {
       client.once(Events.ClientReady, () => resolve());
       client.on(Events.ShardDisconnect, (event) => {
@@ -189,6 +211,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle()]), grace]);
     clearTimeout(timer);
     await client.destroy();
+    await botState.flush();
     logger.info({}, 'Discord bot stopped');
   }
 

@@ -1,7 +1,8 @@
 import type { Agent, Logger } from '@macstats/core';
+import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
 
 /** Options of {@link createDiscordBot}. Defaults are in {@link DISCORD_BOT_DEFAULTS}. */
-export interface DiscordBotOptions {
+export interface DiscordBotOptions extends DiscordBotFeatureOptions {
   /** The bot token from the developer portal. */
   token: string;
   /**

@@ -55,7 +55,13 @@ export class FakeGateway {
   private readonly server = new WebSocketServer({ noServer: true });
   private readonly sessions = new Map<string, Session>();
   private readonly sockets = new Set<WebSocket>();
-  readonly counters = { identifies: 0, resumes: 0, heartbeats: 0, intents: undefined as number | undefined };
+  readonly counters = {
+    identifies: 0,
+    resumes: 0,
+    refusedResumes: 0,
+    heartbeats: 0,
+    intents: undefined as number | undefined,
+  };
 
   constructor(private readonly hooks: FakeGatewayHooks) {}
 
@@ -83,8 +89,13 @@ export class FakeGateway {
     }
   }
 
-  /** Drops every socket without a close frame, as a network failure would. */
-  drop(): void {
+  /**
+   * Drops every socket without a close frame, as a network failure would. With `refuseResume`,
+   * the sessions end too: a RESUME then gets op 9 (invalid session, `d: false`) and the client
+   * must identify again, missing whatever was sent in between.
+   */
+  drop(options: { refuseResume?: boolean } = {}): void {
+    if (options.refuseResume) this.sessions.clear();
     for (const socket of this.sockets) socket.terminate();
   }
 
@@ -173,6 +184,7 @@ export class FakeGateway {
     const seq = typeof d.seq === 'number' ? d.seq : -1;
     const oldest = session?.log[0]?.s ?? (session ? session.seq + 1 : 0);
     if (!session || !this.tokenAccepted(d.token) || seq < oldest - 1 || seq > session.seq) {
+      this.counters.refusedResumes++;
       send(ws, { op: 9, d: false, s: null, t: null });
       return undefined;
     }

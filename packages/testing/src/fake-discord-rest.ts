@@ -152,10 +152,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
   route('GET', '/channels/:channelId/messages', ({ channelId }, _body, query) => {
     if (!store.channels.has(channelId ?? '')) return unknownChannel();
     const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50) || 50));
-    const messages = store
-      .channelMessages(channelId ?? '')
-      .slice(-limit)
-      .reverse();
+    const messages = pageOf(store.channelMessages(channelId ?? ''), query, limit);
     return { status: 200, body: messages.map((message) => store.messagePayload(message)) };
   });
   route('GET', '/channels/:channelId/messages/:messageId', ({ channelId, messageId }) => {
@@ -290,6 +287,28 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     ...compileTemplate(template),
     handler,
   }));
+}
+
+/**
+ * One page of a channel's history as Discord pages it, newest first: the `limit` messages just
+ * after `after`, just before `before`, around `around`, or the newest ones.
+ */
+function pageOf(all: FakeDiscordMessage[], query: URLSearchParams, limit: number): FakeDiscordMessage[] {
+  const after = query.get('after');
+  const before = query.get('before');
+  const around = query.get('around');
+  const byId = (id: string) => BigInt(id);
+  let page: FakeDiscordMessage[];
+  if (after !== null && /^\d+$/.test(after))
+    page = all.filter((message) => byId(message.id) > byId(after)).slice(0, limit);
+  else if (before !== null && /^\d+$/.test(before))
+    page = all.filter((message) => byId(message.id) < byId(before)).slice(-limit);
+  else if (around !== null && /^\d+$/.test(around)) {
+    const index = all.findIndex((message) => byId(message.id) >= byId(around));
+    const start = Math.max(0, (index === -1 ? all.length : index) - Math.floor(limit / 2));
+    page = all.slice(start, start + limit);
+  } else page = all.slice(-limit);
+  return page.reverse();
 }
 
 /** What a session with `intents` sees of a message event; `undefined` when its intents exclude it. */

@@ -194,6 +194,8 @@ export interface FakeDiscordGatewayState {
   identifies: number;
   /** RESUME payloads accepted. */
   resumes: number;
+  /** RESUME payloads refused with op 9 (invalid session). */
+  refusedResumes: number;
   /** Sessions that received READY (or RESUMED) and have an open socket. */
   readySessions: number;
   /** Intents of the last IDENTIFY. */
@@ -238,8 +240,12 @@ export interface FakeDiscord {
    * or literal ids) with `status`; the third argument is `retry_after` in seconds or options.
    */
   failNext(route: string, status: number, retryAfterOrOptions?: number | FakeDiscordFailure): void;
-  /** Drops every gateway socket without a close frame (code 1006); sessions stay resumable. */
-  dropGateway(): void;
+  /**
+   * Drops every gateway socket without a close frame (code 1006). Sessions stay resumable (missed
+   * events are replayed on RESUME) unless `refuseResume`: then the sessions end, a RESUME is
+   * answered with op 9 (`d: false`), and events sent before the next IDENTIFY are lost to the bot.
+   */
+  dropGateway(options?: { refuseResume?: boolean }): void;
   /**
    * Resolves with the predicate's first truthy value, checked on every change of the fake and
    * every 10 ms (for state outside it); rejects after `timeoutMs` (default 30000).

@@ -167,6 +167,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         connections: gateway.connections,
         identifies: gateway.counters.identifies,
         resumes: gateway.counters.resumes,
+        refusedResumes: gateway.counters.refusedResumes,
         readySessions: gateway.readySessions,
         heartbeats: gateway.counters.heartbeats,
         ...(gateway.counters.intents !== undefined ? { intents: gateway.counters.intents } : {}),
@@ -178,7 +179,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),
     failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),
-    dropGateway: () => gateway.drop(),
+    dropGateway: (dropOptions) => gateway.drop(dropOptions),
     waitFor,
     onRecord(listener) {
       recordListeners.add(listener);

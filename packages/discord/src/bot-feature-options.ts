@@ -1,0 +1,20 @@
+import type { Timers } from './timers.js';
+
+/**
+ * Options of {@link createDiscordBot} for reconnect catch-up, cancel, merging, replies, slash
+ * commands and images. Defaults are in {@link DISCORD_BOT_DEFAULTS}.
+ */
+export interface DiscordBotFeatureOptions {
+  /**
+   * The bot's own state file (apps pass `$MACSTATS_HOME/discord_state.json`): the last message
+   * handled per channel, so a restart neither loses nor repeats answers, and `/model` choices.
+   * Written atomically. Default: none, kept in memory (catch-up still works across re-identifies).
+   */
+  stateFile?: string;
+  /** After a re-identify or restart, look back this far, in milliseconds, for missed messages. Default 900 000 (15 min). */
+  catchUpMaxAgeMs?: number;
+  /** After a re-identify or restart, fetch at most this many missed messages per channel. Default 50. */
+  catchUpMaxMessages?: number;
+  /** The clock and timers; tests inject their own. Default: the system's. */
+  timers?: Timers;
+}

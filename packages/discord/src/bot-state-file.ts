@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { type Logger, silentLogger } from '@macstats/core';
+import writeFileAtomic from 'write-file-atomic';
+
+/** What the bot remembers of one channel across reconnects and restarts. */
+interface ChannelState {
+  /** The newest message id handled in the channel (a snowflake, as a string). */
+  lastSeenId: string;
+  /** When that message was handled, in epoch milliseconds: "active recently" is measured from it. */
+  activeAt: number;
+  /** The model chosen with `/model`, if any. */
+  model?: string;
+}
+
+/** The file's shape: `{ "version": 1, "channels": { "<id>": ChannelState } }`. */
+interface StateDocument {
+  version: 1;
+  channels: Record<string, ChannelState>;
+}
+
+/** Channels kept in the file; the least recently active ones beyond this are dropped. */
+const MAX_CHANNELS = 2000;
+
+function isSnowflake(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{1,20}$/.test(value);
+}
+
+function parseState(text: string): Map<string, ChannelState> {
+  const document = JSON.parse(text) as Partial<StateDocument>;
+  const channels = new Map<string, ChannelState>();
+  for (const [id, entry] of Object.entries(document.channels ?? {})) {
+    if (!isSnowflake(id) || !isSnowflake(entry?.lastSeenId) || typeof entry.activeAt !== 'number') continue;
+    channels.set(id, {
+      lastSeenId: entry.lastSeenId,
+      activeAt: entry.activeAt,
+      ...(typeof entry.model === 'string' && entry.model !== '' ? { model: entry.model } : {}),
+    });
+  }
+  return channels;
+}
+
+/**
+ * The bot's own state (`discord_state.json`): per channel, the last message handled and when,
+ * and the `/model` choice. It is the bot's file, not the owner's: written whole and atomically
+ * (temp file + rename) after changes, coalesced so a burst of messages makes one or two writes.
+ * Without a path it lives in memory only. A missing or unreadable file starts empty, said once in
+ * the log.
+ */
+export class BotStateFile {
+  private readonly channels = new Map<string, ChannelState>();
+  private writing: Promise<void> | undefined;
+  private dirty = false;
+
+  constructor(
+    private readonly path: string | undefined,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  /** Reads the file; call once before use. */
+  async load(): Promise<void> {
+    if (!this.path) return;
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.logger.warn({ path: this.path, err: error }, 'Discord state file unreadable; starting empty');
+      return;
+    }
+    try {
+      for (const [id, entry] of parseState(text)) this.channels.set(id, entry);
+    } catch (error) {
+      this.logger.warn(
+        { path: this.path, err: error },
+        'Discord state file is not valid JSON; starting empty',
+      );
+    }
+  }
+
+  /** The newest message id handled in the channel. */
+  lastSeen(channelId: string): string | undefined {
+    return this.channels.get(channelId)?.lastSeenId;
+  }
+
+  /** Channels with a message handled at or after `since` (epoch milliseconds), most recent first. */
+  activeSince(since: number): string[] {
+    return [...this.channels.entries()]
+      .filter(([, entry]) => entry.activeAt >= since)
+      .sort(([, a], [, b]) => b.activeAt - a.activeAt)
+      .map(([id]) => id);
+  }
+
+  /** Records a handled message; an older id than the one stored leaves the id alone. */
+  markSeen(channelId: string, messageId: string, at: number): void {
+    const entry = this.channels.get(channelId);
+    if (entry && BigInt(entry.lastSeenId) >= BigInt(messageId)) {
+      entry.activeAt = Math.max(entry.activeAt, at);
+    } else this.channels.set(channelId, { ...entry, lastSeenId: messageId, activeAt: at });
+    this.save();
+  }
+
+  /** The channel's `/model` choice. */
+  model(channelId: string): string | undefined {
+    return this.channels.get(channelId)?.model;
+  }
+
+  /** Sets or (with `undefined`) clears the channel's `/model` choice. */
+  setModel(channelId: string, model: string | undefined, at: number): void {
+    const entry = this.channels.get(channelId) ?? { lastSeenId: '0', activeAt: at };
+    const { model: _old, ...rest } = entry;
+    this.channels.set(channelId, model === undefined ? rest : { ...rest, model });
+    this.save();
+  }
+
+  /** Resolves once every change so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private save(): void {
+    if (!this.path) return;
+    this.dirty = true;
+    this.writing ??= this.writeLoop(this.path).finally(() => {
+      this.writing = undefined;
+    });
+  }
+
+  private async writeLoop(path: string): Promise<void> {
+    while (this.dirty) {
+      this.dirty = false;
+      const kept = [...this.channels.entries()]
+        .sort(([, a], [, b]) => b.activeAt - a.activeAt)
+        .slice(0, MAX_CHANNELS);
+      const document: StateDocument = { version: 1, channels: Object.fromEntries(kept) };
+      try {
+        await writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+      } catch (error) {
+        this.logger.warn({ path, err: error }, 'Discord state file could not be written');
+      }
+    }
+  }
+}
