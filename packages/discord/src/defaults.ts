@@ -19,6 +19,10 @@ export const DISCORD_BOT_DEFAULTS = {
   stopGraceMs: 0,
   /** Status lines are cut to this many characters. */
   maxStatusChars: 300,
+  /** A tool's argument is cut to this many characters in the status line. */
+  maxStatusArgumentChars: 80,
+  /** What the asker reads after stopping an answer. */
+  stoppedMessage: 'Stopped.',
   /** After a re-identify or restart: channels active and messages posted within 15 minutes. */
   catchUpMaxAgeMs: 15 * 60_000,
   /** After a re-identify or restart: missed messages fetched per channel. */

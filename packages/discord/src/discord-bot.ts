@@ -1,16 +1,21 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
-import { Client, Events, GatewayIntentBits, type Message, Partials } from 'discord.js';
-import { answerMessage } from './answer-message.js';
+import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import { ActiveAnswers } from './active-answers.js';
+import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { KeyedQueue } from './keyed-queue.js';
+import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
 import { RecentIds } from './recent-ids.js';
 import { MIN_SPLIT_LIMIT } from './split-message.js';
 import { systemTimers } from './timers.js';
 import type { DiscordBot, DiscordBotOptions } from './types.js';
+
+/** The reaction that stops an answer. */
+const STOP_EMOJI = '❌';
 
 /** How long `stop()` waits for answers to wind down before disconnecting anyway. */
 const STOP_GRACE_MS = 10_000;
@@ -65,9 +70,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       GatewayIntentBits.GuildMessages,
       GatewayIntentBits.DirectMessages,
       GatewayIntentBits.MessageContent,
+      // ❌ on the status message stops an answer.
+      GatewayIntentBits.GuildMessageReactions,
+      GatewayIntentBits.DirectMessageReactions,
     ],
-    // DMs arrive for channels the client has not cached yet.
-    partials: [Partials.Channel],
+    // DMs arrive for channels the client has not cached yet; reactions for uncached messages.
+    partials: [Partials.Channel, Partials.Message, Partials.Reaction, Partials.User],
     rest: { ...options.rest, api: apiUrl },
     allowedMentions: { parse: [] },
   });
@@ -89,48 +97,56 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   let state: 'idle' | 'starting' | 'running' | 'draining' | 'stopped' = 'idle';
   let stopping: Promise<void> | undefined;
 
-  const context = (botId: string) => ({
+  const active = new ActiveAnswers();
+  const answerContext: AnswerContext = {
     agent: options.agent,
     sender,
     sendQueue,
-    channelsFile,
     logger,
     timers,
-    botId,
-    allowBots: options.allowBots ?? DISCORD_BOT_DEFAULTS.allowBots,
+    active,
     statusIntervalMs: options.statusIntervalMs ?? DISCORD_BOT_DEFAULTS.statusIntervalMs,
     typingIntervalMs: options.typingIntervalMs ?? DISCORD_BOT_DEFAULTS.typingIntervalMs,
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
+    modelFor: (turn) => botState.model(turn.channelId) ?? turn.config.model,
     isStopped: () => state === 'stopped',
     isStopping: () => state === 'draining' || state === 'stopped',
     track: (controller: AbortController) => {
       answers.add(controller);
       return () => answers.delete(controller);
     },
-  });
-
-  const onMessage = (message: Message) => {
-    const botId = client.user?.id;
-    if ((state !== 'running' && state !== 'starting') || !botId) return;
-    // A message delivered twice (a replayed dispatch) is answered once.
-    if (!seen.add(message.id)) {
-      logger.warn({ messageId: message.id }, 'message delivered twice; answered once');
-      return;
-    }
-    if (message.author.id === botId) return;
-    workQueue
-      .run(message.channelId, async () => {
-        // Handled, answered or not: a catch-up after a restart starts after it. One dropped by
-        // stop() is left for the next start.
-        if (await answerMessage(message, context(botId)))
-          botState.markSeen(message.channelId, message.id, timers.now());
-      })
-      .catch((error: unknown) =>
-        logger.error({ err: error, messageId: message.id }, 'message handling failed'),
-      );
   };
+
+  const onMessage = createMessageIntake({
+    logger,
+    timers,
+    channelsFile,
+    allowBots: options.allowBots ?? DISCORD_BOT_DEFAULTS.allowBots,
+    seen,
+    state: botState,
+    active,
+    workQueue,
+    botId: () => client.user?.id,
+    accepting: () => state === 'running' || state === 'starting',
+    answer: (turn) => answerTurn(turn, answerContext),
+    reply: (message, text) =>
+      sendQueue.run(message.channelId, () => sender.sendText(message.channelId, text, message.id)),
+  });
   client.on(Events.MessageCreate, onMessage);
+  // ❌ on the status message, by the asker, stops the answer.
+  client.on(Events.MessageReactionAdd, (reaction, user) => {
+    const running = active.in(reaction.message.channelId);
+    if (!running || reaction.emoji.name !== STOP_EMOJI || user.id !== running.askerId) return;
+    void running.isOwnMessage(reaction.message.id).then((own) => {
+      if (!own) return;
+      logger.info(
+        { channelId: reaction.message.channelId, messageId: reaction.message.id },
+        'stop requested',
+      );
+      running.cancel();
+    });
+  });
   // READY (at start, and after a refused resume) means events may have been missed: fetch them.
   client.on(Events.ShardReady, (shardId) => {
     if (state !== 'running' && state !== 'starting') return;

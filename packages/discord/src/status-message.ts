@@ -29,9 +29,21 @@ export class StatusMessage {
     private readonly logger: Logger = silentLogger,
   ) {}
 
-  /** Shows `text` as soon as the interval allows; a newer text replaces one still waiting. */
-  update(text: string): void {
+  /** The status message's id, waiting for it while it is being posted; undefined when none was. */
+  async posted(): Promise<string | undefined> {
+    while (this.id === undefined && this.writing) await this.writing;
+    return this.id;
+  }
+
+  /**
+   * Shows `text` as soon as the interval allows; a newer text replaces one still waiting. With
+   * `create: false` the text only replaces one already shown or on its way (a minor step such as
+   * "Thinking…" is not worth a message of its own).
+   */
+  update(text: string, options: { create?: boolean } = {}): void {
     if (this.closed) return;
+    const posted = this.id !== undefined || this.writing !== undefined || this.pending !== undefined;
+    if (options.create === false && !posted) return;
     this.pending = text;
     this.schedule();
   }

@@ -1,42 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { statusForEvent } from './status-text.js';
+import { minorStatusForEvent, statusForEvent } from './status-text.js';
 
 describe('statusForEvent', () => {
   it('says which URL is fetched', () => {
     expect(
-      statusForEvent({
-        type: 'tool-call-start',
-        tool: 'FETCH_URL',
-        argument: 'https://example.com/a',
-        iteration: 1,
-      }),
+      statusForEvent({ type: 'tool-call-start', tool: 'FETCH_URL', argument: 'https://example.com/a' }),
     ).toBe('Fetching https://example.com/a…');
   });
 
   it('names the MCP tool being called', () => {
-    expect(
-      statusForEvent({
-        type: 'tool-call-start',
-        tool: 'MCP',
-        argument: 'get-sum {"a":1,"b":2}',
-        iteration: 1,
-      }),
-    ).toBe('Calling MCP tool get-sum…');
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'MCP', argument: 'get-sum {"a":1,"b":2}' })).toBe(
+      'Calling MCP tool get-sum…',
+    );
   });
 
   it('quotes a web search', () => {
-    expect(
-      statusForEvent({
-        type: 'tool-call-start',
-        tool: 'BRAVE_SEARCH',
-        argument: 'ollama news',
-        iteration: 1,
-      }),
-    ).toBe('Searching the web for "ollama news"…');
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'BRAVE_SEARCH', argument: 'ollama news' })).toBe(
+      'Searching the web for "ollama news"…',
+    );
   });
 
   it('names any other tool', () => {
-    expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x', iteration: 1 })).toBe(
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x' })).toBe(
       'Using SCHEDULE…',
     );
   });
@@ -46,19 +31,36 @@ describe('statusForEvent', () => {
   });
 
   it('cuts a very long status line', () => {
-    const line = statusForEvent({
-      type: 'tool-call-start',
-      tool: 'FETCH_URL',
-      argument: `https://x.dev/${'a'.repeat(500)}`,
-      iteration: 1,
-    });
+    const line = statusForEvent({ type: 'status', text: `Loading ${'a'.repeat(500)}` });
     expect(line?.length).toBe(300);
     expect(line?.endsWith('…')).toBe(true);
   });
 
-  it('shows nothing for tokens, model calls and planning', () => {
+  it("shortens a tool's argument in the middle, keeping both ends", () => {
+    const line = statusForEvent({
+      type: 'tool-call-start',
+      tool: 'FETCH_URL',
+      argument: `https://x.dev/${'a'.repeat(500)}/end.html`,
+      iteration: 1,
+    });
+    expect(line).toMatch(/^Fetching https:\/\/x\.dev\/a+…a*\/end\.html…$/);
+    expect(line?.length).toBe('Fetching '.length + 80 + 1);
+  });
+
+  it('says when the agent plans', () => {
+    expect(statusForEvent({ type: 'planning-start' })).toBe('Planning…');
+  });
+
+  it('shows nothing for tokens and model calls', () => {
     expect(statusForEvent({ type: 'token', call: 1, text: 'hi' })).toBeUndefined();
-    expect(statusForEvent({ type: 'llm-call-start', call: 1, purpose: 'tools' })).toBeUndefined();
-    expect(statusForEvent({ type: 'planning-start' })).toBeUndefined();
+    expect(statusForEvent({ type: 'llm-call-start', call: 2, purpose: 'tools' })).toBeUndefined();
+  });
+});
+
+describe('minorStatusForEvent', () => {
+  it('says the model is thinking again after the first call, and nothing for the first', () => {
+    expect(minorStatusForEvent({ type: 'llm-call-start', call: 1, purpose: 'tools' })).toBeUndefined();
+    expect(minorStatusForEvent({ type: 'llm-call-start', call: 2, purpose: 'tools' })).toBe('Thinking…');
+    expect(minorStatusForEvent({ type: 'tool-call-start', tool: 'X', argument: '', iteration: 1 })).toBeUndefined();
   });
 });

@@ -7,15 +7,26 @@ function oneLine(text: string): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** A tool's argument as the status line shows it: one line, long ones cut in the middle. */
+function shortArgument(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const max = DISCORD_BOT_DEFAULTS.maxStatusArgumentChars;
+  if (flat.length <= max) return flat;
+  const head = Math.ceil((max - 1) * 0.7);
+  return `${flat.slice(0, head)}…${flat.slice(flat.length - (max - 1 - head))}`;
+}
+
 /**
- * The status line for an agent event, or `undefined` when the event is not shown: tool starts
- * ("Fetching https://…", "Calling MCP tool echo…") and the agent's own `status` lines.
+ * The status line for an agent event, or `undefined` when the event is not shown: planning,
+ * tool starts ("Fetching https://…", "Calling MCP tool echo…", the argument shortened) and the
+ * agent's own `status` lines ("Loading qwen3:8b…").
  */
 export function statusForEvent(event: AgentEvent): string | undefined {
   if (event.type === 'status' && typeof event.text === 'string' && event.text.trim() !== '')
     return oneLine(event.text);
+  if (event.type === 'planning-start') return 'Planning…';
   if (event.type !== 'tool-call-start' || typeof event.tool !== 'string') return undefined;
-  const argument = typeof event.argument === 'string' ? event.argument.trim() : '';
+  const argument = typeof event.argument === 'string' ? shortArgument(event.argument) : '';
   switch (event.tool) {
     case 'FETCH_URL':
       return oneLine(`Fetching ${argument}…`);
@@ -28,4 +39,13 @@ export function statusForEvent(event: AgentEvent): string | undefined {
     default:
       return oneLine(`Using ${event.tool}…`);
   }
+}
+
+/**
+ * A minor step worth showing only over a status message already up: the model called again
+ * after a tool ("Thinking…"). `undefined` for any other event.
+ */
+export function minorStatusForEvent(event: DiscordAgentEvent): string | undefined {
+  if (event.type === 'llm-call-start' && typeof event.call === 'number' && event.call > 1) return 'Thinking…';
+  return undefined;
 }

@@ -6,6 +6,7 @@ import type {
   FakeDiscordChannel,
   FakeDiscordDispatchOptions,
   FakeDiscordMessage,
+  FakeDiscordReactionOptions,
   FakeDiscordThreadOptions,
 } from './fake-discord-types.js';
 
@@ -94,8 +95,42 @@ export function createDispatchers({ store, gateway, onChange }: DispatchContext)
     return thread;
   }
 
+  function addReaction(reaction: FakeDiscordReactionOptions): void {
+    const message = store.messages.get(reaction.messageId);
+    if (!message || message.deleted) throw new Error(`addReaction: unknown message ${reaction.messageId}`);
+    const user = store.user(reaction.user);
+    const isDm = message.guildId === undefined;
+    const payload = {
+      user_id: user.id,
+      channel_id: message.channelId,
+      message_id: message.id,
+      message_author_id: message.author.id,
+      emoji: { id: null, name: reaction.emoji },
+      burst: false,
+      burst_colors: [],
+      type: 0,
+      ...(isDm
+        ? {}
+        : {
+            guild_id: message.guildId,
+            member: {
+              user: store.userPayload(user),
+              roles: [],
+              joined_at: message.timestamp,
+              deaf: false,
+              mute: false,
+              flags: 0,
+            },
+          }),
+    };
+    const needed = isDm ? GATEWAY_INTENTS.directMessageReactions : GATEWAY_INTENTS.guildMessageReactions;
+    gateway.dispatch('MESSAGE_REACTION_ADD', (intents) => ((intents & needed) !== 0 ? payload : undefined));
+    onChange();
+  }
+
   return {
     dispatchMessage: (dispatch: FakeDiscordDispatchOptions) => dispatchMessage(dispatch),
     createThread,
+    addReaction,
   };
 }

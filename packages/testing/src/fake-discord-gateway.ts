@@ -9,7 +9,9 @@ export const GATEWAY_INTENTS = {
   guildMembers: 1 << 1,
   guildPresences: 1 << 8,
   guildMessages: 1 << 9,
+  guildMessageReactions: 1 << 10,
   directMessages: 1 << 12,
+  directMessageReactions: 1 << 13,
   messageContent: 1 << 15,
 } as const;
 

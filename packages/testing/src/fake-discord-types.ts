@@ -147,6 +147,15 @@ export interface FakeDiscordDispatchOptions {
   replyTo?: string;
 }
 
+/** A reaction a user adds, sent as MESSAGE_REACTION_ADD (to sessions with the reaction intents). */
+export interface FakeDiscordReactionOptions {
+  messageId: string;
+  /** A unicode emoji, e.g. `"❌"`. */
+  emoji: string;
+  /** Who reacts; a username alone gets a stable id. Default `{ username: 'alice' }`. */
+  user?: { id?: string; username?: string; bot?: boolean };
+}
+
 /** Options of {@link startFakeDiscord}. */
 export interface FakeDiscordOptions {
   /** When set, REST answers 401 and the gateway closes 4004 for any other token. Default: any token. */
@@ -229,6 +238,8 @@ export interface FakeDiscord {
    * `member` when it is in it), then a forum post's starter message; returns the thread.
    */
   createThread(options: FakeDiscordThreadOptions): FakeDiscordChannel;
+  /** A user adds a reaction to a message: MESSAGE_REACTION_ADD through the gateway. */
+  addReaction(reaction: FakeDiscordReactionOptions): void;
   /** A channel or thread by id. */
   channel(id: string): FakeDiscordChannel | undefined;
   /** The channel's messages in order, edits applied, deleted ones left out. */

@@ -112,7 +112,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   gatewayUrl = `${base.replace(/^http/, 'ws')}/gateway`;
   resumeUrl = `${base.replace(/^http/, 'ws')}/gateway-resume`;
 
-  const { dispatchMessage, createThread } = createDispatchers({ store, gateway, onChange });
+  const { dispatchMessage, createThread, addReaction } = createDispatchers({ store, gateway, onChange });
 
   function waitFor<T>(
     predicate: () => T | undefined | null | false,
@@ -175,6 +175,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     dispatchMessage,
     createThread,
+    addReaction,
     channel: (id) => store.channels.get(id),
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),

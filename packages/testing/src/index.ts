@@ -8,6 +8,7 @@ export type {
   FakeDiscordGuild,
   FakeDiscordMessage,
   FakeDiscordOptions,
+  FakeDiscordReactionOptions,
   FakeDiscordRequestRecord,
   FakeDiscordSentRecord,
   FakeDiscordThreadOptions,

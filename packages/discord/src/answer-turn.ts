@@ -1,33 +1,32 @@
-import type { Agent, AgentEvent, Logger } from '@macstats/core';
-import type { Message } from 'discord.js';
-import { channelConfig } from './channel-settings.js';
-import type { ChannelSettingsFile } from './channel-settings-file.js';
+import type { Logger } from '@macstats/core';
+import type { ActiveAnswers } from './active-answers.js';
+import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
 import type { KeyedQueue } from './keyed-queue.js';
-import { factsOf, questionOf, threadParentOf } from './message-facts.js';
 import type { MessageSender } from './message-sender.js';
-import { shouldAnswer } from './should-answer.js';
 import { StatusMessage } from './status-message.js';
-import { statusForEvent } from './status-text.js';
+import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
+import type { DiscordAgent, DiscordAgentEvent } from './types.js';
 import { startTyping } from './typing.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
-  agent: Pick<Agent, 'answer'>;
+  agent: DiscordAgent;
   sender: MessageSender;
   /** One sender at a time per channel, so two multi-part messages never interleave. */
   sendQueue: KeyedQueue;
-  channelsFile: ChannelSettingsFile;
   logger: Logger;
   timers: Timers;
-  botId: string;
-  allowBots: boolean;
   statusIntervalMs: number;
   typingIntervalMs: number;
   answerTimeoutMs: number;
   errorMessage: string;
+  /** The answer running in each channel, for `stop` and ❌. */
+  active: ActiveAnswers;
+  /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
+  modelFor(turn: Turn): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
   /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */
@@ -36,41 +35,31 @@ export interface AnswerContext {
   track(controller: AbortController): () => void;
 }
 
-const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
-
 /**
- * Handles one message: decides whether to answer, shows typing and the status message, asks the
- * agent with the channel's prompt and model (a thread's own, else its parent's; its conversation
- * is the thread's alone), and posts the reply in parts (the first replying to
- * the message), then removes the status message. Failures become a short reply; the log has the
- * detail. Resolves false when the message was dropped unanswered because the bot is stopping.
+ * Answers one turn: shows typing and the status message, asks the agent with the channel's
+ * prompt and model (a thread's conversation is its own), posts the reply in parts (the first
+ * replying to the turn's last message), then removes the status message. The asker can stop it
+ * (`stop`, or ❌ on the status message): the agent's signal aborts and one line says so.
+ * Failures become a short reply; the log has the detail. Resolves false when the turn was
+ * dropped unanswered because the bot is stopping.
  */
-export async function answerMessage(message: Message, context: AnswerContext): Promise<boolean> {
+export async function answerTurn(turn: Turn, context: AnswerContext): Promise<boolean> {
   if (context.isStopping()) return false;
-  const { logger, sender, botId } = context;
-  const channelId = message.channelId;
-  const settings = await context.channelsFile.current();
-  const parentId = threadParentOf(message);
-  const config = channelConfig(settings, channelId, parentId);
+  const { logger, sender } = context;
+  const { channelId, config } = turn;
+  const last = turn.messages.at(-1);
+  if (!last) return true;
+  const question = turn.questions.join('\n');
   const where = {
-    messageId: message.id,
+    messageId: last.id,
+    ...(turn.messages.length > 1 ? { merged: turn.messages.length } : {}),
     channelId,
-    ...(parentId !== undefined ? { parentId } : {}),
-    guildId: message.guildId,
-    authorId: message.author.id,
+    ...(turn.parentId !== undefined ? { parentId: turn.parentId } : {}),
+    guildId: turn.guildId,
+    authorId: turn.askerId,
   };
-  const decision = shouldAnswer(factsOf(message, botId), settings, config, context.allowBots);
-  if (!decision.answer) {
-    logger.debug({ ...where, reason: decision.reason }, 'message not answered');
-    return true;
-  }
-  const question = questionOf(message, botId);
   const send = (text: string) =>
-    context.sendQueue.run(channelId, () => sender.sendText(channelId, text, message.id));
-  if (question === '') {
-    await send(EMPTY_QUESTION_REPLY);
-    return true;
-  }
+    context.sendQueue.run(channelId, () => sender.sendText(channelId, text, last.id));
   logger.info({ ...where, questionChars: question.length, mode: config.mode }, 'answering message');
 
   const stopTyping = startTyping(
@@ -81,7 +70,7 @@ export async function answerMessage(message: Message, context: AnswerContext): P
   );
   const status = new StatusMessage(
     {
-      create: (text) => sender.createStatus(channelId, text, message.id),
+      create: (text) => sender.createStatus(channelId, text, last.id),
       edit: (id, text) => sender.edit(channelId, id, text),
     },
     context.statusIntervalMs,
@@ -89,38 +78,43 @@ export async function answerMessage(message: Message, context: AnswerContext): P
     logger,
   );
   const stop = new AbortController();
+  const cancel = new AbortController();
   const untrack = context.track(stop);
+  const inactive = context.active.add(channelId, {
+    askerId: turn.askerId,
+    isOwnMessage: async (id) =>
+      turn.messages.some((message) => message.id === id) || (await status.posted()) === id,
+    cancel: () => cancel.abort(new Error('The asker stopped the answer.')),
+  });
   const timeout = AbortSignal.timeout(context.answerTimeoutMs);
   let modelFailed = false;
   let reply: string | undefined;
   const started = context.timers.now();
-  const onEvent = (event: AgentEvent) => {
+  const onEvent = (event: DiscordAgentEvent) => {
     try {
       if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
       const line = statusForEvent(event);
       if (line) status.update(line);
+      else {
+        const minor = minorStatusForEvent(event);
+        if (minor) status.update(minor, { create: false });
+      }
     } catch (error) {
       logger.warn({ ...where, err: error }, 'agent event could not be shown');
     }
   };
+  const model = context.modelFor(turn);
   try {
     const answer = await context.agent.answer(question, {
       conversationId: `discord-${channelId}`,
-      signal: AbortSignal.any([stop.signal, timeout]),
+      signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
       onEvent,
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
-      ...(config.model ? { model: config.model } : {}),
+      ...(model ? { model } : {}),
     });
+    if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    if (answer.error !== undefined) {
-      // A failed answer is never shown as if it were one: its sentence (or the error message),
-      // with the hint when the model could not be used.
-      if (isModelFailure(answer.error.code)) modelFailed = true;
-      reply = text === '' ? context.errorMessage : text;
-      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
-    } else {
-      reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
-    }
+    reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
     if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
     logger.info(
       {
@@ -133,7 +127,10 @@ export async function answerMessage(message: Message, context: AnswerContext): P
       'answer ready',
     );
   } catch (error) {
-    if (!stop.signal.aborted) {
+    if (cancel.signal.aborted && !stop.signal.aborted) {
+      logger.info({ ...where, ms: context.timers.now() - started }, 'answer stopped by the asker');
+      reply = DISCORD_BOT_DEFAULTS.stoppedMessage;
+    } else if (!stop.signal.aborted) {
       const timedOut = timeout.aborted;
       logger.error({ ...where, err: error, timedOut }, timedOut ? 'answer timed out' : 'answer failed');
       reply = timedOut ? DISCORD_BOT_DEFAULTS.timeoutMessage : context.errorMessage;
@@ -142,6 +139,7 @@ export async function answerMessage(message: Message, context: AnswerContext): P
   } finally {
     stopTyping();
     untrack();
+    inactive();
   }
 
   const statusId = await status.finish();

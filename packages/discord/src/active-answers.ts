@@ -1,0 +1,43 @@
+/** An answer being made in a channel, as far as cancelling it goes. */
+export interface ActiveAnswer {
+  /** Who asked: only they can stop it. */
+  askerId: string;
+  /**
+   * Whether a message is this answer's status message or one of its questions (a ❌ on either
+   * stops it). Waits for a status message still being posted.
+   */
+  isOwnMessage(messageId: string): Promise<boolean>;
+  /** Stops the answer (aborts the model call and the running tool). */
+  cancel(): void;
+}
+
+/** Words that stop the asker's answer when sent alone. */
+const STOP_WORDS = new Set(['stop', 'cancel']);
+
+/** True for a message that asks to stop: "stop" or "cancel" alone, any case, trailing punctuation allowed. */
+export function isStopRequest(text: string): boolean {
+  return STOP_WORDS.has(
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/[.!]+$/, ''),
+  );
+}
+
+/** The answer running in each channel (one at a time per channel). */
+export class ActiveAnswers {
+  private readonly byChannel = new Map<string, ActiveAnswer>();
+
+  /** Registers the channel's running answer; returns the function that removes it. */
+  add(channelId: string, answer: ActiveAnswer): () => void {
+    this.byChannel.set(channelId, answer);
+    return () => {
+      if (this.byChannel.get(channelId) === answer) this.byChannel.delete(channelId);
+    };
+  }
+
+  /** The running answer of a channel. */
+  in(channelId: string): ActiveAnswer | undefined {
+    return this.byChannel.get(channelId);
+  }
+}

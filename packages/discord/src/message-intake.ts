@@ -1,0 +1,107 @@
+import type { Logger } from '@macstats/core';
+import type { Message } from 'discord.js';
+import { type ActiveAnswers, isStopRequest } from './active-answers.js';
+import type { BotStateFile } from './bot-state-file.js';
+import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { decideMessage, type Turn } from './decide-message.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { questionOf } from './message-facts.js';
+import type { RecentIds } from './recent-ids.js';
+import type { Timers } from './timers.js';
+
+const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
+
+/** What the intake needs from the bot. */
+export interface IntakeContext {
+  logger: Logger;
+  timers: Timers;
+  channelsFile: ChannelSettingsFile;
+  allowBots: boolean;
+  seen: RecentIds;
+  state: BotStateFile;
+  active: ActiveAnswers;
+  /** One task at a time per channel, in order: answers, and the bookkeeping behind them. */
+  workQueue: KeyedQueue;
+  /** The bot's user id, once logged in. */
+  botId(): string | undefined;
+  /** Whether new messages are taken. */
+  accepting(): boolean;
+  /** Answers a turn; resolves false when it was dropped because the bot is stopping. */
+  answer(turn: Turn): Promise<boolean>;
+  /** Posts a short reply to a message. */
+  reply(message: Message, text: string): Promise<unknown>;
+}
+
+/**
+ * The way in for every message (live, replayed, or fetched by a catch-up): drops one seen before,
+ * lets the asker stop their running answer with `stop`, decides in order per channel whether to
+ * answer, and queues the answer. The last message handled per channel is recorded in order
+ * behind the answers, so a restart starts after what was really answered.
+ */
+export function createMessageIntake(context: IntakeContext): (message: Message) => void {
+  const { logger } = context;
+  const deciding = new KeyedQueue();
+
+  const markSeen = (message: Message) =>
+    context.state.markSeen(message.channelId, message.id, context.timers.now());
+
+  const queue = (channelId: string, task: () => Promise<void>, messageId: string) =>
+    context.workQueue
+      .run(channelId, task)
+      .catch((error: unknown) => logger.error({ err: error, messageId }, 'message handling failed'));
+
+  async function take(message: Message, botId: string): Promise<void> {
+    const decision = await decideMessage(message, botId, context.channelsFile, context.allowBots);
+    if (decision.kind === 'ignore') {
+      logger.debug(
+        { messageId: message.id, channelId: message.channelId, reason: decision.reason },
+        'message not answered',
+      );
+      void queue(message.channelId, async () => markSeen(message), message.id);
+      return;
+    }
+    if (decision.kind === 'empty') {
+      void queue(
+        message.channelId,
+        async () => {
+          await context.reply(message, EMPTY_QUESTION_REPLY);
+          markSeen(message);
+        },
+        message.id,
+      );
+      return;
+    }
+    const { turn } = decision;
+    void queue(
+      turn.channelId,
+      async () => {
+        // One dropped by stop() is left for the next start's catch-up.
+        if (await context.answer(turn)) for (const each of turn.messages) markSeen(each);
+      },
+      message.id,
+    );
+  }
+
+  return (message: Message) => {
+    const botId = context.botId();
+    if (!context.accepting() || !botId) return;
+    // A message delivered twice (a replayed dispatch, a catch-up) is answered once.
+    if (!context.seen.add(message.id)) {
+      logger.debug({ messageId: message.id }, 'message delivered twice; answered once');
+      return;
+    }
+    if (message.author.id === botId) return;
+    const running = context.active.in(message.channelId);
+    if (running && running.askerId === message.author.id && isStopRequest(questionOf(message, botId))) {
+      logger.info({ messageId: message.id, channelId: message.channelId }, 'stop requested');
+      running.cancel();
+      void queue(message.channelId, async () => markSeen(message), message.id);
+      return;
+    }
+    deciding
+      .run(message.channelId, () => take(message, botId))
+      .catch((error: unknown) =>
+        logger.error({ err: error, messageId: message.id }, 'message handling failed'),
+      );
+  };
+}
