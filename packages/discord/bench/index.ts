@@ -51,7 +51,12 @@ async function startMacstatsBot(
   globalRequestsPerSecond: number,
 ): Promise<Running> {
   const agent = createAgent({ ollama: { host: ollamaUrl, model: 'llama3.2:3b' }, tools: [] });
-  const bot = createDiscordBot({ token: 'bench-token', agent, apiUrl, rest: { globalRequestsPerSecond } });
+  const bot = createDiscordBot({
+    token: 'bench-token',
+    agent,
+    apiUrl,
+    rest: { globalRequestsPerSecond },
+  });
   await bot.start();
   return {
     stop: async () => {
@@ -59,6 +64,36 @@ async function startMacstatsBot(
       await agent.close();
     },
   };
+}
+
+/** Status steps the progress agent shows per answer. */
+const PROGRESS_STEPS = 3;
+
+/**
+ * The bot with an agent that shows {@link PROGRESS_STEPS} tool steps (a macrotask apart, as a
+ * real tool run is) and then answers: the Discord layer plus the live status message.
+ */
+async function startProgressBot(apiUrl: string, globalRequestsPerSecond: number): Promise<Running> {
+  const bot = createDiscordBot({
+    token: 'bench-token',
+    agent: {
+      answer: async (_question, options) => {
+        for (let step = 1; step <= PROGRESS_STEPS; step++) {
+          options?.onEvent?.({
+            type: 'tool-call-start',
+            tool: 'FETCH_URL',
+            argument: `https://example.com/${step}`,
+          });
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return { text: 'Done.' };
+      },
+    },
+    apiUrl,
+    rest: { globalRequestsPerSecond },
+  });
+  await bot.start();
+  return { stop: () => bot.stop() };
 }
 
 /** The bot with an agent that answers at once without Ollama: the Discord layer alone. */
@@ -85,13 +120,15 @@ async function measure(
   start: (apiUrl: string) => Promise<Running>,
   channels: number,
   perChannel: number,
-): Promise<LoadResult> {
+): Promise<LoadResult & { requestsPerAnswer: number }> {
   const discord = await startFakeDiscord({ guilds: [{ name: 'Bench', channels: CHANNELS }] });
   const bot = await start(discord.apiUrl);
   try {
     const ids = (discord.guilds[0]?.channels ?? []).slice(0, channels).map((channel) => channel.id);
     await runLoad(discord, ids, Math.max(1, Math.ceil(WARM_UP / channels)));
-    return await runLoad(discord, ids, perChannel);
+    const before = discord.requests.length;
+    const result = await runLoad(discord, ids, perChannel);
+    return { ...result, requestsPerAnswer: (discord.requests.length - before) / result.messages };
   } finally {
     await bot.stop();
     await discord.close();
@@ -120,10 +157,16 @@ async function main() {
         perChannel,
       );
       const stub = await measure((apiUrl) => startStubBot(apiUrl, globalPerSecond), channels, perChannel);
+      const progress = await measure(
+        (apiUrl) => startProgressBot(apiUrl, globalPerSecond),
+        channels,
+        perChannel,
+      );
       for (const [name, result] of [
         ['discord.js echo (floor)', echo],
         ['bot, stub agent', stub],
         ['bot, core agent', macstats],
+        ['bot, stub + progress', progress],
       ] as const) {
         console.log(
           `${name.padEnd(22)}${String(channels).padStart(9)}${String(result.messages).padStart(9)}  ${format(result.perSecond)}  ${format(result.p50Ms, 2)}  ${format(result.p95Ms, 2)}`,
@@ -131,6 +174,9 @@ async function main() {
       }
       console.log(
         `  ratio bot/floor at ${channels} channel(s): throughput ${(macstats.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(macstats.p50Ms / echo.p50Ms).toFixed(2)}x, p95 ${(macstats.p95Ms / echo.p95Ms).toFixed(2)}x (stub agent: throughput ${(stub.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(stub.p50Ms / echo.p50Ms).toFixed(2)}x)`,
+      );
+      console.log(
+        `  live progress (${PROGRESS_STEPS} steps, status message posted, edited, removed): throughput ${(progress.perSecond / stub.perSecond).toFixed(2)}x, p50 ${(progress.p50Ms / stub.p50Ms).toFixed(2)}x of the stub agent; REST requests per answer ${stub.requestsPerAnswer.toFixed(2)} -> ${progress.requestsPerAnswer.toFixed(2)}`,
       );
     }
     console.log('The bot makes two requests per answer (typing, reply) where the echo bot makes one.');
