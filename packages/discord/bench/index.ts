@@ -56,6 +56,7 @@ async function startMacstatsBot(
     agent,
     apiUrl,
     rest: { globalRequestsPerSecond },
+    mergeWindowMs: 0,
   });
   await bot.start();
   return {
@@ -91,6 +92,7 @@ async function startProgressBot(apiUrl: string, globalRequestsPerSecond: number)
     },
     apiUrl,
     rest: { globalRequestsPerSecond },
+    mergeWindowMs: 0,
   });
   await bot.start();
   return { stop: () => bot.stop() };
@@ -111,6 +113,7 @@ async function startStubBot(apiUrl: string, globalRequestsPerSecond: number): Pr
     },
     apiUrl,
     rest: { globalRequestsPerSecond },
+    mergeWindowMs: 0,
   });
   await bot.start();
   return { stop: () => bot.stop() };

@@ -15,6 +15,11 @@ export interface DiscordBotFeatureOptions {
   catchUpMaxAgeMs?: number;
   /** After a re-identify or restart, fetch at most this many missed messages per channel. Default 50. */
   catchUpMaxMessages?: number;
+  /**
+   * Messages from one asker in one channel that arrive within this many milliseconds of each
+   * other, before their answer starts, are answered as one turn. 0 answers each at once. Default 2000.
+   */
+  mergeWindowMs?: number;
   /** The clock and timers; tests inject their own. Default: the system's. */
   timers?: Timers;
 }

@@ -27,4 +27,6 @@ export const DISCORD_BOT_DEFAULTS = {
   catchUpMaxAgeMs: 15 * 60_000,
   /** After a re-identify or restart: missed messages fetched per channel. */
   catchUpMaxMessages: 50,
+  /** Rapid messages from one asker in one channel within 2 s, before an answer starts, are one turn. */
+  mergeWindowMs: 2000,
 } as const;

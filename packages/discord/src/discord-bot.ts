@@ -118,7 +118,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     },
   };
 
-  const onMessage = createMessageIntake({
+  const intake = createMessageIntake({
     logger,
     timers,
     channelsFile,
@@ -130,9 +130,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     botId: () => client.user?.id,
     accepting: () => state === 'running' || state === 'starting',
     answer: (turn) => answerTurn(turn, answerContext),
+    mergeWindowMs: options.mergeWindowMs ?? DISCORD_BOT_DEFAULTS.mergeWindowMs,
+    stoppedMessage: DISCORD_BOT_DEFAULTS.stoppedMessage,
     reply: (message, text) =>
       sendQueue.run(message.channelId, () => sender.sendText(message.channelId, text, message.id)),
   });
+  const onMessage = intake.onMessage;
   client.on(Events.MessageCreate, onMessage);
   // ❌ on the status message, by the asker, stops the answer.
   client.on(Events.MessageReactionAdd, (reaction, user) => {
@@ -208,6 +211,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   }
 
   async function finishStop(graceMs: number): Promise<void> {
+    intake.flush();
     if (graceMs > 0) {
       state = 'draining';
       let graceTimer: ReturnType<typeof setTimeout> | undefined;

@@ -8,8 +8,15 @@ import { KeyedQueue } from './keyed-queue.js';
 import { questionOf } from './message-facts.js';
 import type { RecentIds } from './recent-ids.js';
 import type { Timers } from './timers.js';
+import { TurnMerger } from './turn-merger.js';
 
 const EMPTY_QUESTION_REPLY = 'Yes? Ask me something after the mention.';
+
+/** The intake: `onMessage` for every message, `flush` to end merge windows when stopping. */
+export interface MessageIntake {
+  onMessage(message: Message): void;
+  flush(): void;
+}
 
 /** What the intake needs from the bot. */
 export interface IntakeContext {
@@ -28,6 +35,10 @@ export interface IntakeContext {
   accepting(): boolean;
   /** Answers a turn; resolves false when it was dropped because the bot is stopping. */
   answer(turn: Turn): Promise<boolean>;
+  /** Rapid messages from one asker within this many milliseconds are one turn; 0 turns it off. */
+  mergeWindowMs: number;
+  /** What the asker reads when a turn they stopped had not started. */
+  stoppedMessage: string;
   /** Posts a short reply to a message. */
   reply(message: Message, text: string): Promise<unknown>;
 }
@@ -35,10 +46,10 @@ export interface IntakeContext {
 /**
  * The way in for every message (live, replayed, or fetched by a catch-up): drops one seen before,
  * lets the asker stop their running answer with `stop`, decides in order per channel whether to
- * answer, and queues the answer. The last message handled per channel is recorded in order
+ * answer, merges rapid messages from one asker ({@link TurnMerger}), and queues the answer. The last message handled per channel is recorded in order
  * behind the answers, so a restart starts after what was really answered.
  */
-export function createMessageIntake(context: IntakeContext): (message: Message) => void {
+export function createMessageIntake(context: IntakeContext): MessageIntake {
   const { logger } = context;
   const deciding = new KeyedQueue();
 
@@ -49,6 +60,14 @@ export function createMessageIntake(context: IntakeContext): (message: Message) 
     context.workQueue
       .run(channelId, task)
       .catch((error: unknown) => logger.error({ err: error, messageId }, 'message handling failed'));
+
+  const merger = new TurnMerger(context.mergeWindowMs, context.timers, queue, async (outcome) => {
+    const last = outcome.turn.messages.at(-1);
+    if (outcome.kind === 'cancelled') {
+      if (last) await context.reply(last, context.stoppedMessage);
+    } else if (!(await context.answer(outcome.turn))) return; // dropped by stop(): left for the next start
+    for (const each of outcome.turn.messages) markSeen(each);
+  });
 
   async function take(message: Message, botId: string): Promise<void> {
     const decision = await decideMessage(message, botId, context.channelsFile, context.allowBots);
@@ -71,18 +90,14 @@ export function createMessageIntake(context: IntakeContext): (message: Message) 
       );
       return;
     }
-    const { turn } = decision;
-    void queue(
-      turn.channelId,
-      async () => {
-        // One dropped by stop() is left for the next start's catch-up.
-        if (await context.answer(turn)) for (const each of turn.messages) markSeen(each);
-      },
-      message.id,
-    );
+    if (merger.add(decision.turn))
+      logger.debug(
+        { messageId: message.id, channelId: message.channelId },
+        'message merged into the open turn',
+      );
   }
 
-  return (message: Message) => {
+  const onMessage = (message: Message) => {
     const botId = context.botId();
     if (!context.accepting() || !botId) return;
     // A message delivered twice (a replayed dispatch, a catch-up) is answered once.
@@ -91,12 +106,15 @@ export function createMessageIntake(context: IntakeContext): (message: Message) 
       return;
     }
     if (message.author.id === botId) return;
-    const running = context.active.in(message.channelId);
-    if (running && running.askerId === message.author.id && isStopRequest(questionOf(message, botId))) {
-      logger.info({ messageId: message.id, channelId: message.channelId }, 'stop requested');
-      running.cancel();
-      void queue(message.channelId, async () => markSeen(message), message.id);
-      return;
+    if (isStopRequest(questionOf(message, botId))) {
+      const running = context.active.in(message.channelId);
+      const asker = message.author.id;
+      if (running?.askerId === asker) running.cancel();
+      if (running?.askerId === asker || merger.cancel(message.channelId, asker)) {
+        logger.info({ messageId: message.id, channelId: message.channelId }, 'stop requested');
+        void queue(message.channelId, async () => markSeen(message), message.id);
+        return;
+      }
     }
     deciding
       .run(message.channelId, () => take(message, botId))
@@ -104,4 +122,5 @@ export function createMessageIntake(context: IntakeContext): (message: Message) 
         logger.error({ err: error, messageId: message.id }, 'message handling failed'),
       );
   };
+  return { onMessage, flush: () => merger.flush() };
 }

@@ -27,6 +27,7 @@ function startBot(discord: FakeDiscord, stateFile?: string, extra: object = {}) 
     agent: echoAgent,
     apiUrl: discord.apiUrl,
     logger,
+    mergeWindowMs: 0,
     ...(stateFile ? { stateFile } : {}),
     ...extra,
   });

@@ -120,6 +120,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     apiUrl: discord.apiUrl,
     channelsFile,
     logger,
+    // Each message its own turn, answered at once; the merge tests turn the window on.
+    mergeWindowMs: 0,
     ...options.bot,
   });
   const close = async () => {
