@@ -5,6 +5,7 @@ import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
+import { formatReplyChain, replyChain } from './reply-chain.js';
 import { StatusMessage } from './status-message.js';
 import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
@@ -25,6 +26,9 @@ export interface AnswerContext {
   errorMessage: string;
   /** The answer running in each channel, for `stop` and ❌. */
   active: ActiveAnswers;
+  botId: string;
+  /** Earlier messages of a reply chain given to the model. */
+  replyChainLimit: number;
   /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
   modelFor(turn: Turn): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
@@ -105,12 +109,18 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   };
   const model = context.modelFor(turn);
   try {
+    const replied = turn.messages.find((message) => message.reference?.messageId !== undefined);
+    const chain =
+      replied && context.replyChainLimit > 0
+        ? formatReplyChain(await replyChain(replied, context.replyChainLimit, context.botId, logger))
+        : undefined;
     const answer = await context.agent.answer(question, {
       conversationId: `discord-${channelId}`,
       signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
       onEvent,
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
+      ...(chain ? { context: chain } : {}),
     });
     if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';

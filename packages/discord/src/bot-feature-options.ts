@@ -20,6 +20,11 @@ export interface DiscordBotFeatureOptions {
    * other, before their answer starts, are answered as one turn. 0 answers each at once. Default 2000.
    */
   mergeWindowMs?: number;
+  /**
+   * A message that replies to others gets up to this many of the chain's earlier messages as
+   * context (a reply to the bot's own message also counts as addressing it). 0: none. Default 5.
+   */
+  replyChainLimit?: number;
   /** The clock and timers; tests inject their own. Default: the system's. */
   timers?: Timers;
 }

@@ -29,4 +29,6 @@ export const DISCORD_BOT_DEFAULTS = {
   catchUpMaxMessages: 50,
   /** Rapid messages from one asker in one channel within 2 s, before an answer starts, are one turn. */
   mergeWindowMs: 2000,
+  /** Earlier messages of a reply chain given to the model. */
+  replyChainLimit: 5,
 } as const;

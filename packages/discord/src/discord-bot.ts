@@ -100,6 +100,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const active = new ActiveAnswers();
   const answerContext: AnswerContext = {
     agent: options.agent,
+    get botId() {
+      return client.user?.id ?? '';
+    },
+    replyChainLimit: options.replyChainLimit ?? DISCORD_BOT_DEFAULTS.replyChainLimit,
     sender,
     sendQueue,
     logger,
