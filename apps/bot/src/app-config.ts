@@ -72,6 +72,8 @@ export function paths(config: Pick<AppConfig, 'home'>) {
   return {
     schedules: join(config.home, 'schedules.json'),
     channels: join(config.home, 'discord_channels.json'),
+    /** The bot's own state: last message handled per channel, /model choices. */
+    discordState: join(config.home, 'discord_state.json'),
     mcp: join(config.home, 'mcp.json'),
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),

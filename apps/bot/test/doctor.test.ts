@@ -35,6 +35,16 @@ async function startBrave(): Promise<string> {
   return `http://127.0.0.1:${(brave.address() as AddressInfo).port}`;
 }
 
+/** Registers the bot's slash commands in the fake, as `macstats start` does. */
+async function registerCommands(fake: FakeDiscord, names = ['ask', 'reset']): Promise<void> {
+  const headers = { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' };
+  const app = (await (await fetch(`${fake.apiUrl}/v10/applications/@me`, { headers })).json()) as {
+    id: string;
+  };
+  const body = JSON.stringify(names.map((name) => ({ name, description: `The ${name} command.` })));
+  await fetch(`${fake.apiUrl}/v10/applications/${app.id}/commands`, { method: 'PUT', headers, body });
+}
+
 async function deadUrl(): Promise<string> {
   const stopped = await startFakeOllama();
   await stopped.close();
@@ -45,6 +55,7 @@ describe('macstats doctor', () => {
   it('passes every check with one line each when everything is set up', async () => {
     ollama = await startFakeOllama();
     discord = await startFakeDiscord({ token: TOKEN });
+    await registerCommands(discord);
     const home = await tempHome();
     await writeFile(
       join(home, 'schedules.json'),
@@ -60,13 +71,14 @@ describe('macstats doctor', () => {
     });
     expect(code, stdout).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(8);
+    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(9);
     expect(stdout).toContain(`✓ Ollama 0.12.0 is reachable at ${ollama.url}`);
     expect(stdout).toContain(
       '✓ model llama3.2:3b (picked: OLLAMA_MODEL is unset) supports native tool calling',
     );
     expect(stdout).toContain('✓ Discord token is valid (bot macstats)');
     expect(stdout).toContain('✓ Discord Message Content intent is enabled');
+    expect(stdout).toContain('✓ Discord slash commands are registered: /ask, /reset');
     expect(stdout).toContain('✓ Brave Search accepted the key');
     expect(stdout).toMatch(/✓ MCP server "default" lists \d+ tools: echo/);
     expect(stdout).toContain(`✓ MACSTATS_HOME ${home} is writable`);
@@ -110,6 +122,20 @@ describe('macstats doctor', () => {
     expect(stdout).toContain(
       '✗ Discord Message Content intent is off: the bot cannot read messages — fix: turn on "Message Content Intent"',
     );
+  });
+
+  it('reports slash commands that are not registered, with the fix', async () => {
+    ollama = await startFakeOllama();
+    discord = await startFakeDiscord({ token: TOKEN });
+    await registerCommands(discord, ['ask']);
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['doctor'], home, {
+      OLLAMA_HOST: ollama.url,
+      DISCORD_BOT_TOKEN: TOKEN,
+      DISCORD_API_URL: discord.apiUrl,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain('✗ Discord slash commands not registered: /reset — fix: start the bot once');
   });
 
   it('reports a model that is not pulled, an MCP server that cannot start and a bad schedules.json', async () => {

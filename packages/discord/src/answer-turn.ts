@@ -30,7 +30,7 @@ export interface AnswerContext {
   /** Earlier messages of a reply chain given to the model. */
   replyChainLimit: number;
   /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
-  modelFor(turn: Turn): string | undefined;
+  modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
   /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */

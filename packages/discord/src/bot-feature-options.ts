@@ -25,6 +25,18 @@ export interface DiscordBotFeatureOptions {
    * context (a reply to the bot's own message also counts as addressing it). 0: none. Default 5.
    */
   replyChainLimit?: number;
+  /**
+   * Register the slash commands `/ask` and `/reset` (and `/model` when `listModels` is given) at
+   * start, with one bulk overwrite of the application's global commands. Default true.
+   */
+  slashCommands?: boolean;
+  /**
+   * The installed models, for `/model` and its autocomplete (apps list Ollama's models). Without
+   * it there is no `/model`.
+   */
+  listModels?: () => Promise<string[]>;
+  /** `/reset` says notes saved with the MEMORY tool are kept (apps set it when that tool exists). Default false. */
+  memoryNotes?: boolean;
   /** The clock and timers; tests inject their own. Default: the system's. */
   timers?: Timers;
 }

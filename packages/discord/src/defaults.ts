@@ -31,4 +31,6 @@ export const DISCORD_BOT_DEFAULTS = {
   mergeWindowMs: 2000,
   /** Earlier messages of a reply chain given to the model. */
   replyChainLimit: 5,
+  /** Register /ask, /reset (and /model with listModels) at start. */
+  slashCommands: true,
 } as const;

@@ -1,6 +1,7 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';
+import { answerInteraction } from './answer-interaction.js';
 import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
@@ -10,6 +11,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
 import { RecentIds } from './recent-ids.js';
+import { handleInteraction, registerSlashCommands, type SlashContext } from './slash-commands.js';
 import { MIN_SPLIT_LIMIT } from './split-message.js';
 import { systemTimers } from './timers.js';
 import type { DiscordBot, DiscordBotOptions } from './types.js';
@@ -113,7 +115,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     typingIntervalMs: options.typingIntervalMs ?? DISCORD_BOT_DEFAULTS.typingIntervalMs,
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
-    modelFor: (turn) => botState.model(turn.channelId) ?? turn.config.model,
+    modelFor: (where) => botState.model(where.channelId) ?? where.config.model,
     isStopped: () => state === 'stopped',
     isStopping: () => state === 'draining' || state === 'stopped',
     track: (controller: AbortController) => {
@@ -139,6 +141,33 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     reply: (message, text) =>
       sendQueue.run(message.channelId, () => sender.sendText(message.channelId, text, message.id)),
   });
+  const slashContext: SlashContext = {
+    logger,
+    timers,
+    channelsFile,
+    state: botState,
+    listModels: options.listModels,
+    forget:
+      typeof options.agent.forget === 'function'
+        ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
+        : undefined,
+    memoryNotes: options.memoryNotes ?? false,
+    ask: (interaction, question) =>
+      workQueue.run(interaction.channelId, () =>
+        state === 'running'
+          ? answerInteraction(interaction, question, {
+              ...answerContext,
+              channelsFile,
+              maxReplyChars: options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars,
+            })
+          : Promise.resolve(),
+      ),
+  };
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (state !== 'running') return;
+    void handleInteraction(interaction, slashContext);
+  });
+
   const onMessage = intake.onMessage;
   client.on(Events.MessageCreate, onMessage);
   // ❌ on the status message, by the asker, stops the answer.
@@ -208,6 +237,17 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       );
     }
     state = 'running';
+    if (options.slashCommands ?? DISCORD_BOT_DEFAULTS.slashCommands) {
+      try {
+        const count = await registerSlashCommands(client as Client<true>, options.listModels !== undefined);
+        logger.info({ count }, 'slash commands registered');
+      } catch (error) {
+        logger.warn(
+          { err: error },
+          'slash commands could not be registered; /ask, /reset and /model are unavailable',
+        );
+      }
+    }
     logger.info(
       { user: client.user?.tag, id: client.user?.id, guilds: client.guilds.cache.size },
       'Discord bot ready',

@@ -92,7 +92,12 @@ export class FakeDiscordHttp {
     const unauthorized =
       !authorization.startsWith('Bot ') ||
       (this.options.token !== undefined && authorization !== `Bot ${this.options.token}`);
-    if (route?.template !== '/gateway' && unauthorized) {
+    // Gateway discovery, interaction callbacks and webhooks take no bot token (the token is in the path).
+    const open =
+      route?.template === '/gateway' ||
+      route?.template.startsWith('/interactions/') ||
+      route?.template.startsWith('/webhooks/');
+    if (!open && unauthorized) {
       this.answer(response, method, path, body, {
         status: 401,
         body: { message: '401: Unauthorized', code: 0 },

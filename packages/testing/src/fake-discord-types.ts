@@ -156,6 +156,62 @@ export interface FakeDiscordReactionOptions {
   user?: { id?: string; username?: string; bot?: boolean };
 }
 
+/** An application command as registered (`PUT /applications/:id/commands`). */
+export interface FakeDiscordCommand {
+  id: string;
+  application_id: string;
+  version: string;
+  /** 1 for a slash command. */
+  type: number;
+  name: string;
+  description: string;
+  options: Array<{
+    type: number;
+    name: string;
+    description?: string;
+    required?: boolean;
+    autocomplete?: boolean;
+  }>;
+  default_member_permissions: string | null;
+  nsfw: boolean;
+}
+
+/** What {@link FakeDiscord.dispatchInteraction} sends as INTERACTION_CREATE. */
+export interface FakeDiscordInteractionOptions {
+  /** A registered command's name, e.g. `"ask"`. */
+  command: string;
+  /** Option values by name. */
+  options?: Record<string, string | number | boolean>;
+  /** Send an autocomplete interaction (type 4) for this option instead of the command (type 2). */
+  focused?: string;
+  /** Channel to use it in. Default: the first channel of the first guild. */
+  channelId?: string;
+  /** Use it in the user's DM with the bot. */
+  dm?: boolean;
+  /** Who uses it; a username alone gets a stable id. Default `{ username: 'alice' }`. */
+  user?: { id?: string; username?: string };
+  /** The member's permissions bitfield, as a decimal string. Default: all. */
+  permissions?: string;
+}
+
+/** An interaction sent to the bot, and how the bot answered it. */
+export interface FakeDiscordInteraction {
+  id: string;
+  token: string;
+  /** 2 for a command, 4 for autocomplete. */
+  type: number;
+  command: string;
+  channelId: string;
+  /** Callbacks accepted (`type` 4, 5 or 8, and their `data`), in order; at most one. */
+  responses: Array<{ type: unknown; data: Record<string, unknown>; at: number }>;
+  /** The original response message (after a type 4 or 5 callback). */
+  originalId?: string;
+  /** Follow-up messages posted through the webhook. */
+  followUpIds: string[];
+  /** Autocomplete choices the bot answered with. */
+  choices?: Array<{ name: string; value: string | number }>;
+}
+
 /** Options of {@link startFakeDiscord}. */
 export interface FakeDiscordOptions {
   /** When set, REST answers 401 and the gateway closes 4004 for any other token. Default: any token. */
@@ -238,6 +294,13 @@ export interface FakeDiscord {
    * `member` when it is in it), then a forum post's starter message; returns the thread.
    */
   createThread(options: FakeDiscordThreadOptions): FakeDiscordChannel;
+  /**
+   * A user uses a registered slash command (or types in one of its autocomplete options):
+   * INTERACTION_CREATE through the gateway. The record fills in as the bot answers.
+   */
+  dispatchInteraction(options: FakeDiscordInteractionOptions): FakeDiscordInteraction;
+  /** The application commands registered now. */
+  commands(): FakeDiscordCommand[];
   /** A user adds a reaction to a message: MESSAGE_REACTION_ADD through the gateway. */
   addReaction(reaction: FakeDiscordReactionOptions): void;
   /** A channel or thread by id. */

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { createDispatchers } from './fake-discord-dispatch.js';
 import { FakeGateway } from './fake-discord-gateway.js';
 import { FakeDiscordHttp } from './fake-discord-http.js';
+import { createInteractions } from './fake-discord-interactions.js';
 import { createRestRoutes, messageEventView } from './fake-discord-rest.js';
 import { FakeDiscordStore } from './fake-discord-store.js';
 import type {
@@ -92,7 +93,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       gateway.dispatch(t, () => d);
     },
   });
-  const http = new FakeDiscordHttp(routes, {
+  const interactions = createInteractions({
+    store,
+    gateway,
+    onChange,
+    record(record) {
+      sent.push(record);
+      for (const listener of recordListeners) listener(record);
+    },
+    dispatchMessageEvent(t, message) {
+      gateway.dispatch(t, messageEventView(store, message));
+    },
+  });
+  const http = new FakeDiscordHttp([...routes, ...interactions.routes], {
     token: options.token,
     rateLimit: options.rateLimit,
     requests,
@@ -176,6 +189,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     dispatchMessage,
     createThread,
     addReaction,
+    dispatchInteraction: (interaction) => interactions.dispatchInteraction(interaction),
+    commands: () => interactions.commands(),
     channel: (id) => store.channels.get(id),
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),

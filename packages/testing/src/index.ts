@@ -2,10 +2,13 @@ export { startFakeDiscord } from './fake-discord.js';
 export type {
   FakeDiscord,
   FakeDiscordChannel,
+  FakeDiscordCommand,
   FakeDiscordDispatchOptions,
   FakeDiscordFailure,
   FakeDiscordGatewayState,
   FakeDiscordGuild,
+  FakeDiscordInteraction,
+  FakeDiscordInteractionOptions,
   FakeDiscordMessage,
   FakeDiscordOptions,
   FakeDiscordReactionOptions,

@@ -90,7 +90,7 @@ export async function checkDiscord(config: AppConfig): Promise<Check[]> {
       });
       return checks;
     }
-    const { flags = 0 } = (await app.json()) as { flags?: number };
+    const { flags = 0, id: appId } = (await app.json()) as { flags?: number; id?: string };
     checks.push(
       flags & MESSAGE_CONTENT_FLAGS
         ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
@@ -100,6 +100,7 @@ export async function checkDiscord(config: AppConfig): Promise<Check[]> {
             fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal',
           },
     );
+    checks.push(await checkSlashCommands(base, headers, appId));
     return checks;
   } catch (error) {
     return [
@@ -110,6 +111,38 @@ export async function checkDiscord(config: AppConfig): Promise<Check[]> {
       },
     ];
   }
+}
+
+/** The slash commands the bot registers at start (`/model` too when it can list models). */
+const SLASH_COMMANDS = ['ask', 'reset'];
+
+async function checkSlashCommands(
+  base: string,
+  headers: Record<string, string>,
+  appId: string | undefined,
+): Promise<Check> {
+  const fix =
+    'start the bot once (`macstats start`): it registers them; check the invite has the applications.commands scope';
+  if (!appId) return { status: 'fail', text: 'Discord gave no application id', fix: 'try again later' };
+  const response = await fetch(`${base}/v10/applications/${appId}/commands`, { headers, signal: timeout() });
+  if (!response.ok)
+    return {
+      status: 'fail',
+      text: `Discord answered ${response.status} when asked for the slash commands`,
+      fix,
+    };
+  const names = ((await response.json()) as Array<{ name?: string }>).map((command) => command.name);
+  const missing = SLASH_COMMANDS.filter((name) => !names.includes(name));
+  if (missing.length > 0)
+    return {
+      status: 'fail',
+      text: `Discord slash commands not registered: ${missing.map((name) => `/${name}`).join(', ')}`,
+      fix,
+    };
+  return {
+    status: 'ok',
+    text: `Discord slash commands are registered: ${names.map((name) => `/${name}`).join(', ')}`,
+  };
 }
 
 export async function checkBrave(config: AppConfig): Promise<Check[]> {

@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { checkOllama, isEmbeddingModel, MacstatsError } from '@macstats/core';
 import { createDiscordBot, type DiscordBot } from '@macstats/discord';
 import {
   createScheduler,
@@ -71,7 +71,12 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       token: config.discordToken,
       agent: runtime.agent,
       channelsFile: paths(config).channels,
+      stateFile: paths(config).discordState,
       logger,
+      // /model offers the chat models Ollama has installed now.
+      listModels: async () =>
+        (await checkOllama({ host: config.ollamaHost })).models.filter((name) => !isEmbeddingModel(name)),
+      memoryNotes: runtime.tools.tools.some((tool) => tool.name === 'MEMORY'),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
     });
   } else {

@@ -1,0 +1,93 @@
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { AnswerContext } from './answer-turn.js';
+import { channelConfig } from './channel-settings.js';
+import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { isModelFailure, withHint } from './failure-reply.js';
+import { splitMessage } from './split-message.js';
+import { StatusMessage } from './status-message.js';
+import { statusForEvent } from './status-text.js';
+import type { DiscordAgentEvent } from './types.js';
+
+/** What `/ask` needs beyond the message pipeline's context. */
+export interface InteractionAnswerContext extends AnswerContext {
+  channelsFile: ChannelSettingsFile;
+  maxReplyChars: number;
+}
+
+/**
+ * Answers a deferred `/ask`: the "thinking…" reply shows the agent's steps (throttled like the
+ * status message), then becomes the answer's first part; further parts are follow-ups. Uses the
+ * channel's conversation, prompt and model; `stop` from the asker cancels it as it does a message.
+ */
+export async function answerInteraction(
+  interaction: ChatInputCommandInteraction,
+  question: string,
+  context: InteractionAnswerContext,
+): Promise<void> {
+  const { logger } = context;
+  const channelId = interaction.channelId;
+  const settings = await context.channelsFile.current();
+  const parentId = interaction.channel?.isThread() ? (interaction.channel.parentId ?? undefined) : undefined;
+  const config = channelConfig(settings, channelId, parentId);
+  const where = { interactionId: interaction.id, channelId, authorId: interaction.user.id };
+  const edit = async (text: string) => {
+    await interaction.editReply({ content: text, allowedMentions: { parse: [] } });
+  };
+  const status = new StatusMessage(
+    { create: async (text) => (await edit(text), '@original'), edit: (_id, text) => edit(text) },
+    context.statusIntervalMs,
+    context.timers,
+    logger,
+  );
+  const stop = new AbortController();
+  const cancel = new AbortController();
+  const untrack = context.track(stop);
+  const inactive = context.active.add(channelId, {
+    askerId: interaction.user.id,
+    isOwnMessage: async () => false,
+    cancel: () => cancel.abort(new Error('The asker stopped the answer.')),
+  });
+  const timeout = AbortSignal.timeout(context.answerTimeoutMs);
+  let reply: string | undefined;
+  let modelFailed = false;
+  const model = context.modelFor({ channelId, config });
+  try {
+    const answer = await context.agent.answer(question, {
+      conversationId: `discord-${channelId}`,
+      signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
+      onEvent: (event: DiscordAgentEvent) => {
+        if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
+        const line = statusForEvent(event);
+        if (line) status.update(line);
+      },
+      ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
+      ...(model ? { model } : {}),
+    });
+    if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
+    const text = typeof answer.text === 'string' ? answer.text.trim() : '';
+    reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
+    logger.info({ ...where, llmCalls: answer.llmCalls, error: answer.error }, 'answer ready');
+  } catch (error) {
+    if (cancel.signal.aborted && !stop.signal.aborted) reply = DISCORD_BOT_DEFAULTS.stoppedMessage;
+    else if (!stop.signal.aborted) {
+      logger.error({ ...where, err: error, timedOut: timeout.aborted }, 'answer failed');
+      reply = timeout.aborted ? DISCORD_BOT_DEFAULTS.timeoutMessage : context.errorMessage;
+      if (modelFailed || isModelFailure(error)) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
+    }
+  } finally {
+    untrack();
+    inactive();
+  }
+  await status.finish();
+  if (reply === undefined || context.isStopped()) return;
+  try {
+    const [first = '', ...rest] = splitMessage(reply, context.maxReplyChars);
+    await edit(first);
+    for (const part of rest) await interaction.followUp({ content: part, allowedMentions: { parse: [] } });
+    logger.info({ ...where, parts: rest.length + 1, chars: reply.length }, 'reply sent');
+  } catch (error) {
+    logger.error({ ...where, err: error }, 'reply could not be sent');
+  }
+}

@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import type { FakeGateway } from './fake-discord-gateway.js';
+import { compileTemplate, type RestResult, type RestRoute } from './fake-discord-rest.js';
+import type { FakeDiscordStore } from './fake-discord-store.js';
+import type {
+  FakeDiscordCommand,
+  FakeDiscordInteraction,
+  FakeDiscordInteractionOptions,
+  FakeDiscordMessage,
+  FakeDiscordSentRecord,
+} from './fake-discord-types.js';
+
+/** Discord's deadline for the first answer to an interaction. */
+const INITIAL_RESPONSE_MS = 3000;
+/** How long an interaction token works for follow-ups. */
+const TOKEN_LIFETIME_MS = 15 * 60_000;
+const EPHEMERAL = 1 << 6;
+const LOADING = 1 << 7;
+/** Administrator and everything else: what `permissions` defaults to for the invoking member. */
+const ALL_PERMISSIONS = '2251799813685247';
+const COMMAND_NAME = /^[-_\p{Ll}\p{N}]{1,32}$/u;
+
+/** What the interaction routes need from the rest of the fake. */
+export interface InteractionContext {
+  store: FakeDiscordStore;
+  gateway: FakeGateway;
+  record(record: FakeDiscordSentRecord): void;
+  dispatchMessageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: FakeDiscordMessage): void;
+  onChange(): void;
+}
+
+interface Live extends FakeDiscordInteraction {
+  createdAt: number;
+}
+
+const error = (status: number, code: number, message: string): RestResult => ({
+  status,
+  body: { message, code },
+});
+
+/**
+ * Application commands and interactions for the fake Discord: bulk registration
+ * (`PUT /applications/:id/commands`), INTERACTION_CREATE for slash commands and autocomplete,
+ * the callback (`POST /interactions/:id/:token/callback`, answered once, within 3 s) and the
+ * follow-up webhooks (`/webhooks/:app/:token`, `@original`), as the real discord.js client uses them.
+ */
+export function createInteractions(context: InteractionContext) {
+  const { store } = context;
+  const commands = new Map<string, FakeDiscordCommand>();
+  const interactions = new Map<string, Live>();
+
+  function postMessage(live: Live, content: string, flags: number): FakeDiscordMessage {
+    const channel = store.channels.get(live.channelId);
+    const message: FakeDiscordMessage = {
+      id: store.nextId(),
+      channelId: live.channelId,
+      ...(channel?.guildId ? { guildId: channel.guildId } : {}),
+      author: store.botUser,
+      content,
+      mentions: [],
+      flags,
+      timestamp: new Date().toISOString(),
+      deleted: false,
+    };
+    store.addMessage(message);
+    context.record({
+      type: 'create',
+      channelId: message.channelId,
+      messageId: message.id,
+      content,
+      flags,
+      at: Date.now(),
+    });
+    if ((flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_CREATE', message);
+    return message;
+  }
+
+  function editMessage(message: FakeDiscordMessage, body: Record<string, unknown>): void {
+    if (typeof body.content === 'string') message.content = body.content;
+    message.flags &= ~LOADING;
+    message.editedTimestamp = new Date().toISOString();
+    context.record({
+      type: 'edit',
+      channelId: message.channelId,
+      messageId: message.id,
+      content: message.content,
+      at: Date.now(),
+    });
+    if ((message.flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_UPDATE', message);
+  }
+
+  function byToken(appId: string | undefined, token: string | undefined): Live | RestResult {
+    if (appId !== store.applicationId) return error(404, 10015, 'Unknown Webhook');
+    const live = [...interactions.values()].find((candidate) => candidate.token === token);
+    if (!live || Date.now() - live.createdAt > TOKEN_LIFETIME_MS)
+      return error(401, 50027, 'Invalid Webhook Token');
+    return live;
+  }
+
+  const isResult = (value: Live | RestResult): value is RestResult => 'status' in value;
+
+  function messageOf(live: Live, id: string | undefined): FakeDiscordMessage | RestResult {
+    const messageId = id === '@original' ? live.originalId : id;
+    const message = messageId ? store.messages.get(messageId) : undefined;
+    if (
+      !message ||
+      message.deleted ||
+      !(messageId === live.originalId || live.followUpIds.includes(messageId ?? ''))
+    )
+      return error(404, 10008, 'Unknown Message');
+    return message;
+  }
+
+  const routes: Array<[string, string, (params: Record<string, string>, body: unknown) => RestResult]> = [
+    [
+      'GET',
+      '/applications/:appId/commands',
+      ({ appId }) =>
+        appId === store.applicationId
+          ? { status: 200, body: [...commands.values()] }
+          : error(404, 10002, 'Unknown Application'),
+    ],
+    [
+      'PUT',
+      '/applications/:appId/commands',
+      ({ appId }, body) => {
+        if (appId !== store.applicationId) return error(404, 10002, 'Unknown Application');
+        if (!Array.isArray(body)) return error(400, 50035, 'Invalid Form Body');
+        const next: FakeDiscordCommand[] = [];
+        for (const raw of body as Array<Record<string, unknown>>) {
+          const name = raw.name;
+          if (typeof name !== 'string' || !COMMAND_NAME.test(name))
+            return error(400, 50035, `Invalid Form Body: command name ${JSON.stringify(name)}`);
+          const description = typeof raw.description === 'string' ? raw.description : '';
+          if ((raw.type ?? 1) === 1 && (description.length < 1 || description.length > 100))
+            return error(400, 50035, `Invalid Form Body: description of ${name}`);
+          const existing = [...commands.values()].find((command) => command.name === name);
+          next.push({
+            id: existing?.id ?? store.nextId(),
+            application_id: store.applicationId,
+            version: store.nextId(),
+            type: typeof raw.type === 'number' ? raw.type : 1,
+            name,
+            description,
+            options: Array.isArray(raw.options) ? (raw.options as FakeDiscordCommand['options']) : [],
+            default_member_permissions:
+              typeof raw.default_member_permissions === 'string' ? raw.default_member_permissions : null,
+            nsfw: false,
+          });
+        }
+        commands.clear();
+        for (const command of next) commands.set(command.id, command);
+        context.onChange();
+        return { status: 200, body: next };
+      },
+    ],
+    [
+      'POST',
+      '/interactions/:interactionId/:token/callback',
+      ({ interactionId, token }, rawBody) => {
+        const live = interactions.get(interactionId ?? '');
+        if (!live || live.token !== token || Date.now() - live.createdAt > INITIAL_RESPONSE_MS)
+          return error(404, 10062, 'Unknown interaction');
+        if (live.responses.length > 0) return error(400, 40060, 'Interaction has already been acknowledged.');
+        const body = (rawBody ?? {}) as { type?: unknown; data?: Record<string, unknown> };
+        const data = body.data ?? {};
+        const flags = typeof data.flags === 'number' ? data.flags & EPHEMERAL : 0;
+        if (body.type === 4 || body.type === 5) {
+          if (live.type !== 2) return error(400, 40060, 'Interaction has already been acknowledged.');
+          const content = body.type === 4 && typeof data.content === 'string' ? data.content : '';
+          live.originalId = postMessage(live, content, body.type === 5 ? flags | LOADING : flags).id;
+        } else if (body.type === 8) {
+          if (live.type !== 4)
+            return error(400, 50035, 'Invalid Form Body: autocomplete result for a command');
+          const choices = Array.isArray(data.choices) ? data.choices : [];
+          if (choices.length > 25) return error(400, 50035, 'Invalid Form Body: more than 25 choices');
+          live.choices = choices as Array<{ name: string; value: string | number }>;
+        } else return error(400, 50035, `Invalid Form Body: response type ${String(body.type)}`);
+        live.responses.push({ type: body.type, data, at: Date.now() });
+        context.onChange();
+        return { status: 204 };
+      },
+    ],
+    [
+      'PATCH',
+      '/webhooks/:appId/:token/messages/:messageId',
+      ({ appId, token, messageId }, body) => {
+        const live = byToken(appId, token);
+        if (isResult(live)) return live;
+        const message = messageOf(live, messageId);
+        if ('status' in message) return message;
+        editMessage(message, (body ?? {}) as Record<string, unknown>);
+        context.onChange();
+        return { status: 200, body: store.messagePayload(message) };
+      },
+    ],
+    [
+      'GET',
+      '/webhooks/:appId/:token/messages/:messageId',
+      ({ appId, token, messageId }) => {
+        const live = byToken(appId, token);
+        if (isResult(live)) return live;
+        const message = messageOf(live, messageId);
+        return 'status' in message ? message : { status: 200, body: store.messagePayload(message) };
+      },
+    ],
+    [
+      'POST',
+      '/webhooks/:appId/:token',
+      ({ appId, token }, rawBody) => {
+        const live = byToken(appId, token);
+        if (isResult(live)) return live;
+        if (live.responses.length === 0) return error(404, 10015, 'Unknown Webhook');
+        const body = (rawBody ?? {}) as Record<string, unknown>;
+        const flags = typeof body.flags === 'number' ? body.flags & EPHEMERAL : 0;
+        const message = postMessage(live, typeof body.content === 'string' ? body.content : '', flags);
+        live.followUpIds.push(message.id);
+        context.onChange();
+        return { status: 200, body: store.messagePayload(message) };
+      },
+    ],
+  ];
+
+  /** Sends INTERACTION_CREATE for a registered command (or its autocomplete) and returns the live record. */
+  function dispatchInteraction(options: FakeDiscordInteractionOptions): FakeDiscordInteraction {
+    const command = [...commands.values()].find((candidate) => candidate.name === options.command);
+    if (!command) throw new Error(`dispatchInteraction: /${options.command} is not registered`);
+    const user = store.user(options.user);
+    const channel = options.dm
+      ? store.dmChannel(user)
+      : store.channels.get(options.channelId ?? store.guilds[0]?.channels[0]?.id ?? '');
+    if (!channel) throw new Error(`dispatchInteraction: unknown channel ${options.channelId ?? '(none)'}`);
+    const type = options.focused ? 4 : 2;
+    const live: Live = {
+      id: store.nextId(),
+      token: randomBytes(24).toString('base64url'),
+      type,
+      command: command.name,
+      channelId: channel.id,
+      responses: [],
+      followUpIds: [],
+      createdAt: Date.now(),
+    };
+    interactions.set(live.id, live);
+    const values = options.options ?? {};
+    const optionPayload = Object.entries(values).map(([name, value]) => {
+      const definition = command.options.find((option) => option.name === name);
+      if (!definition) throw new Error(`dispatchInteraction: /${command.name} has no option ${name}`);
+      return { name, type: definition.type, value, ...(options.focused === name ? { focused: true } : {}) };
+    });
+    const guildId = channel.guildId;
+    const payload = {
+      id: live.id,
+      application_id: store.applicationId,
+      type,
+      token: live.token,
+      version: 1,
+      data: {
+        id: command.id,
+        name: command.name,
+        type: 1,
+        options: optionPayload,
+        ...(guildId ? { guild_id: guildId } : {}),
+      },
+      channel_id: channel.id,
+      channel: store.channelPayload(channel),
+      ...(guildId
+        ? {
+            guild_id: guildId,
+            guild_locale: 'en-US',
+            member: {
+              user: store.userPayload(user),
+              roles: [],
+              permissions: options.permissions ?? ALL_PERMISSIONS,
+              joined_at: new Date().toISOString(),
+              deaf: false,
+              mute: false,
+              flags: 0,
+              pending: false,
+              nick: null,
+              avatar: null,
+              premium_since: null,
+              communication_disabled_until: null,
+            },
+          }
+        : { user: store.userPayload(user) }),
+      app_permissions: ALL_PERMISSIONS,
+      locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: guildId ? { '0': guildId } : { '1': user.id },
+      context: guildId ? 0 : 1,
+      attachment_size_limit: 8 * 1024 * 1024,
+    };
+    context.gateway.dispatch('INTERACTION_CREATE', () => payload);
+    context.onChange();
+    return live;
+  }
+
+  return {
+    routes: routes.map(
+      ([method, template, handler]): RestRoute => ({
+        method,
+        template,
+        ...compileTemplate(template),
+        handler: (params, body) => handler(params, body),
+      }),
+    ),
+    commands: () => [...commands.values()],
+    dispatchInteraction,
+  };
+}
