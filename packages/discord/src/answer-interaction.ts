@@ -35,7 +35,13 @@ export async function answerInteraction(
     await interaction.editReply({ content: text, allowedMentions: { parse: [] } });
   };
   const status = new StatusMessage(
-    { create: async (text) => (await edit(text), '@original'), edit: (_id, text) => edit(text) },
+    {
+      create: async (text) => {
+        await edit(text);
+        return '@original';
+      },
+      edit: (_id, text) => edit(text),
+    },
     context.statusIntervalMs,
     context.timers,
     logger,
