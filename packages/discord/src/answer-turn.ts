@@ -3,6 +3,7 @@ import type { ActiveAnswers } from './active-answers.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
+import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
 import { formatReplyChain, replyChain } from './reply-chain.js';
@@ -29,6 +30,8 @@ export interface AnswerContext {
   botId: string;
   /** Earlier messages of a reply chain given to the model. */
   replyChainLimit: number;
+  /** What the model can do with images. */
+  vision: VisionSupport;
   /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
@@ -53,7 +56,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const { channelId, config } = turn;
   const last = turn.messages.at(-1);
   if (!last) return true;
-  const question = turn.questions.join('\n');
+  const question = turn.questions.filter((text) => text !== '').join('\n');
   const where = {
     messageId: last.id,
     ...(turn.messages.length > 1 ? { merged: turn.messages.length } : {}),
@@ -108,34 +111,46 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     }
   };
   const model = context.modelFor(turn);
-  try {
+  const signal = AbortSignal.any([stop.signal, cancel.signal, timeout]);
+  const askAgent = async (images: string[]): Promise<string> => {
     const replied = turn.messages.find((message) => message.reference?.messageId !== undefined);
     const chain =
       replied && context.replyChainLimit > 0
         ? formatReplyChain(await replyChain(replied, context.replyChainLimit, context.botId, logger))
         : undefined;
-    const answer = await context.agent.answer(question, {
-      conversationId: `discord-${channelId}`,
-      signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
-      onEvent,
-      ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
-      ...(model ? { model } : {}),
-      ...(chain ? { context: chain } : {}),
-    });
+    const answer = await context.agent.answer(
+      question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question,
+      {
+        conversationId: `discord-${channelId}`,
+        signal,
+        onEvent,
+        ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
+        ...(model ? { model } : {}),
+        ...(chain ? { context: chain } : {}),
+        ...(images.length > 0 ? { images } : {}),
+      },
+    );
     if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
-    if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
+    const result = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
     logger.info(
       {
         ...where,
         ms: context.timers.now() - started,
         toolCalls: answer.toolCalls?.length ?? 0,
         llmCalls: answer.llmCalls,
+        images: images.length,
         error: answer.error,
       },
       'answer ready',
     );
+    return modelFailed ? withHint(result, DISCORD_BOT_DEFAULTS.unreachableHint) : result;
+  };
+  try {
+    const { images, cannotSee } = await imagesFor(turn, model, context.vision, signal, logger);
+    if (cannotSee === undefined) reply = await askAgent(images);
+    // An image alone, for a model that cannot see it: the sentence is the whole answer.
+    else reply = question === '' ? cannotSee : `${cannotSee}\n\n${await askAgent([])}`;
   } catch (error) {
     if (cancel.signal.aborted && !stop.signal.aborted) {
       logger.info({ ...where, ms: context.timers.now() - started }, 'answer stopped by the asker');
@@ -168,4 +183,23 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         logger.warn({ ...where, err: error }, 'status message could not be removed'),
       );
   return !stop.signal.aborted;
+}
+
+/** The turn's images for a model that sees them; for one that does not, the sentence to say so. */
+async function imagesFor(
+  turn: Turn,
+  model: string | undefined,
+  vision: VisionSupport,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<{ images: string[]; cannotSee?: string }> {
+  const candidates = imageCandidates(turn.messages);
+  if (candidates.length === 0) return { images: [] };
+  const canSee = await vision.canSee(model).catch((error: unknown) => {
+    logger.warn({ err: error, model }, 'could not ask whether the model reads images; assuming not');
+    return false;
+  });
+  if (canSee) return { images: await loadImages(candidates, vision, signal, logger) };
+  const other = await vision.visionModel().catch(() => undefined);
+  return { images: [], cannotSee: cannotSeeSentence(model, other) };
 }

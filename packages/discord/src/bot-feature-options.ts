@@ -37,6 +37,22 @@ export interface DiscordBotFeatureOptions {
   listModels?: () => Promise<string[]>;
   /** `/reset` says notes saved with the MEMORY tool are kept (apps set it when that tool exists). Default false. */
   memoryNotes?: boolean;
+  /**
+   * What a model can do (core's `ChatModel.capabilities`); images go to the model only when it
+   * says `vision`. Without it, no model is taken to read images.
+   */
+  capabilities?: (model: string | undefined) => Promise<{ vision: boolean }>;
+  /** An installed model that reads images, named to the user when the current one cannot. */
+  visionModel?: () => Promise<string | undefined>;
+  /** Most images given to the model per answer. Default 4. */
+  maxImages?: number;
+  /** Largest image downloaded, in bytes. Default 8 MiB. */
+  maxImageBytes?: number;
+  /**
+   * Origins images are downloaded from; nothing else is fetched, and no redirect is followed.
+   * Default Discord's CDN and media proxy (`https://cdn.discordapp.com`, `https://media.discordapp.net`).
+   */
+  imageOrigins?: readonly string[];
   /** The clock and timers; tests inject their own. Default: the system's. */
   timers?: Timers;
 }

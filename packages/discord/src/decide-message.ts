@@ -1,6 +1,7 @@
 import type { Message } from 'discord.js';
 import { type ChannelConfig, channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { imageCandidates } from './image-input.js';
 import { factsOf, questionOf, threadParentOf } from './message-facts.js';
 import { shouldAnswer } from './should-answer.js';
 
@@ -41,7 +42,8 @@ export async function decideMessage(
   const decision = shouldAnswer(factsOf(message, botId), settings, config, allowBots);
   if (!decision.answer) return { kind: 'ignore', reason: decision.reason };
   const question = questionOf(message, botId);
-  if (question === '') return { kind: 'empty' };
+  // An image alone is a question too ("what is in this image?").
+  if (question === '' && imageCandidates([message]).length === 0) return { kind: 'empty' };
   return {
     kind: 'answer',
     turn: {

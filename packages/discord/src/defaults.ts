@@ -31,6 +31,13 @@ export const DISCORD_BOT_DEFAULTS = {
   mergeWindowMs: 2000,
   /** Earlier messages of a reply chain given to the model. */
   replyChainLimit: 5,
+  /** Most images per answer, and the largest, in bytes. */
+  maxImages: 4,
+  maxImageBytes: 8 * 1024 * 1024,
+  /** Where images are downloaded from: Discord's CDN and media proxy. */
+  imageOrigins: ['https://cdn.discordapp.com', 'https://media.discordapp.net'],
+  /** The question for an image sent without words. */
+  imageQuestion: 'What is in this image?',
   /** Register /ask, /reset (and /model with listModels) at start. */
   slashCommands: true,
 } as const;

@@ -40,6 +40,14 @@ function checkOptions(options: DiscordBotOptions): void {
       'DISCORD_BAD_OPTIONS',
       'createDiscordBot needs an agent with an answer() method.',
     );
+  for (const origin of options.imageOrigins ?? []) {
+    let protocol = '';
+    try {
+      protocol = new URL(origin).protocol;
+    } catch {}
+    if (protocol !== 'https:' && protocol !== 'http:')
+      throw new MacstatsError('DISCORD_BAD_OPTIONS', `imageOrigins: "${origin}" is not an http(s) origin.`);
+  }
   const max = options.maxReplyChars;
   if (max !== undefined && (!Number.isInteger(max) || max < MIN_SPLIT_LIMIT || max > 2000))
     throw new MacstatsError(
@@ -106,6 +114,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       return client.user?.id ?? '';
     },
     replyChainLimit: options.replyChainLimit ?? DISCORD_BOT_DEFAULTS.replyChainLimit,
+    vision: {
+      maxImages: options.maxImages ?? DISCORD_BOT_DEFAULTS.maxImages,
+      maxBytes: options.maxImageBytes ?? DISCORD_BOT_DEFAULTS.maxImageBytes,
+      allowedOrigins: (options.imageOrigins ?? DISCORD_BOT_DEFAULTS.imageOrigins).map(
+        (origin) => new URL(origin).origin,
+      ),
+      canSee: async (model) => (await options.capabilities?.(model))?.vision ?? false,
+      visionModel: async () => options.visionModel?.(),
+    },
     sender,
     sendQueue,
     logger,

@@ -49,7 +49,8 @@ export function lastQuestion(request: FakeChatRequest): string {
 export interface HarnessOptions {
   ollama?: FakeOllamaOptions;
   discord?: FakeDiscordOptions;
-  bot?: Partial<DiscordBotOptions>;
+  /** Bot options, or a function of the fake Discord that makes them (for its URLs). */
+  bot?: Partial<DiscordBotOptions> | ((discord: FakeDiscord) => Partial<DiscordBotOptions>);
   tools?: Tool[];
   /** Replaces the real agent (for the tests of a broken agent). */
   agent?: Pick<Agent, 'answer'>;
@@ -122,7 +123,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     // Each message its own turn, answered at once; the merge tests turn the window on.
     mergeWindowMs: 0,
-    ...options.bot,
+    ...(typeof options.bot === 'function' ? options.bot(discord) : options.bot),
   });
   const close = async () => {
     await bot.stop();

@@ -48,8 +48,23 @@ export function createDispatchers({ store, gateway, onChange }: DispatchContext)
     }
     if (dispatch.replyTo && !store.messages.has(dispatch.replyTo))
       throw new Error(`dispatchMessage: replyTo ${dispatch.replyTo} is not a known message`);
+    const messageId = id ?? store.nextId();
+    const attachments = (dispatch.attachments ?? []).map((file) => {
+      const attachmentId = store.nextId();
+      const path = `/attachments/${channel.id}/${attachmentId}/${encodeURIComponent(file.filename)}`;
+      const data = typeof file.data === 'string' ? new TextEncoder().encode(file.data) : file.data;
+      store.files.set(path, { data, contentType: file.contentType });
+      return {
+        id: attachmentId,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: data.byteLength,
+        url: `${store.cdnOrigin}${path}`,
+      };
+    });
     const message: FakeDiscordMessage = {
-      id: id ?? store.nextId(),
+      id: messageId,
+      ...(attachments.length > 0 ? { attachments } : {}),
       channelId: channel.id,
       ...(channel.guildId ? { guildId: channel.guildId } : {}),
       author,

@@ -26,6 +26,8 @@ export interface FakeHttpOptions {
   rateLimit: { limit: number; windowMs: number } | undefined;
   requests: FakeDiscordRequestRecord[];
   onChange(): void;
+  /** Attachment bytes served under `/attachments/` (the fake's CDN). */
+  files?: ReadonlyMap<string, { data: Uint8Array; contentType: string }>;
 }
 
 const DEFAULT_LIMIT = { limit: 10_000, windowMs: 1000 };
@@ -67,6 +69,15 @@ export class FakeDiscordHttp {
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
+    if (method === 'GET' && url.pathname.startsWith('/attachments/') && this.options.files) {
+      const file = this.options.files.get(url.pathname);
+      if (!file) response.writeHead(404).end();
+      else
+        response
+          .writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.byteLength })
+          .end(file.data);
+      return;
+    }
     const versioned = /^\/api\/v\d+(\/.*)$/.exec(url.pathname);
     const path = versioned?.[1] ?? url.pathname;
     let body: unknown;

@@ -34,6 +34,10 @@ export class FakeDiscordStore {
   readonly users = new Map<string, FakeDiscordUser>();
   readonly channels = new Map<string, FakeDiscordChannel>();
   readonly messages = new Map<string, FakeDiscordMessage>();
+  /** Attachment bytes by URL path (`/attachments/<channel>/<id>/<name>`). */
+  readonly files = new Map<string, { data: Uint8Array; contentType: string }>();
+  /** Origin the attachment URLs point at; set once the server listens. */
+  cdnOrigin = '';
   private readonly channelOrder = new Map<string, string[]>();
   private readonly idsByUsername = new Map<string, string>();
 
@@ -148,7 +152,14 @@ export class FakeDiscordStore {
         .filter((user): user is FakeDiscordUser => user !== undefined)
         .map((user) => this.userPayload(user)),
       mention_roles: [],
-      attachments: [],
+      attachments: (message.attachments ?? []).map((attachment) => ({
+        id: attachment.id,
+        filename: attachment.filename,
+        size: attachment.size,
+        url: attachment.url,
+        proxy_url: attachment.url,
+        content_type: attachment.contentType,
+      })),
       embeds: [],
       pinned: false,
       flags: message.flags,

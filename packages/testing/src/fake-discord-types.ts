@@ -81,6 +81,17 @@ export interface FakeDiscordMessage {
   editedTimestamp?: string;
   /** True once deleted; deleted messages stay in the store for the record. */
   deleted: boolean;
+  /** Files attached, served by the fake's CDN at `url`. */
+  attachments?: FakeDiscordAttachment[];
+}
+
+/** A file attached to a message; the fake serves its bytes at `url` (no token, like Discord's CDN). */
+export interface FakeDiscordAttachment {
+  id: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  url: string;
 }
 
 /** One thing the bot did to a message over REST, in the order the fake accepted it. */
@@ -145,6 +156,8 @@ export interface FakeDiscordDispatchOptions {
   dm?: boolean;
   /** Reply to this message id (sets `message_reference` and `referenced_message`). */
   replyTo?: string;
+  /** Files to attach; their bytes are served at each attachment's `url` on the fake's CDN. */
+  attachments?: Array<{ filename: string; contentType: string; data: Uint8Array | string }>;
 }
 
 /** A reaction a user adds, sent as MESSAGE_REACTION_ADD (to sessions with the reaction intents). */
@@ -273,6 +286,8 @@ export interface FakeDiscordGatewayState {
 export interface FakeDiscord {
   /** REST base for discord.js's `rest.api` and for `createDiscordBot({ apiUrl })`, e.g. `http://127.0.0.1:40123/api`. */
   apiUrl: string;
+  /** Origin of the fake's CDN, where attachments are served (`http://127.0.0.1:PORT`). */
+  cdnOrigin: string;
   /** The gateway URL that `GET /gateway/bot` hands out. */
   gatewayUrl: string;
   /** The bot user. */

@@ -110,6 +110,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     rateLimit: options.rateLimit,
     requests,
     onChange,
+    files: store.files,
   });
 
   const sockets = new Set<Socket>();
@@ -123,6 +124,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   });
   const base = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   gatewayUrl = `${base.replace(/^http/, 'ws')}/gateway`;
+  store.cdnOrigin = base;
   resumeUrl = `${base.replace(/^http/, 'ws')}/gateway-resume`;
 
   const { dispatchMessage, createThread, addReaction } = createDispatchers({ store, gateway, onChange });
@@ -169,6 +171,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   return {
     apiUrl: `${base}/api`,
+    cdnOrigin: base,
     gatewayUrl,
     botUser: store.botUser,
     guilds: store.guilds,

@@ -1,6 +1,7 @@
 export { startFakeDiscord } from './fake-discord.js';
 export type {
   FakeDiscord,
+  FakeDiscordAttachment,
   FakeDiscordChannel,
   FakeDiscordCommand,
   FakeDiscordDispatchOptions,

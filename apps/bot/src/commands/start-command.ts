@@ -1,4 +1,4 @@
-import { checkOllama, isEmbeddingModel, MacstatsError } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
 import { createDiscordBot, type DiscordBot } from '@macstats/discord';
 import {
   createScheduler,
@@ -9,6 +9,7 @@ import {
 } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { drainScheduler } from './drain-scheduler.js';
 
@@ -73,9 +74,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       channelsFile: paths(config).channels,
       stateFile: paths(config).discordState,
       logger,
-      // /model offers the chat models Ollama has installed now.
-      listModels: async () =>
-        (await checkOllama({ host: config.ollamaHost })).models.filter((name) => !isEmbeddingModel(name)),
+      // /model offers the chat models installed now; images go to a vision model only.
+      ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.tools.some((tool) => tool.name === 'MEMORY'),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
     });

@@ -1,0 +1,28 @@
+import { checkOllama, createOllamaModel, isEmbeddingModel } from '@macstats/core';
+import type { AppConfig } from './app-config.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * What the Discord bot asks about models: the chat models Ollama has installed (for `/model`),
+ * what a model can do (images go only to a vision model), and an installed vision model to name
+ * when the current one cannot see. Each asks Ollama when needed; capabilities are cached per model.
+ */
+export function discordModelOptions(config: AppConfig, runtime: Runtime) {
+  const probe = createOllamaModel({
+    host: config.ollamaHost,
+    model: runtime.ollama.model ?? config.ollamaModel ?? '',
+  });
+  const listModels = async () =>
+    (await checkOllama({ host: config.ollamaHost })).models.filter((name) => !isEmbeddingModel(name));
+  return {
+    listModels,
+    capabilities: (model: string | undefined) => probe.capabilities(model ? { model } : {}),
+    visionModel: async () => {
+      for (const name of await listModels()) {
+        const capabilities = await probe.capabilities({ model: name }).catch(() => undefined);
+        if (capabilities?.vision) return name;
+      }
+      return undefined;
+    },
+  };
+}
