@@ -84,10 +84,17 @@ async function startProgressBot(apiUrl: string, globalRequestsPerSecond: number)
             type: 'tool-call-start',
             tool: 'FETCH_URL',
             argument: `https://example.com/${step}`,
+            iteration: step,
           });
           await new Promise((resolve) => setImmediate(resolve));
         }
-        return { text: 'Done.' };
+        return {
+          text: 'Done.',
+          toolCalls: [],
+          llmCalls: 1,
+          steps: [],
+          usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
+        };
       },
     },
     apiUrl,

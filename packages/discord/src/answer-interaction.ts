@@ -1,3 +1,4 @@
+import type { AgentEvent } from '@macstats/core';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { AnswerContext } from './answer-turn.js';
 import { channelConfig } from './channel-settings.js';
@@ -7,7 +8,6 @@ import { isModelFailure, withHint } from './failure-reply.js';
 import { splitMessage } from './split-message.js';
 import { StatusMessage } from './status-message.js';
 import { statusForEvent } from './status-text.js';
-import type { DiscordAgentEvent } from './types.js';
 
 /** What `/ask` needs beyond the message pipeline's context. */
 export interface InteractionAnswerContext extends AnswerContext {
@@ -62,7 +62,7 @@ export async function answerInteraction(
     const answer = await context.agent.answer(question, {
       conversationId: `discord-${channelId}`,
       signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
-      onEvent: (event: DiscordAgentEvent) => {
+      onEvent: (event: AgentEvent) => {
         if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
         const line = statusForEvent(event);
         if (line) status.update(line);
@@ -70,9 +70,12 @@ export async function answerInteraction(
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
     });
-    if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    if (answer.error !== undefined) {
+      if (isModelFailure(answer.error.code)) modelFailed = true;
+      reply = text === '' ? context.errorMessage : text;
+      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
+    } else reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
     if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
     logger.info({ ...where, llmCalls: answer.llmCalls, error: answer.error }, 'answer ready');
   } catch (error) {

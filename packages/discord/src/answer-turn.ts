@@ -1,4 +1,4 @@
-import type { Logger } from '@macstats/core';
+import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import type { ActiveAnswers } from './active-answers.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
@@ -10,12 +10,11 @@ import { formatReplyChain, replyChain } from './reply-chain.js';
 import { StatusMessage } from './status-message.js';
 import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
-import type { DiscordAgent, DiscordAgentEvent } from './types.js';
 import { startTyping } from './typing.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
-  agent: DiscordAgent;
+  agent: Pick<Agent, 'answer'>;
   sender: MessageSender;
   /** One sender at a time per channel, so two multi-part messages never interleave. */
   sendQueue: KeyedQueue;
@@ -97,7 +96,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   let modelFailed = false;
   let reply: string | undefined;
   const started = context.timers.now();
-  const onEvent = (event: DiscordAgentEvent) => {
+  const onEvent = (event: AgentEvent) => {
     try {
       if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
       const line = statusForEvent(event);
@@ -130,9 +129,15 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         ...(images.length > 0 ? { images } : {}),
       },
     );
-    if (answer.error && isModelFailure(answer.error.code)) modelFailed = true;
     const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    const result = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    let result: string;
+    if (answer.error !== undefined) {
+      // A failed answer is never shown as if it were one: its sentence (or the error message),
+      // with the hint when the model could not be used.
+      if (isModelFailure(answer.error.code)) modelFailed = true;
+      result = text === '' ? context.errorMessage : text;
+      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
+    } else result = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
     logger.info(
       {
         ...where,

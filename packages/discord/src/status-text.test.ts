@@ -4,24 +4,39 @@ import { minorStatusForEvent, statusForEvent } from './status-text.js';
 describe('statusForEvent', () => {
   it('says which URL is fetched', () => {
     expect(
-      statusForEvent({ type: 'tool-call-start', tool: 'FETCH_URL', argument: 'https://example.com/a' }),
+      statusForEvent({
+        type: 'tool-call-start',
+        tool: 'FETCH_URL',
+        argument: 'https://example.com/a',
+        iteration: 1,
+      }),
     ).toBe('Fetching https://example.com/a…');
   });
 
   it('names the MCP tool being called', () => {
-    expect(statusForEvent({ type: 'tool-call-start', tool: 'MCP', argument: 'get-sum {"a":1,"b":2}' })).toBe(
-      'Calling MCP tool get-sum…',
-    );
+    expect(
+      statusForEvent({
+        type: 'tool-call-start',
+        tool: 'MCP',
+        argument: 'get-sum {"a":1,"b":2}',
+        iteration: 1,
+      }),
+    ).toBe('Calling MCP tool get-sum…');
   });
 
   it('quotes a web search', () => {
-    expect(statusForEvent({ type: 'tool-call-start', tool: 'BRAVE_SEARCH', argument: 'ollama news' })).toBe(
-      'Searching the web for "ollama news"…',
-    );
+    expect(
+      statusForEvent({
+        type: 'tool-call-start',
+        tool: 'BRAVE_SEARCH',
+        argument: 'ollama news',
+        iteration: 1,
+      }),
+    ).toBe('Searching the web for "ollama news"…');
   });
 
   it('names any other tool', () => {
-    expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x' })).toBe(
+    expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x', iteration: 1 })).toBe(
       'Using SCHEDULE…',
     );
   });
@@ -61,6 +76,8 @@ describe('minorStatusForEvent', () => {
   it('says the model is thinking again after the first call, and nothing for the first', () => {
     expect(minorStatusForEvent({ type: 'llm-call-start', call: 1, purpose: 'tools' })).toBeUndefined();
     expect(minorStatusForEvent({ type: 'llm-call-start', call: 2, purpose: 'tools' })).toBe('Thinking…');
-    expect(minorStatusForEvent({ type: 'tool-call-start', tool: 'X', argument: '', iteration: 1 })).toBeUndefined();
+    expect(
+      minorStatusForEvent({ type: 'tool-call-start', tool: 'X', argument: '', iteration: 1 }),
+    ).toBeUndefined();
   });
 });

@@ -45,7 +45,7 @@ export function statusForEvent(event: AgentEvent): string | undefined {
  * A minor step worth showing only over a status message already up: the model called again
  * after a tool ("Thinking…"). `undefined` for any other event.
  */
-export function minorStatusForEvent(event: DiscordAgentEvent): string | undefined {
+export function minorStatusForEvent(event: AgentEvent): string | undefined {
   if (event.type === 'llm-call-start' && typeof event.call === 'number' && event.call > 1) return 'Thinking…';
   return undefined;
 }

@@ -1,6 +1,6 @@
+import type { Agent } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
-import type { DiscordAgent } from '../src/index.js';
-import { gate, harnessPerTest, lastQuestion } from './harness.js';
+import { answerOf, gate, harnessPerTest, lastQuestion } from './harness.js';
 
 const start = harnessPerTest();
 
@@ -8,9 +8,9 @@ const start = harnessPerTest();
 function hangingAgent() {
   const signals: AbortSignal[] = [];
   const hung = gate();
-  const agent: DiscordAgent = {
+  const agent: Pick<Agent, 'answer'> = {
     answer: (question, options) => {
-      if (question !== 'hang') return Promise.resolve({ text: `Answer to: ${question}` });
+      if (question !== 'hang') return Promise.resolve(answerOf(`Answer to: ${question}`));
       if (options?.signal) signals.push(options.signal);
       options?.onEvent?.({ type: 'status', text: 'Loading llama3.2:3b…' });
       hung.open();

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Agent, AnswerOptions } from '@macstats/core';
 import type { FakeDiscord } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DiscordAgent, DiscordAnswerOptions } from '../src/index.js';
-import { harnessPerTest } from './harness.js';
+import { answerOf, harnessPerTest } from './harness.js';
 
 const start = harnessPerTest();
 
@@ -15,11 +15,11 @@ const PNG = Buffer.from(
 const png = (filename: string) => ({ filename, contentType: 'image/png', data: PNG });
 
 function recordingAgent() {
-  const calls: Array<{ question: string; options: DiscordAnswerOptions | undefined }> = [];
-  const agent: DiscordAgent = {
+  const calls: Array<{ question: string; options: AnswerOptions | undefined }> = [];
+  const agent: Pick<Agent, 'answer'> = {
     answer: async (question, options) => {
       calls.push({ question, options });
-      return { text: `Seen ${options?.images?.length ?? 0} image(s).` };
+      return answerOf(`Seen ${options?.images?.length ?? 0} image(s).`);
     },
   };
   return { agent, calls };

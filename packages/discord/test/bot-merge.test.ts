@@ -1,6 +1,6 @@
+import type { Agent } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
-import type { DiscordAgent } from '../src/index.js';
-import { gate, type Harness, harnessPerTest } from './harness.js';
+import { answerOf, gate, type Harness, harnessPerTest } from './harness.js';
 import { manualTimers } from './manual-timers.js';
 
 const start = harnessPerTest();
@@ -9,11 +9,11 @@ const start = harnessPerTest();
 function recordingAgent(holdFirst = false) {
   const questions: string[] = [];
   const release = gate();
-  const agent: DiscordAgent = {
+  const agent: Pick<Agent, 'answer'> = {
     answer: async (question) => {
       questions.push(question);
       if (holdFirst && questions.length === 1) await release.promise;
-      return { text: `Answer to: ${question}` };
+      return answerOf(`Answer to: ${question}`);
     },
   };
   return { agent, questions, release: release.open };

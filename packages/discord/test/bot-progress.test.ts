@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Agent } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
-import type { DiscordAgent } from '../src/index.js';
-import { gate, harnessPerTest } from './harness.js';
+import { answerOf, gate, harnessPerTest } from './harness.js';
 import { manualTimers } from './manual-timers.js';
 
 const start = harnessPerTest();
@@ -9,7 +9,7 @@ const start = harnessPerTest();
 describe('createDiscordBot live progress', () => {
   it("keeps a flood of status updates inside Discord's rate limits, showing the latest", async () => {
     const events = 150;
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: async (_question, options) => {
         for (let index = 1; index <= events; index++) {
           options?.onEvent?.({
@@ -21,7 +21,7 @@ describe('createDiscordBot live progress', () => {
           await sleep(2);
         }
         options?.onEvent?.({ type: 'status', text: 'Last step' });
-        return { text: 'Done.' };
+        return answerOf('Done.');
       },
     };
     const h = await start({
@@ -46,11 +46,11 @@ describe('createDiscordBot live progress', () => {
 
   it("shows the agent's status lines, such as a model loading, in the status message", async () => {
     const loaded = gate();
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: async (_question, options) => {
         options?.onEvent?.({ type: 'status', text: 'Loading qwen3:8b…' });
         await loaded.promise;
-        return { text: 'Ready.' };
+        return answerOf('Ready.');
       },
     };
     const h = await start({ agent, bot: { statusIntervalMs: 0 } });
@@ -66,11 +66,11 @@ describe('createDiscordBot live progress', () => {
     const clock = manualTimers();
     const release = gate();
     const asked = gate();
-    const agent: DiscordAgent = {
+    const agent: Pick<Agent, 'answer'> = {
       answer: async () => {
         asked.open();
         await release.promise;
-        return { text: 'Finally.' };
+        return answerOf('Finally.');
       },
     };
     const h = await start({ agent, bot: { timers: clock.timers, typingIntervalMs: 8000 } });

@@ -1,13 +1,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Agent } from '@macstats/core';
 import { type FakeDiscord, type FakeDiscordMessage, startFakeDiscord } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordAgent, type DiscordBot } from '../src/index.js';
-import { recordingLogger } from './harness.js';
+import { createDiscordBot, type DiscordBot } from '../src/index.js';
+import { answerOf, recordingLogger } from './harness.js';
 
 /** Answers at once with the question, so each reply names the message it answers. */
-const echoAgent: DiscordAgent = { answer: async (question) => ({ text: `Answer to: ${question}` }) };
+const echoAgent: Pick<Agent, 'answer'> = { answer: async (question) => answerOf(`Answer to: ${question}`) };
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,17 +1,18 @@
+import type { Agent, AnswerOptions } from '@macstats/core';
 import { startFakeDiscord } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordAgent, type DiscordAnswerOptions } from '../src/index.js';
-import { harnessPerTest } from './harness.js';
+import { createDiscordBot } from '../src/index.js';
+import { answerOf, harnessPerTest } from './harness.js';
 
 const start = harnessPerTest();
 
 /** Records the options of each answer. */
 function recordingAgent() {
-  const calls: Array<{ question: string; options: DiscordAnswerOptions | undefined }> = [];
-  const agent: DiscordAgent = {
+  const calls: Array<{ question: string; options: AnswerOptions | undefined }> = [];
+  const agent: Pick<Agent, 'answer'> = {
     answer: async (question, options) => {
       calls.push({ question, options });
-      return { text: `Answer to: ${question}` };
+      return answerOf(`Answer to: ${question}`);
     },
   };
   return { agent, calls };

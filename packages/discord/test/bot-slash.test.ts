@@ -1,6 +1,6 @@
+import type { Agent, AnswerOptions } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
-import type { DiscordAgent, DiscordAnswerOptions } from '../src/index.js';
-import { type Harness, harnessPerTest, lastQuestion } from './harness.js';
+import { answerOf, type Harness, harnessPerTest, lastQuestion } from './harness.js';
 
 const start = harnessPerTest();
 
@@ -42,7 +42,7 @@ describe('createDiscordBot slash commands', () => {
   });
 
   it('posts the rest of a long /ask answer as follow-ups', async () => {
-    const agent: DiscordAgent = { answer: async () => ({ text: 'word '.repeat(900).trim() }) };
+    const agent: Pick<Agent, 'answer'> = { answer: async () => answerOf('word '.repeat(900).trim()) };
     const h = await start({ agent });
     await h.discord.waitFor(() => h.discord.commands().length > 0);
     const interaction = h.discord.dispatchInteraction({
@@ -85,10 +85,10 @@ describe('createDiscordBot slash commands', () => {
 
   it('lets only members with Manage Server change the model, which then answers in that channel', async () => {
     const models: Array<string | undefined> = [];
-    const agent: DiscordAgent = {
-      answer: async (question, options?: DiscordAnswerOptions) => {
+    const agent: Pick<Agent, 'answer'> = {
+      answer: async (question, options?: AnswerOptions) => {
         models.push(options?.model);
-        return { text: `Answer to: ${question}` };
+        return answerOf(`Answer to: ${question}`);
       },
     };
     const h = await start({ agent, bot: { listModels: async () => MODELS } });
