@@ -11,6 +11,9 @@ export interface ActiveAnswer {
   cancel(): void;
 }
 
+/** The reaction that stops an answer; the bot adds it to its status message. */
+export const STOP_EMOJI = '❌';
+
 /** Words that stop the asker's answer when sent alone. */
 const STOP_WORDS = new Set(['stop', 'cancel']);
 

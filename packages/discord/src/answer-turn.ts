@@ -1,5 +1,5 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
-import type { ActiveAnswers } from './active-answers.js';
+import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
@@ -76,7 +76,14 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   );
   const status = new StatusMessage(
     {
-      create: (text) => sender.createStatus(channelId, text, last.id),
+      create: async (text) => {
+        const id = await sender.createStatus(channelId, text, last.id);
+        // ❌ on the status message, ready to click: the asker's click stops the answer.
+        sender
+          .react(channelId, id, STOP_EMOJI)
+          .catch((error: unknown) => logger.debug({ ...where, err: error }, 'stop reaction not added'));
+        return id;
+      },
       edit: (id, text) => sender.edit(channelId, id, text),
     },
     context.statusIntervalMs,

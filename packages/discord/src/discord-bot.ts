@@ -1,6 +1,6 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
-import { ActiveAnswers } from './active-answers.js';
+import { ActiveAnswers, STOP_EMOJI } from './active-answers.js';
 import { answerInteraction } from './answer-interaction.js';
 import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { BotStateFile } from './bot-state-file.js';
@@ -15,9 +15,6 @@ import { handleInteraction, registerSlashCommands, type SlashContext } from './s
 import { MIN_SPLIT_LIMIT } from './split-message.js';
 import { systemTimers } from './timers.js';
 import type { DiscordBot, DiscordBotOptions } from './types.js';
-
-/** The reaction that stops an answer. */
-const STOP_EMOJI = '❌';
 
 /** How long `stop()` waits for answers to wind down before disconnecting anyway. */
 const STOP_GRACE_MS = 10_000;

@@ -75,6 +75,11 @@ export class MessageSender {
     await this.rest.delete(Routes.channelMessage(channelId, messageId));
   }
 
+  /** Adds the bot's reaction (a unicode emoji) to a message. */
+  async react(channelId: string, messageId: string, emoji: string): Promise<void> {
+    await this.rest.put(Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)));
+  }
+
   async typing(channelId: string): Promise<void> {
     await this.rest.post(Routes.channelTyping(channelId));
   }

@@ -50,6 +50,11 @@ describe('createDiscordBot cancel', () => {
       what: 'the status message',
     });
     expect(status.content).toBe('Loading llama3.2:3b…');
+    // The bot offers the ❌ itself, so the asker only has to click it.
+    await h.discord.waitFor(() => h.discord.message(status.messageId)?.reactions?.length === 1);
+    expect(h.discord.message(status.messageId)?.reactions).toEqual([
+      { emoji: '❌', userId: h.discord.botUser.id },
+    ]);
     h.discord.addReaction({ messageId: status.messageId, emoji: '❌' });
     await h.discord.waitFor(() => h.replies(h.general).includes('Stopped.'), { what: 'the stop notice' });
     expect(signals[0]?.aborted).toBe(true);

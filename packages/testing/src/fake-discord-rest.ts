@@ -160,6 +160,18 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
     return { status: 200, body: store.messagePayload(message) };
   });
+  route(
+    'PUT',
+    '/channels/:channelId/messages/:messageId/reactions/:emoji/@me',
+    ({ channelId, messageId, emoji }) => {
+      const message = store.messages.get(messageId ?? '');
+      if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
+      const reactions = (message.reactions ??= []);
+      if (!reactions.some((reaction) => reaction.emoji === emoji && reaction.userId === bot.id))
+        reactions.push({ emoji: emoji ?? '', userId: bot.id });
+      return { status: 204 };
+    },
+  );
   route('POST', '/channels/:channelId/typing', ({ channelId }) => {
     const channel = store.channels.get(channelId ?? '');
     if (!channel) return unknownChannel();

@@ -81,6 +81,8 @@ export interface FakeDiscordMessage {
   editedTimestamp?: string;
   /** True once deleted; deleted messages stay in the store for the record. */
   deleted: boolean;
+  /** Reactions the bot added (`PUT .../reactions/:emoji/@me`). */
+  reactions?: Array<{ emoji: string; userId: string }>;
   /** Files attached, served by the fake's CDN at `url`. */
   attachments?: FakeDiscordAttachment[];
 }
