@@ -166,7 +166,8 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     ({ channelId, messageId, emoji }) => {
       const message = store.messages.get(messageId ?? '');
       if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
-      const reactions = (message.reactions ??= []);
+      message.reactions ??= [];
+    const reactions = message.reactions;
       if (!reactions.some((reaction) => reaction.emoji === emoji && reaction.userId === bot.id))
         reactions.push({ emoji: emoji ?? '', userId: bot.id });
       return { status: 204 };
