@@ -1,6 +1,6 @@
 import type { Agent, AnswerOptions } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
-import { answerOf, type Harness, harnessPerTest, lastQuestion } from './harness.js';
+import { answerOf, gate, type Harness, harnessPerTest, lastQuestion } from './harness.js';
 
 const start = harnessPerTest();
 
@@ -39,6 +39,33 @@ describe('createDiscordBot slash commands', () => {
     });
     expect(interaction.responses.map((response) => response.type)).toEqual([5]);
     expect(lastQuestion(h.ollama.requests[0] ?? ({ messages: [] } as never))).toBe('what is up?');
+  });
+
+  it('answers /ask in a DM, and lets the asker stop it with stop', async () => {
+    const hanging = gate();
+    const agent: Pick<Agent, 'answer'> = {
+      answer: (question, options) => {
+        if (question !== 'hang') return Promise.resolve(answerOf(`Answer to: ${question}`));
+        hanging.open();
+        return new Promise((_resolve, reject) =>
+          options?.signal?.addEventListener('abort', () => reject(options.signal?.reason)),
+        );
+      },
+    };
+    const h = await start({ agent });
+    await h.discord.waitFor(() => h.discord.commands().length > 0);
+    const dm = h.discord.dispatchInteraction({ command: 'ask', dm: true, options: { question: 'hello' } });
+    await h.discord.waitFor(() => content(h, dm.originalId) === 'Answer to: hello', {
+      what: 'the DM answer',
+    });
+    const hung = h.discord.dispatchInteraction({
+      command: 'ask',
+      channelId: h.general,
+      options: { question: 'hang' },
+    });
+    await hanging.promise;
+    h.discord.dispatchMessage({ channelId: h.general, content: 'stop' });
+    await h.discord.waitFor(() => content(h, hung.originalId) === 'Stopped.', { what: 'the stop notice' });
   });
 
   it('posts the rest of a long /ask answer as follow-ups', async () => {
