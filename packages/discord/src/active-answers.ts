@@ -1,3 +1,5 @@
+import type { Logger } from '@macstats/core';
+
 /** An answer being made in a channel, as far as cancelling it goes. */
 export interface ActiveAnswer {
   /** Who asked: only they can stop it. */
@@ -42,5 +44,20 @@ export class ActiveAnswers {
   /** The running answer of a channel. */
   in(channelId: string): ActiveAnswer | undefined {
     return this.byChannel.get(channelId);
+  }
+
+  /** Stops the channel's answer when its asker put {@link STOP_EMOJI} on its status message or question. */
+  onReaction(
+    reaction: { channelId: string; messageId: string; emoji: string | null },
+    userId: string,
+    logger: Logger,
+  ): void {
+    const running = this.in(reaction.channelId);
+    if (!running || reaction.emoji !== STOP_EMOJI || userId !== running.askerId) return;
+    void running.isOwnMessage(reaction.messageId).then((own) => {
+      if (!own) return;
+      logger.info({ channelId: reaction.channelId, messageId: reaction.messageId }, 'stop requested');
+      running.cancel();
+    });
   }
 }

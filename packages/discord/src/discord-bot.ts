@@ -1,12 +1,13 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
-import { ActiveAnswers, STOP_EMOJI } from './active-answers.js';
+import { ActiveAnswers } from './active-answers.js';
 import { answerInteraction } from './answer-interaction.js';
 import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { visionSupport } from './image-input.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
@@ -111,15 +112,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       return client.user?.id ?? '';
     },
     replyChainLimit: options.replyChainLimit ?? DISCORD_BOT_DEFAULTS.replyChainLimit,
-    vision: {
-      maxImages: options.maxImages ?? DISCORD_BOT_DEFAULTS.maxImages,
-      maxBytes: options.maxImageBytes ?? DISCORD_BOT_DEFAULTS.maxImageBytes,
-      allowedOrigins: (options.imageOrigins ?? DISCORD_BOT_DEFAULTS.imageOrigins).map(
-        (origin) => new URL(origin).origin,
-      ),
-      canSee: async (model) => (await options.capabilities?.(model))?.vision ?? false,
-      visionModel: async () => options.visionModel?.(),
-    },
+    vision: visionSupport(options),
     sender,
     sendQueue,
     logger,
@@ -185,18 +178,13 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const onMessage = intake.onMessage;
   client.on(Events.MessageCreate, onMessage);
   // ❌ on the status message, by the asker, stops the answer.
-  client.on(Events.MessageReactionAdd, (reaction, user) => {
-    const running = active.in(reaction.message.channelId);
-    if (!running || reaction.emoji.name !== STOP_EMOJI || user.id !== running.askerId) return;
-    void running.isOwnMessage(reaction.message.id).then((own) => {
-      if (!own) return;
-      logger.info(
-        { channelId: reaction.message.channelId, messageId: reaction.message.id },
-        'stop requested',
-      );
-      running.cancel();
-    });
-  });
+  client.on(Events.MessageReactionAdd, (reaction, user) =>
+    active.onReaction(
+      { channelId: reaction.message.channelId, messageId: reaction.message.id, emoji: reaction.emoji.name },
+      user.id,
+      logger,
+    ),
+  );
   // READY (at start, and after a refused resume) means events may have been missed: fetch them.
   client.on(Events.ShardReady, (shardId) => {
     if (state !== 'running' && state !== 'starting') return;

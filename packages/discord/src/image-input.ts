@@ -1,5 +1,7 @@
 import type { Logger } from '@macstats/core';
 import type { Message } from 'discord.js';
+import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
+import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { fetchImage } from './image-fetch.js';
 
 /** Image links in a message's text: a URL whose path ends in an image extension. */
@@ -85,4 +87,17 @@ export function cannotSeeSentence(model: string | undefined, visionModel: string
   return visionModel
     ? `I can't see images with ${current}; ${visionModel} can (someone with Manage Server can switch with /model).`
     : `I can't see images with ${current}, and no installed model can; pull a vision model (such as llava) to use images.`;
+}
+
+/** The bot's image settings from its options, defaults filled in. */
+export function visionSupport(options: DiscordBotFeatureOptions): VisionSupport {
+  return {
+    maxImages: options.maxImages ?? DISCORD_BOT_DEFAULTS.maxImages,
+    maxBytes: options.maxImageBytes ?? DISCORD_BOT_DEFAULTS.maxImageBytes,
+    allowedOrigins: (options.imageOrigins ?? DISCORD_BOT_DEFAULTS.imageOrigins).map(
+      (origin) => new URL(origin).origin,
+    ),
+    canSee: async (model) => (await options.capabilities?.(model))?.vision ?? false,
+    visionModel: async () => options.visionModel?.(),
+  };
 }
