@@ -18,7 +18,8 @@ describe('createDiscordBot live progress', () => {
             argument: `https://example.com/${index}`,
             iteration: index,
           });
-          await sleep(2);
+          // Spread over at least 750 ms: several of the fake's 300 ms windows.
+          await sleep(5);
         }
         options?.onEvent?.({ type: 'status', text: 'Last step' });
         return answerOf('Done.');
