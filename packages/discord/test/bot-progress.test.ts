@@ -7,7 +7,7 @@ import { manualTimers } from './manual-timers.js';
 const start = harnessPerTest();
 
 describe('createDiscordBot live progress', () => {
-  it("keeps a flood of status updates inside Discord's rate limits, showing the latest", async () => {
+  it("keeps a flood of status updates inside Discord's rate limits, coalescing them", async () => {
     const events = 150;
     const agent: Pick<Agent, 'answer'> = {
       answer: async (_question, options) => {
