@@ -53,12 +53,11 @@ export function createModelResolver(options: ModelResolverOptions) {
 
 /** An agent that asks `model()` for the model of each answer that does not name one. */
 export function withModel(agent: Agent, model: () => Promise<string>): Agent {
+  // Everything but answer is the agent's own (its methods use no `this`).
   return {
+    ...agent,
     async answer(question: string, options: AnswerOptions = {}) {
       return agent.answer(question, options.model ? options : { ...options, model: await model() });
     },
-    forget: (conversationId) => agent.forget(conversationId),
-    idle: () => agent.idle(),
-    close: () => agent.close(),
   };
 }

@@ -7,7 +7,9 @@ import { formatNotes, type NoteStore } from '@macstats/tools-memory';
  * An answer without a conversation gets no notes.
  */
 export function withNotes(agent: Agent, notes: NoteStore): Agent {
+  // Everything but answer is the agent's own (its methods use no `this`).
   return {
+    ...agent,
     async answer(question: string, options: AnswerOptions = {}) {
       if (options.conversationId === undefined) return agent.answer(question, options);
       const saved = formatNotes(await notes.readNotes(options.conversationId));
@@ -15,8 +17,5 @@ export function withNotes(agent: Agent, notes: NoteStore): Agent {
       const context = options.context?.trim() ? `${options.context.trim()}\n\n${saved}` : saved;
       return agent.answer(question, { ...options, context });
     },
-    forget: (conversationId) => agent.forget(conversationId),
-    idle: () => agent.idle(),
-    close: () => agent.close(),
   };
 }

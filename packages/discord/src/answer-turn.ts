@@ -14,7 +14,7 @@ import { startTyping } from './typing.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
-  agent: Pick<Agent, 'answer'>;
+  agent: Pick<Agent, 'answer'> & Partial<Pick<Agent, 'remember'>>;
   sender: MessageSender;
   /** One sender at a time per channel, so two multi-part messages never interleave. */
   sendQueue: KeyedQueue;
@@ -167,6 +167,10 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     if (cancel.signal.aborted && !stop.signal.aborted) {
       logger.info({ ...where, ms: context.timers.now() - started }, 'answer stopped by the asker');
       reply = DISCORD_BOT_DEFAULTS.stoppedMessage;
+      // Memory keeps the question, not a half answer: the next message can refer back to it.
+      await context.agent
+        .remember?.(`discord-${channelId}`, question, DISCORD_BOT_DEFAULTS.stoppedNote)
+        .catch((failure: unknown) => logger.warn({ ...where, err: failure }, 'stopped question not kept'));
     } else if (!stop.signal.aborted) {
       const timedOut = timeout.aborted;
       logger.error({ ...where, err: error, timedOut }, timedOut ? 'answer timed out' : 'answer failed');

@@ -23,6 +23,8 @@ export const DISCORD_BOT_DEFAULTS = {
   maxStatusArgumentChars: 80,
   /** What the asker reads after stopping an answer. */
   stoppedMessage: 'Stopped.',
+  /** What memory keeps in place of the answer the asker stopped. */
+  stoppedNote: '(The user stopped this answer before it was given.)',
   /** After a re-identify or restart: channels active and messages posted within 15 minutes. */
   catchUpMaxAgeMs: 15 * 60_000,
   /** After a re-identify or restart: missed messages fetched per channel. */

@@ -9,7 +9,7 @@ export interface DiscordBotOptions extends DiscordBotFeatureOptions {
    * Answers the messages: core's `createAgent(...)`, or any object with its `answer` method. An
    * answer with `error` set is shown as a failure. `/reset` uses its `forget` when it has one.
    */
-  agent: Pick<Agent, 'answer'> & Partial<Pick<Agent, 'forget'>>;
+  agent: Pick<Agent, 'answer'> & Partial<Pick<Agent, 'forget' | 'remember'>>;
   /**
    * API base URL for REST and gateway discovery, without the version: `https://discord.com/api`
    * by default; a fake's `apiUrl` in tests.

@@ -100,7 +100,12 @@ describe('createDiscordBot cancel', () => {
     );
     h.discord.dispatchMessage({ dm: true, content: 'are you back?' });
     await h.discord.waitFor(() => h.ollama.requests.length === 2, { what: 'the next question at the model' });
-    expect(lastQuestion(h.ollama.requests[1] ?? ({ messages: [] } as never))).toBe('are you back?');
+    const next = h.ollama.requests[1] ?? ({ messages: [] } as never);
+    expect(lastQuestion(next)).toBe('are you back?');
+    // Memory kept the stopped question, with a note instead of a half answer.
+    expect(next.messages.map((message: { content: string }) => message.content)).toEqual(
+      expect.arrayContaining(['this will hang', '(The user stopped this answer before it was given.)']),
+    );
     await h.discord.waitFor(() =>
       h.discord.sent.some((record) => 'content' in record && record.content === 'Fine again.'),
     );

@@ -183,6 +183,12 @@ export interface Agent {
   answer(question: string, options?: AnswerOptions): Promise<AgentAnswer>;
   /** Forgets a conversation (memory and its file). */
   forget(conversationId: string): Promise<void>;
+  /**
+   * Keeps a turn in a conversation's memory without asking the model: a question the user
+   * stopped before its answer, say, with a note in place of the answer. An aborted `answer`
+   * itself records nothing (it may be retried after a restart).
+   */
+  remember(conversationId: string, question: string, answer: string): Promise<void>;
   /** Resolves when no background summary or memory write is under way. */
   idle(): Promise<void>;
   /** Aborts background summaries still running and waits for pending memory writes. */

@@ -226,6 +226,9 @@ export function createAgent(options: AgentOptions): Agent {
     forget: async (conversationId) => {
       await memory?.forget(conversationId);
     },
+    remember: async (conversationId, question, answerText) => {
+      await memory?.recordTurn(conversationId, question, answerText);
+    },
     idle: async () => {
       await memory?.idle();
     },
