@@ -167,7 +167,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       const message = store.messages.get(messageId ?? '');
       if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
       message.reactions ??= [];
-    const reactions = message.reactions;
+      const reactions = message.reactions;
       if (!reactions.some((reaction) => reaction.emoji === emoji && reaction.userId === bot.id))
         reactions.push({ emoji: emoji ?? '', userId: bot.id });
       return { status: 204 };
