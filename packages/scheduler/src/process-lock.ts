@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
+import type { LeaderLock } from './scheduler-stores.js';
 
 /** Who holds a {@link ProcessLock}, as written in the lock file. */
 export interface LockHolder {
@@ -25,13 +26,18 @@ export type LockAttempt = { acquired: true } | { acquired: false; holder: LockHo
  * The file appears complete in one step (written to a temporary name, then hard-linked into
  * place, which fails if it exists), so no reader ever sees it half-written.
  */
-export class ProcessLock {
+export class ProcessLock implements LeaderLock {
   readonly path: string;
   readonly #token = randomUUID();
   #held = false;
 
   constructor(path: string) {
     this.path = path;
+  }
+
+  /** The lock file's path, for messages. */
+  get description(): string {
+    return this.path;
   }
 
   /** True while this instance holds the lock (as far as it knows; see {@link verify}). */

@@ -1,4 +1,5 @@
 import { appendFile, readFile, rename, stat } from 'node:fs/promises';
+import type { RunHistoryStore } from './scheduler-stores.js';
 
 /** How a run ended, or why a due run did not happen. */
 export type RunOutcome =
@@ -35,7 +36,7 @@ export interface RunRecord {
 }
 
 /** Appends run records to `runs.jsonl`, one JSON object per line, rotating past a size. */
-export class RunHistory {
+export class RunHistory implements RunHistoryStore {
   readonly path: string;
   readonly #maxBytes: number;
   #queue: Promise<void> = Promise.resolve();

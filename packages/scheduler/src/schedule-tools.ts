@@ -1,6 +1,5 @@
 import { formatDuration, MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
 import { type Clock, systemClock } from './clock.js';
-import { editSchedulesFile, readSchedulesDocument } from './edit-schedules-file.js';
 import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';
 import { parseSchedules } from './parse-schedules.js';
@@ -14,13 +13,17 @@ import {
   type ScheduleCommand,
   scheduleCommandFromArguments,
 } from './schedule-command.js';
+import { createFileScheduleSource } from './schedule-source.js';
+import type { ScheduleSource } from './scheduler-stores.js';
 import { validateEntry } from './validate-entry.js';
 import { isValidTimezone, systemTimezone } from './zoned-time.js';
 
 /** Options of {@link createScheduleTools}. Defaults are in `SCHEDULE_TOOLS_DEFAULTS`. */
 export interface ScheduleToolsOptions {
-  /** Path of `schedules.json` (created on the first add). */
-  file: string;
+  /** Path of `schedules.json` (created on the first add). Required unless `source` is given. */
+  file?: string | undefined;
+  /** Where schedules are kept, when not in `file`: the scheduler's shared source. */
+  source?: ScheduleSource | undefined;
   /** Time source for "next runs" and `in 20 minutes`. Default: the system clock. */
   clock?: Pick<Clock, 'now'> | undefined;
   /** Zone for entries without `timezone`; must match the scheduler's. Default: the system's. */
@@ -61,6 +64,10 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     maxSchedules: options.maxSchedules ?? SCHEDULE_TOOLS_DEFAULTS.maxSchedules,
     maxTaskLength: options.maxTaskLength ?? SCHEDULE_TOOLS_DEFAULTS.maxTaskLength,
   };
+  if (options.file === undefined && options.source === undefined) {
+    throw new MacstatsError('INVALID_OPTION', 'createScheduleTools needs a schedules `file` or a `source`.');
+  }
+  const source = options.source ?? createFileScheduleSource(options.file as string);
   const clock = options.clock ?? systemClock;
   const zoneOf = (schedule: Schedule) => scheduleZone(schedule, options.timezone);
 
@@ -74,7 +81,7 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     const now = clock.now();
     const timing = resolveWhen(command.when, now, command.timezone ?? options.timezone ?? systemTimezone());
     const channel = command.channel ?? options.replyTo?.(context);
-    return editSchedulesFile(options.file, (document): ToolResult => {
+    return source.edit((document): ToolResult => {
       if (document.schedules.length >= settings.maxSchedules) {
         return refuse(
           `there are already ${document.schedules.length} schedules (the limit is ${settings.maxSchedules})`,
@@ -118,8 +125,8 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
   }
 
   async function list(): Promise<ToolResult> {
-    const { text } = await readSchedulesDocument(options.file);
-    const { schedules, errors } = parseSchedules(text ?? '{"schedules":[]}');
+    const { schedules, errors, usable } = parseSchedules((await source.read()) ?? '{"schedules":[]}');
+    if (!usable) return refuse(`${errors[0] ?? ''} Fix ${source.description} first`, 'list');
     const now = new Date(clock.now());
     const lines = schedules.map((schedule) => {
       const zone = zoneOf(schedule);
@@ -135,7 +142,7 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
   }
 
   async function remove(id: string): Promise<ToolResult> {
-    return editSchedulesFile(options.file, (document): ToolResult => {
+    return source.edit((document): ToolResult => {
       const index = document.schedules.findIndex((entry) => (entry as { id?: unknown }).id === id);
       if (index === -1) {
         const ids = document.schedules.map((entry) => (entry as { id?: unknown }).id).filter(isString);

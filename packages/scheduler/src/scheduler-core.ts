@@ -3,13 +3,14 @@ import type { Clock } from './clock.js';
 import type { SchedulerSettings } from './defaults.js';
 import { runManually, type StartedRun } from './manual-run.js';
 import { nextRunTimes } from './next-run-times.js';
-import type { LockHolder, ProcessLock } from './process-lock.js';
-import type { RunHistory, RunRecord } from './run-history.js';
+import type { LockHolder } from './process-lock.js';
+import type { RunRecord } from './run-history.js';
 import { planSchedule, type SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
 import { isRecurring, type Schedule } from './schedule.js';
+import type { LeaderLock, RunHistoryStore, ScheduleStateStore } from './scheduler-stores.js';
 import type { RunNowOptions, RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
-import { emptyState, pruneState, type SchedulerState, type StateStore } from './state-store.js';
+import { emptyState, pruneState, type SchedulerState } from './state-store.js';
 import { recordUnrun } from './unrun-records.js';
 
 interface Planned {
@@ -24,9 +25,9 @@ export interface SchedulerCoreOptions {
   settings: SchedulerSettings;
   clock: Clock;
   logger: Logger;
-  lock: ProcessLock;
-  store: StateStore;
-  history: RunHistory;
+  lock: LeaderLock;
+  store: ScheduleStateStore;
+  history: RunHistoryStore;
   emit: (event: SchedulerEvent) => void;
   fail: (code: string, message: string, cause?: unknown) => void;
   schedules: () => Schedule[];
@@ -61,6 +62,12 @@ export class SchedulerCore {
 
   constructor(options: SchedulerCoreOptions) {
     this.#options = options;
+    // A lease found lost in the background: stop leading at once, not at the next due run.
+    options.lock.onLost?.(() => {
+      void this.enqueue(async () => {
+        if (this.#leader) this.#lose();
+      });
+    });
   }
 
   get isLeader(): boolean {
@@ -183,10 +190,15 @@ export class SchedulerCore {
       try {
         await store.save(next);
       } catch (error) {
+        // A shared store refused the write: another host leads now. Fire nothing.
+        if (isLockLost(error)) {
+          this.#lose();
+          return;
+        }
         // Without the record on disk a run could repeat after a crash: run nothing, retry later.
         this.#options.fail(
           'STATE_WRITE_FAILED',
-          `Cannot save ${store.path}; no run starts until it can.`,
+          `Cannot save ${store.description}; no run starts until it can.`,
           error,
         );
         this.#arm(now + settings.maxSleepMs);
@@ -274,14 +286,20 @@ export class SchedulerCore {
   async #stillLeader(): Promise<boolean> {
     const still = await this.#options.lock.verify().catch(() => false);
     if (still) return true;
+    this.#lose();
+    return false;
+  }
+
+  /** Stops leading: nothing fires until the lock is taken again (the owner retries). */
+  #lose(): void {
     this.#leader = false;
+    this.#options.clock.clearTimeout(this.#timer);
     this.#options.emit({ type: 'lock-lost' });
     this.#options.fail(
       'LOCK_LOST',
-      `The lock ${this.#options.lock.path} was taken away; not firing schedules.`,
+      `The lock ${this.#options.lock.description} was taken away; not firing schedules.`,
     );
     this.#options.onLost();
-    return false;
   }
 
   #start(schedule: Schedule, due: number, manual = false): StartedRun {
@@ -311,19 +329,31 @@ export class SchedulerCore {
 
   async #settle(schedule: Schedule, record: RunRecord, result: RunResult | undefined): Promise<void> {
     const { emit, logger, history, store, deliver } = this.#options;
+    let lost = false;
     await this.enqueue(async () => {
-      const saved = this.#state.schedules[schedule.id];
-      if (saved !== undefined) {
-        delete saved.running;
-        const { due, start, durationMs, outcome } = record;
-        saved.lastRun = { due, start, durationMs, outcome };
-        if (record.manual) saved.lastRun.manual = true;
-        await store.save(this.#state);
+      try {
+        const saved = this.#state.schedules[schedule.id];
+        if (saved !== undefined) {
+          delete saved.running;
+          const { due, start, durationMs, outcome } = record;
+          saved.lastRun = { due, start, durationMs, outcome };
+          if (record.manual) saved.lastRun.manual = true;
+          await store.save(this.#state);
+        }
+        await history.append(record);
+      } catch (error) {
+        if (!isLockLost(error)) throw error;
+        lost = true;
+        if (this.#leader) this.#lose();
       }
-      await history.append(record);
       // A one-shot held back during this manual run fires now.
       if (record.manual) void this.enqueue(() => this.tick());
     });
+    if (lost) {
+      // The new leader has recorded this run as interrupted; delivering it now would be a second voice.
+      logger.warn({ ...record }, 'run finished after the lock was lost; not recorded or delivered here');
+      return;
+    }
     logger.info({ ...record }, 'run finished');
     emit({ type: 'run-end', id: schedule.id, record });
     if (result !== undefined) await deliver(schedule, result);
@@ -336,6 +366,11 @@ export class SchedulerCore {
     const delay = Math.min(Math.max(0, at - clock.now()), settings.maxSleepMs);
     this.#timer = clock.setTimeout(() => void this.enqueue(() => this.tick()), delay);
   }
+}
+
+/** Whether a shared store refused a write because this scheduler no longer holds the lock. */
+function isLockLost(error: unknown): boolean {
+  return MacstatsError.isInstance(error) && error.code === 'LOCK_LOST';
 }
 
 function iso(ms: number): string {

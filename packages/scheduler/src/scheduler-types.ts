@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { LockHolder } from './process-lock.js';
 import type { RunOutcome, RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
+import type { LeaderLock, RunHistoryStore, ScheduleSource, ScheduleStateStore } from './scheduler-stores.js';
 
 /** Runs a schedule's task. Resolves with the text to deliver; rejects when the task failed. */
 export type ExecuteTask = (schedule: Schedule, signal: AbortSignal) => Promise<string>;
@@ -40,10 +41,21 @@ export type SchedulerEvent =
 
 /** Options of {@link createScheduler}. Defaults are in `SCHEDULER_DEFAULTS`. */
 export interface SchedulerOptions {
-  /** Path of `schedules.json`. A missing file means no schedules (it is picked up once created). */
-  file: string;
+  /**
+   * Path of `schedules.json`. A missing file means no schedules (it is picked up once created).
+   * Required unless `source` is given.
+   */
+  file?: string | undefined;
   /** Folder for `scheduler-state.json`, `runs.jsonl` and `scheduler.lock`. Default: the file's folder. */
   stateDir?: string | undefined;
+  /** Where the schedules come from. Default: `file`. `@macstats/store-postgres` gives a shared table. */
+  source?: ScheduleSource | undefined;
+  /** Who leads. Default: the lock file `scheduler.lock` in `stateDir`. */
+  lock?: LeaderLock | undefined;
+  /** What fired and what runs. Default: `scheduler-state.json` in `stateDir`. */
+  stateStore?: ScheduleStateStore | undefined;
+  /** Run history. Default: `runs.jsonl` in `stateDir`. */
+  history?: RunHistoryStore | undefined;
   /** Runs a task; see `createTaskExecutor` for the usual one. Gets a signal that aborts on timeout and `stop()`. */
   execute: ExecuteTask;
   /** Receives each finished run's result (not aborted ones). The Discord bot posts it to `reply_to_channel_id`. */

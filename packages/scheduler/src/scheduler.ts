@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Logger, MacstatsError, silentLogger } from '@macstats/core';
 import { type Clock, systemClock } from './clock.js';
@@ -10,6 +10,7 @@ import { ProcessLock } from './process-lock.js';
 import { RunHistory } from './run-history.js';
 import { type ActiveRun, runTask } from './run-task.js';
 import { type Schedule, scheduleSignature } from './schedule.js';
+import { createFileScheduleSource } from './schedule-source.js';
 import { SchedulerCore } from './scheduler-core.js';
 import type { Scheduler, SchedulerEvent, SchedulerOptions, ScheduleStatus } from './scheduler-types.js';
 import { StateStore } from './state-store.js';
@@ -35,10 +36,25 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const settings = resolveSettings(options);
   const clock: Clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? silentLogger;
-  const stateDir = options.stateDir ?? dirname(options.file);
-  const lock = new ProcessLock(join(stateDir, STATE_FILES.lock));
-  const history = new RunHistory(join(stateDir, STATE_FILES.history), settings.maxHistoryBytes);
-  const store = new StateStore(join(stateDir, STATE_FILES.state));
+  if (options.file === undefined && options.source === undefined) {
+    throw new MacstatsError('INVALID_OPTION', 'createScheduler needs a schedules `file` or a `source`.');
+  }
+  const file = options.file;
+  // Without a folder (everything shared through the stores given), nothing is written locally.
+  const stateDir = options.stateDir ?? (file === undefined ? undefined : dirname(file));
+  const localPath = (name: string) => {
+    if (stateDir === undefined) {
+      throw new MacstatsError(
+        'INVALID_OPTION',
+        `createScheduler needs a \`stateDir\` for ${name}, or a store for it.`,
+      );
+    }
+    return join(stateDir, name);
+  };
+  const lock = options.lock ?? new ProcessLock(localPath(STATE_FILES.lock));
+  const history = options.history ?? new RunHistory(localPath(STATE_FILES.history), settings.maxHistoryBytes);
+  const store = options.stateStore ?? new StateStore(localPath(STATE_FILES.state));
+  const source = options.source ?? createFileScheduleSource(file as string);
 
   let schedules: Schedule[] = [];
   let fileErrors: string[] = [];
@@ -86,10 +102,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   });
 
   const watcher = new FileWatcher({
-    file: options.file,
+    file: file ?? source.description,
     clock,
     intervalMs: settings.reloadIntervalMs,
-    watch: settings.watch,
+    // A shared source is polled; only a file can be watched.
+    watch: settings.watch && options.source === undefined,
     logger,
     onChange: () => queueReload(),
   });
@@ -106,21 +123,18 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   async function loadFile(force: boolean): Promise<void> {
     let text: string;
     try {
-      text = await readFile(options.file, 'utf8');
+      text = (await source.read()) ?? '{"schedules":[]}';
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        const message = `Cannot read ${options.file} (${(error as Error).message}); keeping the last good schedules.`;
-        fileErrors = [message];
-        fail('SCHEDULES_UNREADABLE', message, error);
-        emit({
-          type: 'schedules-reloaded',
-          schedules: schedules.length,
-          errors: fileErrors,
-          keptPrevious: true,
-        });
-        return;
-      }
-      text = '{"schedules":[]}';
+      const message = `Cannot read ${source.description} (${(error as Error).message}); keeping the last good schedules.`;
+      fileErrors = [message];
+      fail('SCHEDULES_UNREADABLE', message, error);
+      emit({
+        type: 'schedules-reloaded',
+        schedules: schedules.length,
+        errors: fileErrors,
+        keptPrevious: true,
+      });
+      return;
     }
     if (text === lastText && !force) return;
     lastText = text;
@@ -131,7 +145,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       fail('SCHEDULES_INVALID', parsed.usable ? message : `${message} Keeping the last good schedules.`);
     }
     logger.info(
-      { file: options.file, schedules: schedules.length, errors: parsed.errors.length },
+      { source: source.description, schedules: schedules.length, errors: parsed.errors.length },
       'schedules loaded',
     );
     emit({
@@ -161,8 +175,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     async start() {
       if (started) return;
       started = true;
-      await mkdir(stateDir, { recursive: true });
-      await mkdir(dirname(options.file), { recursive: true });
+      if (stateDir !== undefined) await mkdir(stateDir, { recursive: true });
+      if (file !== undefined) await mkdir(dirname(file), { recursive: true });
       await core.enqueue(async () => {
         if (!(await core.tryLead())) armLockRetry();
         await loadFile(true);

@@ -1,5 +1,6 @@
 import { readFile, rename } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
+import type { ScheduleStateStore } from './scheduler-stores.js';
 
 /** What the scheduler remembers about one schedule between runs and restarts. */
 export interface ScheduleState {
@@ -31,12 +32,17 @@ export interface SchedulerState {
 const pruneAfterMs = 30 * 24 * 3_600_000;
 
 /** Reads and writes `scheduler-state.json`; writes are atomic and run one at a time. */
-export class StateStore {
+export class StateStore implements ScheduleStateStore {
   readonly path: string;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
     this.path = path;
+  }
+
+  /** The state file's path, for messages. */
+  get description(): string {
+    return this.path;
   }
 
   /**

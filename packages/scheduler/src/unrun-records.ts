@@ -1,13 +1,14 @@
 import type { Logger } from '@macstats/core';
-import type { RunHistory, RunRecord } from './run-history.js';
+import type { RunRecord } from './run-history.js';
 import type { SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
 import type { Schedule } from './schedule.js';
+import type { RunHistoryStore } from './scheduler-stores.js';
 import type { SchedulerEvent } from './scheduler-types.js';
 
 /** Where {@link recordUnrun} writes. */
 export interface UnrunSinks {
-  history: RunHistory;
+  history: RunHistoryStore;
   emit: (event: SchedulerEvent) => void;
   logger: Logger;
 }
