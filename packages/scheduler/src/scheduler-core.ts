@@ -101,7 +101,7 @@ export class SchedulerCore {
 
   /** Takes the lock if it is free (or its holder is dead); on success loads the state. */
   async tryLead(): Promise<boolean> {
-    const { lock, store, clock, emit, history } = this.#options;
+    const { lock, store, clock, emit } = this.#options;
     if (this.#leader) return true;
     const attempt = await lock.acquire();
     if (!attempt.acquired) {
@@ -123,14 +123,13 @@ export class SchedulerCore {
     this.#planned = new Map();
     this.#careful = loaded.recovered !== undefined;
     if (loaded.recovered !== undefined) this.#options.fail('STATE_RECOVERED', loaded.recovered);
-    let interrupted = false;
+    const interrupted: RunRecord[] = [];
     for (const [id, record] of Object.entries(this.#state.schedules)) {
       if (record.running === undefined) continue;
-      await history.append({ id, ...record.running, durationMs: 0, outcome: 'interrupted' });
+      interrupted.push({ id, ...record.running, durationMs: 0, outcome: 'interrupted' });
       delete record.running;
-      interrupted = true;
     }
-    if (interrupted) await store.save(this.#state);
+    if (interrupted.length > 0) await this.#commit(interrupted);
     this.#leader = true;
     emit({ type: 'lock-acquired' });
     return true;
@@ -328,7 +327,7 @@ export class SchedulerCore {
   }
 
   async #settle(schedule: Schedule, record: RunRecord, result: RunResult | undefined): Promise<void> {
-    const { emit, logger, history, store, deliver } = this.#options;
+    const { emit, logger, deliver } = this.#options;
     let lost = false;
     await this.enqueue(async () => {
       try {
@@ -338,9 +337,8 @@ export class SchedulerCore {
           const { due, start, durationMs, outcome } = record;
           saved.lastRun = { due, start, durationMs, outcome };
           if (record.manual) saved.lastRun.manual = true;
-          await store.save(this.#state);
         }
-        await history.append(record);
+        await this.#commit([record], saved !== undefined);
       } catch (error) {
         if (!isLockLost(error)) throw error;
         lost = true;
@@ -357,6 +355,17 @@ export class SchedulerCore {
     logger.info({ ...record }, 'run finished');
     emit({ type: 'run-end', id: schedule.id, record });
     if (result !== undefined) await deliver(schedule, result);
+  }
+
+  /** Saves the state (unless `saveState` is false) and appends `records`: in one step when the store can. */
+  async #commit(records: RunRecord[], saveState = true): Promise<void> {
+    const { store, history } = this.#options;
+    if (saveState && store.commit !== undefined) {
+      await store.commit(this.#state, records);
+      return;
+    }
+    if (saveState) await store.save(this.#state);
+    for (const record of records) await history.append(record);
   }
 
   #arm(at: number): void {

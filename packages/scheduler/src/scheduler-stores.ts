@@ -36,6 +36,12 @@ export interface ScheduleStateStore {
   /** The saved state; `recovered` says the saved state was unreadable and was set aside. */
   load(now: number): Promise<{ state: SchedulerState; recovered?: string }>;
   save(state: SchedulerState): Promise<void>;
+  /**
+   * Saves the state and appends run records in one step, so a crash between the two cannot
+   * leave a run finished in the state but missing from the history. Optional: without it the
+   * scheduler saves, then appends to its `history`.
+   */
+  commit?(state: SchedulerState, records: readonly RunRecord[]): Promise<void>;
 }
 
 /** Where run records go (`runs.jsonl` by default). Same `LOCK_LOST` rule as {@link ScheduleStateStore}. */

@@ -1,0 +1,16 @@
+/** Every default of `@macstats/store-postgres`, in one place. Options name the same keys. */
+export const STORE_POSTGRES_DEFAULTS = {
+  /** Connections in this process's pool: 10. */
+  maxConnections: 10,
+  /** Giving up on reaching the server: 10 s. */
+  connectTimeoutMs: 10_000,
+  /** A session left inside a transaction (its host paused) is ended by the server after 5 s. */
+  idleInTransactionTimeoutMs: 5_000,
+  /**
+   * How long the scheduler's lease lasts without renewal: 15 s. A leader that dies is replaced
+   * within about this long; it renews every third of it.
+   */
+  leaseMs: 15_000,
+  /** Which schedules, state and lease rows this scheduler uses; bots sharing a database use one each. */
+  scope: 'default',
+} as const;

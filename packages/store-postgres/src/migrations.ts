@@ -1,0 +1,92 @@
+import { type Logger, MacstatsError } from '@macstats/core';
+import type { Sql, TransactionSql } from 'postgres';
+
+/** One versioned schema step. Steps are append-only: a released step is never edited. */
+interface Migration {
+  version: number;
+  description: string;
+  statements: string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'scheduler lease, state, runs and schedules; conversation memory',
+    statements: `
+      create table macstats_scheduler_lease (
+        scope text primary key,
+        holder text not null,
+        epoch bigint not null,
+        expires_at timestamptz not null,
+        pid integer not null,
+        hostname text not null,
+        acquired_at timestamptz not null
+      );
+      create table macstats_scheduler_state (
+        scope text not null,
+        schedule_id text not null,
+        record jsonb not null,
+        primary key (scope, schedule_id)
+      );
+      create table macstats_scheduler_runs (
+        seq bigserial primary key,
+        scope text not null,
+        schedule_id text not null,
+        due timestamptz not null,
+        outcome text not null,
+        record jsonb not null,
+        epoch bigint not null,
+        recorded_at timestamptz not null default now()
+      );
+      create index macstats_scheduler_runs_scope_seq on macstats_scheduler_runs (scope, seq);
+      create table macstats_schedules (
+        scope text primary key,
+        document text not null,
+        version bigint not null,
+        updated_at timestamptz not null default now()
+      );
+      create table macstats_conversations (
+        id text primary key,
+        record jsonb not null,
+        updated_at bigint not null
+      );
+      create index macstats_conversations_updated_at on macstats_conversations (updated_at);
+    `,
+  },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Any constant: every macstats host takes this advisory lock while it migrates. */
+const MIGRATION_LOCK = 4_242_017_001;
+
+/**
+ * Brings the schema to {@link SCHEMA_VERSION}, once, whichever of several hosts starts first:
+ * inside one transaction holding an advisory lock, it reads `macstats_schema_version` and runs
+ * the missing steps. Rejects with `SCHEMA_NEWER` when the database was migrated by newer code.
+ */
+export async function migrate(sql: Sql, logger: Logger): Promise<number> {
+  return sql.begin(async (tx: TransactionSql) => {
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx.unsafe(
+      'create table if not exists macstats_schema_version (id integer primary key check (id = 1), version integer not null)',
+    );
+    const rows = await tx<{ version: number }[]>`select version from macstats_schema_version where id = 1`;
+    const current = rows[0]?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new MacstatsError(
+        'SCHEMA_NEWER',
+        `The database schema is version ${current}, newer than this code knows (${SCHEMA_VERSION}); upgrade @macstats/store-postgres on this host before starting it.`,
+      );
+    }
+    for (const step of MIGRATIONS.slice(current)) {
+      await tx.unsafe(step.statements);
+      logger.info({ version: step.version }, `database schema migrated: ${step.description}`);
+    }
+    await tx`
+      insert into macstats_schema_version (id, version) values (1, ${SCHEMA_VERSION})
+      on conflict (id) do update set version = excluded.version`;
+    return SCHEMA_VERSION;
+  }) as Promise<number>;
+}

