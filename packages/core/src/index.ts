@@ -32,6 +32,15 @@ export type {
   ModelUsage,
 } from './model/chat-model.js';
 export { createDeadline } from './model/deadline.js';
+export type {
+  ModelPool,
+  ModelPoolOptions,
+  PoolMember,
+  PoolMemberStatus,
+  PoolMemberView,
+} from './model/model-pool.js';
+export { createModelPool, MODEL_POOL_DEFAULTS } from './model/model-pool.js';
+export { createOllamaPoolMember } from './model/ollama-pool-member.js';
 export type { CheckOllamaOptions, OllamaCheck } from './ollama/check-ollama.js';
 export { checkOllama } from './ollama/check-ollama.js';
 export type { OllamaErrorCode, OllamaErrorContext } from './ollama/ollama-errors.js';

@@ -97,6 +97,8 @@ export interface FakeOllamaOptions {
   replies?: FakeOllamaReply[];
   /** Computes the reply of a chat request (after the queue is empty). `index` counts chat requests from 0. */
   reply?: (request: FakeChatRequest, index: number) => FakeOllamaReply | Promise<FakeOllamaReply>;
+  /** Models `/api/ps` reports as loaded in memory. Default none. */
+  loaded?: string[];
   /** Version string of `/api/version`. Default `0.12.0`. */
   version?: string;
   /** Host to bind. Default `127.0.0.1`. */

@@ -41,7 +41,7 @@ function splitIntoChunks(content: string): string[] {
 
 /**
  * Starts a fake Ollama server on loopback that the real `ollama` npm client works against:
- * `/api/chat` (streaming and not), `/api/tags`, `/api/show`, `/api/version`, scripted replies
+ * `/api/chat` (streaming and not), `/api/tags`, `/api/ps`, `/api/show`, `/api/version`, scripted replies
  * and faults on demand.
  *
  * @example
@@ -256,6 +256,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
               digest: `sha256:${Buffer.from(model.name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
               details: modelDetails(model),
             })),
+          });
+        } else if (request.method === 'GET' && path === '/api/ps') {
+          sendJson(response, 200, {
+            models: (options.loaded ?? []).map((name) => ({ name, model: name, size_vram: 2_019_393_189 })),
           });
         } else if (request.method === 'POST' && path === '/api/show') {
           handleShow(response, (body ?? {}) as { model?: unknown });
