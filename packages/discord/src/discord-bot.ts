@@ -46,11 +46,32 @@ function checkOptions(options: DiscordBotOptions): void {
     if (protocol !== 'https:' && protocol !== 'http:')
       throw new MacstatsError('DISCORD_BAD_OPTIONS', `imageOrigins: "${origin}" is not an http(s) origin.`);
   }
+  checkShards(options.shards, options.shardCount);
   const max = options.maxReplyChars;
   if (max !== undefined && (!Number.isInteger(max) || max < MIN_SPLIT_LIMIT || max > 2000))
     throw new MacstatsError(
       'DISCORD_BAD_OPTIONS',
       `maxReplyChars must be an integer from ${MIN_SPLIT_LIMIT} to 2000.`,
+    );
+}
+
+function checkShards(shards: readonly number[] | undefined, count: number | undefined): void {
+  if (shards === undefined && count === undefined) return;
+  if (count === undefined || !Number.isInteger(count) || count < 1)
+    throw new MacstatsError(
+      'DISCORD_BAD_OPTIONS',
+      'shardCount must be a whole number of shards, at least 1.',
+    );
+  const bad = (shards ?? []).find((id) => !Number.isInteger(id) || id < 0 || id >= count);
+  if (bad !== undefined)
+    throw new MacstatsError(
+      'DISCORD_BAD_OPTIONS',
+      `Shard ${bad} does not exist: shards are numbered 0 to ${count - 1}.`,
+    );
+  if (shards !== undefined && shards.length === 0)
+    throw new MacstatsError(
+      'DISCORD_BAD_OPTIONS',
+      'shards lists no shard; give at least one, or leave it out.',
     );
 }
 
@@ -85,6 +106,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // DMs arrive for channels the client has not cached yet; reactions for uncached messages.
     partials: [Partials.Channel, Partials.Message, Partials.Reaction, Partials.User],
     rest: { ...options.rest, api: apiUrl },
+    ...(options.shardCount !== undefined
+      ? {
+          shardCount: options.shardCount,
+          shards: [...(options.shards ?? Array.from({ length: options.shardCount }, (_, id) => id))],
+        }
+      : {}),
     allowedMentions: { parse: [] },
   });
   // REST alone is enough for sendToChannel, before (or without) the gateway.

@@ -39,6 +39,14 @@ export interface DiscordBotOptions extends DiscordBotFeatureOptions {
    * (default 3), `timeout` per request in milliseconds (default 15 000).
    */
   rest?: { globalRequestsPerSecond?: number; retries?: number; timeout?: number };
+  /**
+   * The gateway shards this process holds, e.g. `[0, 1]` of 4; with several processes or hosts,
+   * each holds some and together they hold all. Discord sends a guild's events to the shard
+   * `(guild_id >> 22) % shardCount` and DMs to shard 0. Default: one shard holding everything.
+   */
+  shards?: readonly number[] | undefined;
+  /** How many shards there are in all, across every process. Required with `shards`. */
+  shardCount?: number | undefined;
 }
 
 /** A running Discord bot. */

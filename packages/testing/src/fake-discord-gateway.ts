@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { guildOfEvent, parseShard, type ShardTuple, shardReceives } from './fake-discord-shard-routing.js';
 
 /** Gateway intent bits the fake looks at. */
 export const GATEWAY_INTENTS = {
@@ -34,6 +35,7 @@ interface Session {
   log: LoggedDispatch[];
   socket: WebSocket | undefined;
   ready: boolean;
+  shard: ShardTuple;
 }
 
 /** What the gateway asks of its owner. */
@@ -41,8 +43,8 @@ export interface FakeGatewayHooks {
   token: string | undefined;
   allowPrivilegedIntents: boolean;
   heartbeatIntervalMs: number;
-  /** The READY payload for a new session, then the events that follow it (GUILD_CREATE). */
-  readyEvents(sessionId: string): Array<{ t: string; d: unknown }>;
+  /** The READY payload for a new session on `shard`, then the events that follow it (GUILD_CREATE). */
+  readyEvents(sessionId: string, shard: ShardTuple): Array<{ t: string; d: unknown }>;
   onChange(): void;
 }
 
@@ -82,12 +84,16 @@ export class FakeGateway {
     this.server.handleUpgrade(request, socket, head, (ws) => this.accept(ws));
   }
 
-  /** Sends an event to every session, logged for replay; `view` adapts it to each session's intents. */
+  /**
+   * Sends an event to every session, logged for replay; `view` adapts it to each session's
+   * intents. A guild's event goes only to the shard owning the guild, one without a guild to shard 0.
+   */
   dispatch(t: string, view: DispatchView): void {
     for (const session of this.sessions.values()) {
       if (!session.ready) continue;
       const d = view(session.intents);
-      if (d !== undefined) this.sendDispatch(session, t, d);
+      if (d !== undefined && shardReceives(session.shard, guildOfEvent(t, d)))
+        this.sendDispatch(session, t, d);
     }
   }
 
@@ -166,6 +172,11 @@ export class FakeGateway {
       ws.close(4014, 'Disallowed intent(s).');
       return undefined;
     }
+    const shard = parseShard(d.shard);
+    if (shard === undefined) {
+      ws.close(4010, 'Invalid shard.');
+      return undefined;
+    }
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       intents,
@@ -173,11 +184,13 @@ export class FakeGateway {
       log: [],
       socket: ws,
       ready: true,
+      shard,
     };
     this.sessions.set(session.id, session);
     this.counters.identifies++;
     this.counters.intents = intents;
-    for (const event of this.hooks.readyEvents(session.id)) this.sendDispatch(session, event.t, event.d);
+    for (const event of this.hooks.readyEvents(session.id, shard))
+      this.sendDispatch(session, event.t, event.d);
     return session;
   }
 

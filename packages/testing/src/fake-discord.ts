@@ -6,6 +6,7 @@ import { FakeGateway } from './fake-discord-gateway.js';
 import { FakeDiscordHttp } from './fake-discord-http.js';
 import { createInteractions } from './fake-discord-interactions.js';
 import { createRestRoutes, messageEventView } from './fake-discord-rest.js';
+import { guildsOfShard } from './fake-discord-shard-routing.js';
 import { FakeDiscordStore } from './fake-discord-store.js';
 import type {
   FakeDiscord,
@@ -50,16 +51,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     allowPrivilegedIntents: options.allowPrivilegedIntents ?? true,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
     onChange,
-    readyEvents: (sessionId) => [
+    readyEvents: (sessionId, shard) => [
       {
         t: 'READY',
         d: {
           v: 10,
           user: { ...store.userPayload(store.botUser), verified: true, mfa_enabled: false, flags: 0 },
-          guilds: store.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+          guilds: guildsOfShard(store, shard).map((guild) => ({ id: guild.id, unavailable: true })),
           session_id: sessionId,
           resume_gateway_url: resumeUrl,
-          shard: [0, 1],
+          shard: [...shard],
           application: { id: store.applicationId, flags: 0 },
           private_channels: [],
           presences: [],
@@ -67,7 +68,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           guild_join_requests: [],
         },
       },
-      ...store.guilds.map((guild) => ({ t: 'GUILD_CREATE', d: store.guildCreatePayload(guild) })),
+      ...guildsOfShard(store, shard).map((guild) => ({
+        t: 'GUILD_CREATE',
+        d: store.guildCreatePayload(guild),
+      })),
     ],
   });
 

@@ -1,4 +1,5 @@
 export { startFakeDiscord } from './fake-discord.js';
+export { shardOfGuild } from './fake-discord-shard-routing.js';
 export type {
   FakeDiscord,
   FakeDiscordAttachment,
