@@ -25,6 +25,15 @@ export interface AppConfig {
   mcpServeTools: string[];
   /** `MACSTATS_MCP_TOKEN`: the bearer token of `macstats mcp --http`; default a new one per launch. */
   mcpToken: string | undefined;
+  /**
+   * `DATABASE_URL`: PostgreSQL shared by several bot hosts (schedules, their state and history,
+   * the scheduler's leadership). Unset: files under MACSTATS_HOME, one host.
+   */
+  databaseUrl: string | undefined;
+  /** `DISCORD_SHARDS` (`0,1` or `0-3`): the gateway shards this process holds. Unset: all of them. */
+  discordShards: number[] | undefined;
+  /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
+  discordShardCount: number | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -38,12 +47,22 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const loaded = loadConfig({
     env,
     cwd,
-    keys: [...CONFIG_KEYS, 'LOG_LEVEL', 'MCP_SERVE_TOOLS', 'MACSTATS_MCP_TOKEN'],
+    keys: [
+      ...CONFIG_KEYS,
+      'LOG_LEVEL',
+      'MCP_SERVE_TOOLS',
+      'MACSTATS_MCP_TOKEN',
+      'DATABASE_URL',
+      'DISCORD_SHARDS',
+      'DISCORD_SHARD_COUNT',
+    ],
   });
   const get = (key: string) => {
     const value = loaded.get(key)?.trim();
     return value ? value : undefined;
   };
+  const warnings = [...loaded.warnings];
+  const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   return {
     home: loaded.macstatsHome,
     ollamaHost: get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST,
@@ -61,10 +80,47 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       .map((name) => name.trim().toUpperCase())
       .filter((name) => name !== ''),
     mcpToken: get('MACSTATS_MCP_TOKEN'),
+    databaseUrl: get('DATABASE_URL'),
+    discordShards: shards.shards,
+    discordShardCount: shards.count,
     logLevel: get('LOG_LEVEL') ?? 'info',
-    warnings: loaded.warnings,
+    warnings,
     describe: () => loaded.describe(),
   };
+}
+
+/**
+ * Reads `DISCORD_SHARDS` (`0,1`, `0-3`, or both: `0-1,4`) and `DISCORD_SHARD_COUNT`. A bad value
+ * is one warning and no sharding (the bot then holds every guild, as with one process).
+ */
+export function readShards(
+  list: string | undefined,
+  countText: string | undefined,
+  warnings: string[],
+): { shards: number[] | undefined; count: number | undefined } {
+  if (list === undefined && countText === undefined) return { shards: undefined, count: undefined };
+  const count = Number(countText);
+  if (countText === undefined || !Number.isInteger(count) || count < 1) {
+    warnings.push(
+      `DISCORD_SHARD_COUNT "${countText ?? ''}" is not a whole number of shards; running unsharded.`,
+    );
+    return { shards: undefined, count: undefined };
+  }
+  if (list === undefined) return { shards: undefined, count };
+  const shards = new Set<number>();
+  for (const part of list.split(',').map((piece) => piece.trim())) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
+    const from = Number(range?.[1]);
+    const to = Number(range?.[2] ?? range?.[1]);
+    if (!range || from > to || to >= count) {
+      warnings.push(
+        `DISCORD_SHARDS "${list}" is not a list of shards from 0 to ${count - 1} (like "0,1" or "0-3"); running unsharded.`,
+      );
+      return { shards: undefined, count: undefined };
+    }
+    for (let id = from; id <= to; id += 1) shards.add(id);
+  }
+  return { shards: [...shards].sort((a, b) => a - b), count };
 }
 
 /** The files and folders the bot keeps under `MACSTATS_HOME`. */

@@ -1,6 +1,6 @@
 import type { Logger, Tool, ToolContext } from '@macstats/core';
 import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
-import { createScheduleTools } from '@macstats/scheduler';
+import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
@@ -42,7 +42,10 @@ export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this
  * server that is down is tried again in the background), METRICS, SCHEDULER and MEMORY always. RUN_JS
  * is never offered here: the agent answers it with the seed's "not available" sentence.
  */
-export async function assembleTools(config: AppConfig, options: { logger: Logger }): Promise<AssembledTools> {
+export async function assembleTools(
+  config: AppConfig,
+  options: { logger: Logger; scheduleSource?: ScheduleSource | undefined },
+): Promise<AssembledTools> {
   const { logger } = options;
   const tools: Tool[] = [createFetchUrlTool({ allowHosts: config.fetchAllowHosts, logger })];
   const omitted: OmittedTool[] = [];
@@ -86,7 +89,12 @@ export async function assembleTools(config: AppConfig, options: { logger: Logger
 
   const collector = createMetricsCollector({ logger });
   tools.push(createMetricsTool(metricsSourceWithRates(collector)));
-  tools.push(...createScheduleTools({ file: paths(config).schedules, replyTo: channelOfConversation }));
+  tools.push(
+    ...createScheduleTools({
+      ...(options.scheduleSource ? { source: options.scheduleSource } : { file: paths(config).schedules }),
+      replyTo: channelOfConversation,
+    }),
+  );
   // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
   const notes = createNoteStore({
     dir: paths(config).memory,

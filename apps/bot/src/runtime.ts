@@ -1,4 +1,5 @@
 import { type Agent, checkOllama, createAgent, type Logger, type OllamaCheck } from '@macstats/core';
+import type { ScheduleSource } from '@macstats/scheduler';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
 import { createModelResolver, withModel } from './model-resolver.js';
@@ -23,6 +24,7 @@ export async function createRuntime(
   config: AppConfig,
   logger: Logger,
   signal?: AbortSignal,
+  shared: { scheduleSource?: ScheduleSource | undefined } = {},
 ): Promise<Runtime> {
   const [checked, assembled] = await Promise.allSettled([
     checkOllama({
@@ -30,7 +32,7 @@ export async function createRuntime(
       ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
       ...(signal ? { signal } : {}),
     }),
-    assembleTools(config, { logger }),
+    assembleTools(config, { logger, scheduleSource: shared.scheduleSource }),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
   const tools = assembled.value;

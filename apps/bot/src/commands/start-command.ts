@@ -7,6 +7,7 @@ import {
   type Scheduler,
   type SchedulerEvent,
 } from '@macstats/scheduler';
+import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { discordModelOptions } from '../discord-models.js';
@@ -53,7 +54,20 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const graceMs = options.shutdownGraceMs ?? START_DEFAULTS.shutdownGraceMs;
   logger.info({ home: config.home, config: config.describe().split('\n') }, 'macstats starting');
   for (const warning of config.warnings) logger.warn({}, warning);
-  const runtime = await createRuntime(config, logger);
+  // DATABASE_URL: schedules, their state and history, and the leadership are shared by every host.
+  let database: PostgresStore | undefined;
+  if (config.databaseUrl) {
+    try {
+      database = await connectPostgres({ url: config.databaseUrl, logger });
+    } catch (error) {
+      logger.error({ err: error }, `could not start: ${(error as Error).message}`);
+      io.err(`macstats could not start: ${(error as Error).message}`);
+      return EXIT.failed;
+    }
+    logger.info({ database: database.database }, 'shared state on PostgreSQL');
+  }
+  const shared = database?.schedulerStores();
+  const runtime = await createRuntime(config, logger, undefined, { scheduleSource: shared?.source });
   logger.info(
     {
       tools: runtime.tools.tools.map((tool) => tool.name),
@@ -78,14 +92,16 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.tools.some((tool) => tool.name === 'MEMORY'),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
+      ...(config.discordShardCount !== undefined
+        ? { shardCount: config.discordShardCount, shards: config.discordShards }
+        : {}),
     });
   } else {
     logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
   }
 
   const scheduler: Scheduler = createScheduler({
-    file: paths(config).schedules,
-    stateDir: config.home,
+    ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
     execute: createTaskExecutor({ tools: runtime.tools.tools, agent: scheduledAgent(runtime) }),
     onEvent: (event) => logSchedulerEvent(io, event),
@@ -117,6 +133,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);
     io.err(`macstats could not start: ${(error as Error).message}`);
     await closeAll(bot, scheduler, runtime, 0, () => {});
+    await database?.close();
     return refused ? EXIT.config : EXIT.failed;
   }
   logger.info({ discord: Boolean(bot), leader: scheduler.isLeader }, 'macstats is running');
@@ -137,6 +154,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     ),
   ]);
   if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
+  else await database?.close();
   logger.info({}, 'macstats stopped');
   return EXIT.ok;
 }
