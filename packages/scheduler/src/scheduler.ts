@@ -157,13 +157,27 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     await core.tick();
   }
 
+  /** Tries to lead; when the lock is held, or cannot be reached (a database away), tries again later. */
+  async function tryLeadOrRetry(): Promise<boolean> {
+    try {
+      if (await core.tryLead()) return true;
+    } catch (error) {
+      fail(
+        'LOCK_UNAVAILABLE',
+        `Cannot reach ${lock.description} (${(error as Error).message}); trying again.`,
+        error,
+      );
+    }
+    armLockRetry();
+    return false;
+  }
+
   function armLockRetry(): void {
     clock.clearTimeout(lockTimer);
     lockTimer = clock.setTimeout(() => {
       if (!started) return;
       void core.enqueue(async () => {
-        if (await core.tryLead()) await core.tick();
-        else armLockRetry();
+        if (await tryLeadOrRetry()) await core.tick();
       });
     }, settings.lockRetryMs);
   }
@@ -178,7 +192,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (stateDir !== undefined) await mkdir(stateDir, { recursive: true });
       if (file !== undefined) await mkdir(dirname(file), { recursive: true });
       await core.enqueue(async () => {
-        if (!(await core.tryLead())) armLockRetry();
+        await tryLeadOrRetry();
         await loadFile(true);
       });
       watcher.start();
