@@ -9,6 +9,11 @@ export interface AppConfig {
   /** `MACSTATS_HOME`: schedules.json, discord_channels.json, mcp.json, sessions, logs. */
   home: string;
   ollamaHost: string;
+  /**
+   * `OLLAMA_HOSTS` (comma-separated URLs): several Ollama servers answering as one pool. Unset:
+   * `[ollamaHost]`. The first is the one checked at start and asked for the model list.
+   */
+  ollamaHosts: string[];
   /** `OLLAMA_MODEL`; when unset the first suitable model Ollama lists is picked. */
   ollamaModel: string | undefined;
   discordToken: string | undefined;
@@ -55,6 +60,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       'DATABASE_URL',
       'DISCORD_SHARDS',
       'DISCORD_SHARD_COUNT',
+      'OLLAMA_HOSTS',
     ],
   });
   const get = (key: string) => {
@@ -63,9 +69,15 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   };
   const warnings = [...loaded.warnings];
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
+  const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host !== '');
+  const ollamaHost = ollamaHosts[0] ?? get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
   return {
     home: loaded.macstatsHome,
-    ollamaHost: get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST,
+    ollamaHost,
+    ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],
     ollamaModel: get('OLLAMA_MODEL'),
     discordToken: get('DISCORD_BOT_TOKEN'),
     discordApiUrl: get('DISCORD_API_URL'),

@@ -1,4 +1,12 @@
-import { type Agent, checkOllama, createAgent, type Logger, type OllamaCheck } from '@macstats/core';
+import {
+  type Agent,
+  checkOllama,
+  createAgent,
+  createModelPool,
+  createOllamaPoolMember,
+  type Logger,
+  type OllamaCheck,
+} from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
@@ -49,8 +57,16 @@ export async function createRuntime(
     configured: config.ollamaModel,
     initial: ollama,
   });
+  // Several hosts: one pool (loaded first, then least busy; a host that fails is routed around).
+  const pool =
+    config.ollamaHosts.length > 1
+      ? createModelPool({
+          members: config.ollamaHosts.map((host) => createOllamaPoolMember({ host, model: model.known })),
+          logger,
+        })
+      : undefined;
   const agent = createAgent({
-    ollama: { host: config.ollamaHost, model: model.known },
+    ...(pool ? { model: pool } : { ollama: { host: config.ollamaHost, model: model.known } }),
     tools: tools.tools,
     logger,
     memory: { dir: paths(config).sessions },
@@ -64,6 +80,7 @@ export async function createRuntime(
     tools,
     ollama,
     async close() {
+      pool?.close();
       await Promise.allSettled([agent.close(), tools.close()]);
     },
   };
