@@ -2,7 +2,7 @@
 // SIGKILLed (or SIGSTOPped) and the time until the other host announces itself leader is
 // measured. Run: pnpm --filter @macstats/store-postgres bench [rounds]
 import { HostProcesses } from '../test/host-processes.js';
-import { startTestPostgres } from '../test/start-test-postgres.js';
+import { startTestPostgres } from '@macstats/testing';
 
 const rounds = Number(process.argv[2] ?? 3);
 const leases = [600, 1200, 2400, 4800];

@@ -2,7 +2,7 @@ import { MacstatsError } from '@macstats/core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, SCHEMA_VERSION } from '../src/index.js';
-import { startTestPostgres, type TestPostgres } from './start-test-postgres.js';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let databases = 0;

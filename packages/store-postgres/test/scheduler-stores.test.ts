@@ -3,7 +3,7 @@ import { createScheduler, createScheduleTools, type RunRecord } from '@macstats/
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type PostgresStore } from '../src/index.js';
-import { startTestPostgres, type TestPostgres } from './start-test-postgres.js';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let databases = 0;

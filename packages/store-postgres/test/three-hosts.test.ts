@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectPostgres } from '../src/index.js';
 import { HostProcesses } from './host-processes.js';
-import { startTestPostgres, type TestPostgres } from './start-test-postgres.js';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let hosts: HostProcesses | undefined;

