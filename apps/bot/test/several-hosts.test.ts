@@ -45,13 +45,11 @@ it('two bot hosts on one DATABASE_URL and two shards: one fires the schedule, on
   const [zero = '', one = ''] = discord.guilds.map((guild) => guild.channels[0]?.id ?? '');
   const seeding = await connectPostgres({ url });
   const at = new Date(Date.now() + 4000).toISOString();
-  await seeding
-    .schedulerStores()
-    .source.import(
-      JSON.stringify({
-        schedules: [{ id: 'standup', at, task: 'Say standup time', reply_to_channel_id: one }],
-      }),
-    );
+  await seeding.schedulerStores().source.import(
+    JSON.stringify({
+      schedules: [{ id: 'standup', at, task: 'Say standup time', reply_to_channel_id: one }],
+    }),
+  );
   await seeding.close();
 
   const bots = await Promise.all(

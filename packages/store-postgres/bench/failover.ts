@@ -1,8 +1,9 @@
 // Failover time against the lease: two scheduler processes share one PostgreSQL; the leader is
 // SIGKILLed (or SIGSTOPped) and the time until the other host announces itself leader is
 // measured. Run: pnpm --filter @macstats/store-postgres bench [rounds]
-import { HostProcesses } from '../test/host-processes.js';
+
 import { startTestPostgres } from '@macstats/testing';
+import { HostProcesses } from '../test/host-processes.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const leases = [600, 1200, 2400, 4800];

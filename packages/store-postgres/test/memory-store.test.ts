@@ -1,8 +1,8 @@
 import type { ConversationRecord } from '@macstats/core';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type PostgresStore } from '../src/index.js';
-import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let url: string;

@@ -1,9 +1,9 @@
 import { MacstatsError } from '@macstats/core';
 import { createScheduler, createScheduleTools, type RunRecord } from '@macstats/scheduler';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type PostgresStore } from '../src/index.js';
-import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let databases = 0;

@@ -1,9 +1,9 @@
 import { nextRunTimes, type RunRecord, type Schedule } from '@macstats/scheduler';
+import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectPostgres } from '../src/index.js';
 import { HostProcesses } from './host-processes.js';
-import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 
 let server: TestPostgres;
 let hosts: HostProcesses | undefined;
