@@ -37,12 +37,26 @@ export class HostProcesses {
     return child;
   }
 
-  /** Resolves with the first line after `from` (an index into `lines`) that `match` accepts. */
-  waitFor(match: (line: HostLine) => boolean, from = 0): Promise<HostLine> {
-    return new Promise((resolve) => {
+  /**
+   * Resolves with the first line after `from` (an index into `lines`) that `match` accepts;
+   * rejects, naming `what` and the last lines, if none comes within `limitMs` (a hung host).
+   */
+  waitFor(
+    match: (line: HostLine) => boolean,
+    from = 0,
+    what = 'a line',
+    limitMs = 60_000,
+  ): Promise<HostLine> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        const last = this.lines.slice(-15).map((line) => `${line.pid} ${line.words.join(' ')}`);
+        reject(new Error(`no ${what} within ${limitMs} ms; last lines:\n${last.join('\n')}`));
+      }, limitMs);
       const check = () => {
         const found = this.lines.slice(from).find(match);
         if (found === undefined) return;
+        clearTimeout(timer);
         this.#waiters.delete(check);
         resolve(found);
       };
@@ -59,15 +73,26 @@ export class HostProcesses {
     await exited;
   }
 
-  /** Stops every host still running: SIGTERM (a clean stop), SIGKILL for a paused one. */
-  async stopAll(): Promise<void> {
+  /**
+   * Stops every host still running: SIGTERM (a clean stop) after SIGCONT for a paused one;
+   * a host that has not exited 20 s later is SIGKILLed. Resolves with the pids that had to be.
+   */
+  async stopAll(): Promise<number[]> {
+    const unclean: number[] = [];
     await Promise.all(
-      [...this.children.keys()].map(async (pid) => {
-        const child = this.children.get(pid);
-        if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      [...this.children.entries()].map(async ([pid, child]) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = once(child, 'exit');
         child.kill('SIGCONT');
-        await this.kill(pid, 'SIGTERM');
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => {
+          unclean.push(pid);
+          child.kill('SIGKILL');
+        }, 20_000);
+        await exited;
+        clearTimeout(timer);
       }),
     );
+    return unclean;
   }
 }
