@@ -5,6 +5,7 @@ import {
   createModelPool,
   createOllamaPoolMember,
   type Logger,
+  type MemoryStore,
   type OllamaCheck,
 } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
@@ -32,7 +33,7 @@ export async function createRuntime(
   config: AppConfig,
   logger: Logger,
   signal?: AbortSignal,
-  shared: { scheduleSource?: ScheduleSource | undefined } = {},
+  shared: { scheduleSource?: ScheduleSource | undefined; memoryStore?: MemoryStore | undefined } = {},
 ): Promise<Runtime> {
   const [checked, assembled] = await Promise.allSettled([
     checkOllama({
@@ -69,7 +70,8 @@ export async function createRuntime(
     ...(pool ? { model: pool } : { ollama: { host: config.ollamaHost, model: model.known } }),
     tools: tools.tools,
     logger,
-    memory: { dir: paths(config).sessions },
+    // DATABASE_URL: conversations continue on whichever host answers next.
+    memory: shared.memoryStore ? { store: shared.memoryStore } : { dir: paths(config).sessions },
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
   });
   return {

@@ -9,6 +9,8 @@ import type { JSONValue, Sql } from 'postgres';
  */
 export function createPostgresMemoryStore(sql: Sql, logger: Logger): MemoryStore {
   return {
+    // Every host reads and writes these records: answers read them fresh, not from a cache.
+    shared: true,
     async load(id) {
       const rows = await sql<
         { record: unknown }[]

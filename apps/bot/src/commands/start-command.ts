@@ -54,7 +54,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const graceMs = options.shutdownGraceMs ?? START_DEFAULTS.shutdownGraceMs;
   logger.info({ home: config.home, config: config.describe().split('\n') }, 'macstats starting');
   for (const warning of config.warnings) logger.warn({}, warning);
-  // DATABASE_URL: schedules, their state and history, and the leadership are shared by every host.
+  // DATABASE_URL: schedules, their state and history, the leadership and conversation memory are
+  // shared by every host.
   let database: PostgresStore | undefined;
   if (config.databaseUrl) {
     try {
@@ -67,7 +68,10 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     logger.info({ database: database.database }, 'shared state on PostgreSQL');
   }
   const shared = database?.schedulerStores();
-  const runtime = await createRuntime(config, logger, undefined, { scheduleSource: shared?.source });
+  const runtime = await createRuntime(config, logger, undefined, {
+    scheduleSource: shared?.source,
+    memoryStore: database?.memoryStore(),
+  });
   logger.info(
     {
       tools: runtime.tools.tools.map((tool) => tool.name),

@@ -1,3 +1,4 @@
+import type { MemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
 import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
 
@@ -49,6 +50,8 @@ export type AgentEvent =
 export interface MemoryOptions {
   /** Folder for one JSON file per conversation; without it, memory lives in this process only. */
   dir?: string | undefined;
+  /** Another place for the records (a database several hosts share); `dir` is then ignored. */
+  store?: MemoryStore | undefined;
   /** Turns kept verbatim in the prompt. Default 2. */
   keepTurns?: number | undefined;
   /** Forget a conversation untouched this long, in milliseconds. Default 24 hours. */

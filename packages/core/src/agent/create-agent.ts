@@ -76,7 +76,9 @@ export function createAgent(options: AgentOptions): Agent {
     options.memory === false
       ? null
       : new ConversationMemory({
-          store: createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
+          store:
+            options.memory?.store ??
+            createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
           keepTurns: positive(options.memory?.keepTurns, memoryDefaults.keepTurns, 'memory.keepTurns'),
           ttlMs: positive(options.memory?.ttlMs, memoryDefaults.ttlMs, 'memory.ttlMs'),
           summaryChars: positive(

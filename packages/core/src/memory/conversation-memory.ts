@@ -48,6 +48,9 @@ export class ConversationMemory {
   /** The summary and the last turns of a conversation; aborts its summary under way. */
   async context(id: string): Promise<MemoryContext> {
     this.summaries.get(id)?.abort();
+    // Another host may have answered in this conversation since: read it again, unless a write
+    // of ours is still on its way (the cache is then newer than the store).
+    if (this.options.store.shared && !this.writes.has(id)) this.cache.delete(id);
     const record = await this.load(id);
     return { summary: record.summary, turns: record.turns.slice(-this.options.keepTurns) };
   }

@@ -31,6 +31,11 @@ export interface MemoryStore {
    * went. Optional: without it, expired records are dropped only when their conversation is read.
    */
   sweep?(cutoff: number): Promise<number>;
+  /**
+   * True when other processes write the same records (a database several hosts share): each
+   * answer then reads its conversation from the store instead of this process's cache.
+   */
+  readonly shared?: boolean;
 }
 
 /** Options of {@link createMemoryStore}. */
