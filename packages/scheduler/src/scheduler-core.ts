@@ -315,7 +315,6 @@ export class SchedulerCore {
       ...(manual ? { manual: true as const } : {}),
     });
     const completion = run.finished.then(async (finished) => {
-      this.#running.delete(schedule.id);
       const settled = this.#settle(schedule, finished.record, finished.result);
       this.#settling.add(settled);
       await settled.finally(() => this.#settling.delete(settled));
@@ -330,6 +329,8 @@ export class SchedulerCore {
     const { emit, logger, deliver } = this.#options;
     let lost = false;
     await this.enqueue(async () => {
+      // The schedule reads as running until its records are written, so whoever sees it
+      // finished (a status poll, a `run-end` listener) also finds its state and history line.
       try {
         const saved = this.#state.schedules[schedule.id];
         if (saved !== undefined) {
@@ -340,9 +341,19 @@ export class SchedulerCore {
         }
         await this.#commit([record], saved !== undefined);
       } catch (error) {
-        if (!isLockLost(error)) throw error;
-        lost = true;
-        if (this.#leader) this.#lose();
+        if (isLockLost(error)) {
+          lost = true;
+          if (this.#leader) this.#lose();
+        } else {
+          // A full disk: the history line is written all the same (see #commit); the run is delivered.
+          this.#options.fail(
+            'STATE_WRITE_FAILED',
+            `Cannot save the state after schedule "${schedule.id}" ran (${String(error)}); its run is in the history, and the state is saved with the next write.`,
+            error,
+          );
+        }
+      } finally {
+        this.#running.delete(schedule.id);
       }
       // A one-shot held back during this manual run fires now.
       if (record.manual) void this.enqueue(() => this.tick());
@@ -364,8 +375,18 @@ export class SchedulerCore {
       await store.commit(this.#state, records);
       return;
     }
-    if (saveState) await store.save(this.#state);
+    // A state that cannot be written (a full disk) must not lose the history lines too.
+    let saveFailure: unknown;
+    if (saveState) {
+      try {
+        await store.save(this.#state);
+      } catch (error) {
+        if (isLockLost(error)) throw error;
+        saveFailure = error;
+      }
+    }
     for (const record of records) await history.append(record);
+    if (saveFailure !== undefined) throw saveFailure;
   }
 
   #arm(at: number): void {

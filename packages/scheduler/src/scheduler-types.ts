@@ -97,6 +97,7 @@ export interface ScheduleStatus {
   timezone: string;
   /** Next time it fires; `undefined` for a one-shot that is done or a cron that has no more dates. */
   nextRun?: Date;
+  /** A run is going, or has finished and its state and history line are still being written. */
   running: boolean;
   /** A one-shot that ran or was missed. */
   done: boolean;

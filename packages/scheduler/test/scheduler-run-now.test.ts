@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,22 @@ describe('runNow', () => {
       ['ok', true],
       ['ok', false],
     ]);
+  });
+
+  it('reads as running until its history line is written, so a finished run is always in the history', async () => {
+    harness = await createHarness([{ id: 'news', cron: '0 9 * * *', task: 'x' }], '2025-06-06T08:00:00Z');
+    // A FIFO as runs.jsonl holds the history append until the test reads it: the gap, made wide.
+    execFileSync('mkfifo', [join(harness.folder, 'runs.jsonl')]);
+    await harness.scheduler.start();
+    const status = () => harness.scheduler.list().find((item) => item.schedule.id === 'news');
+    const finished = harness.scheduler.runNow('news');
+    while (status()?.lastRun === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    const runningWhileRecording = status()?.running;
+    const line = await readFile(join(harness.folder, 'runs.jsonl'), 'utf8');
+    expect(runningWhileRecording).toBe(true);
+    expect(JSON.parse(line)).toMatchObject({ id: 'news', outcome: 'ok', manual: true });
+    await finished;
+    expect(status()).toMatchObject({ running: false, lastRun: { outcome: 'ok', manual: true } });
   });
 
   it('refuses a schedule that is already running, in one sentence', async () => {
