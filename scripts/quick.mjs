@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The README's two commands land here: `npm start` and `npm test`.
 // They need nothing but Node >= 20 and npm: pnpm is fetched by npx at the version the
-// root package.json pins, the workspace is installed, then the job runs.
+// root package.json pins, the workspace is installed, `test` provisions a Chromium for the
+// dashboard's browser tests (scripts/provision-chromium.mjs), then the job runs.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { provisionChromium } from './provision-chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -37,6 +39,11 @@ function install() {
 
 if (job === 'test') {
   install();
+  // The dashboard's browser tests need a Chromium: found or installed now, in one line, or
+  // stop here with the fix before the minutes of building and testing.
+  const chromium = provisionChromium(root, env);
+  if (chromium === undefined) process.exit(1);
+  env.CHROMIUM_PATH = chromium;
   process.exit(pnpm(['run', 'test:all']));
 } else if (job === 'start') {
   install();

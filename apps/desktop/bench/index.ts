@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOllama } from '@macstats/testing';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/browser.js';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/browser.js';
 import { processCpuSeconds } from './proc-cpu.js';
 
 const WINDOW_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 60);
@@ -66,7 +66,7 @@ async function run(): Promise<void> {
   const fake = await startFakeOllama();
   const app = await startApp(home, fake.url);
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: chromiumPath(),
     headless: true,
     args: CHROMIUM_ARGS,
   });

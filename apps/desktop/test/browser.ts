@@ -2,9 +2,20 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { findChromium } from '../../../scripts/find-chromium.mjs';
 
-/** Debian's Chromium, installed by apt; never a downloaded browser. */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/**
+ * The Chromium to drive: `CHROMIUM_PATH` (which `npm test` sets after finding or installing
+ * one), else the same search `npm test` makes (PATH, then Playwright's browser cache).
+ */
+export function chromiumPath(): string {
+  const found = findChromium(process.env);
+  if (found && 'path' in found) return found.path;
+  throw new Error(
+    found?.error ??
+      'No Chromium found for the browser tests: run `npm test` (it installs one) or set CHROMIUM_PATH.',
+  );
+}
 
 /** Flags that keep Chromium quiet and on loopback. */
 export const CHROMIUM_ARGS = [
@@ -31,7 +42,7 @@ export interface TestBrowser {
 export async function launchBrowser(): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'macstats-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: chromiumPath(),
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 860 },
