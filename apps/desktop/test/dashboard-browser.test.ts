@@ -177,9 +177,10 @@ describe('schedules in the page', () => {
     await page.fill('#schedule-form [name=task]', 'FETCH_URL: https://example.com');
     await page.fill('#schedule-form [name=cron]', '61 * * * *');
     await page.click('#schedule-form button[type=submit]');
-    await expect(page.locator('#schedule-form .form-error').textContent()).resolves.toMatch(
-      /cron|minute|61/i,
-    );
+    // The message comes back from the server: wait until the form shows one, then read it.
+    const message = page.locator('#schedule-form .form-error', { hasText: /\S/ });
+    await message.waitFor();
+    expect(await message.textContent()).toMatch(/cron|minute|61/i);
     await page.click('#schedule-form button.ghost');
   });
 
