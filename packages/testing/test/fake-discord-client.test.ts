@@ -90,4 +90,17 @@ describe('fake Discord with the real discord.js client', () => {
     expect(received.filter((candidate) => candidate.id === sent.id)).toHaveLength(1);
     expect(fake.gateway.identifies).toBe(1);
   });
+
+  it('identifies afresh when the gateway drops and refuses the resume, and hears messages after', async () => {
+    const { fake, received } = await start();
+    fake.dropGateway({ refuseResume: true });
+    await fake.waitFor(() => fake.gateway.identifies === 2 && fake.gateway.readySessions === 1, {
+      timeoutMs: 20_000,
+      what: 'a second IDENTIFY',
+    });
+    expect(fake.gateway.resumes).toBe(0);
+    const after = fake.dispatchMessage({ content: 'after the new session' });
+    await fake.waitFor(() => received.find((candidate) => candidate.id === after.id));
+    expect(received.filter((candidate) => candidate.id === after.id)).toHaveLength(1);
+  });
 });

@@ -167,6 +167,20 @@ describe('fake Discord gateway', () => {
     expect(fake.gateway).toMatchObject({ identifies: 1, resumes: 1 });
   });
 
+  it('answers the RESUME of a session dropped with refuseResume with an invalid session', async () => {
+    const fake = await start();
+    const first = await identify(fake);
+    await first.next((payload) => payload.t === 'GUILD_CREATE');
+    fake.dropGateway({ refuseResume: true });
+    await first.closed;
+    const second = await connect(fake.gatewayUrl);
+    await second.next((payload) => payload.op === 10);
+    second.send({ op: 6, d: { token: 'secret', session_id: first.ready.d.session_id, seq: 2 } });
+    const invalid = await second.next((payload) => payload.op === 9);
+    expect(invalid.d).toBe(false);
+    expect(fake.gateway.resumes).toBe(0);
+  });
+
   it('answers a RESUME of an unknown session with an invalid session', async () => {
     const fake = await start();
     const client = await connect(fake.gatewayUrl);
