@@ -3,6 +3,7 @@ import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
+import { parseDiagnosticsSetting } from './diagnostics.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -41,6 +42,8 @@ export interface AppConfig {
   discordShardCount: number | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
+  /** `MACSTATS_DIAGNOSTICS`: seconds between `diagnostics` log lines of `start`; off when unset. */
+  diagnosticsSeconds: number | undefined;
   /** Problems reading the `.config.env` files, one sentence each. */
   warnings: string[];
   /** One line per setting and where it came from, secrets masked. */
@@ -61,6 +64,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       'DISCORD_SHARDS',
       'DISCORD_SHARD_COUNT',
       'OLLAMA_HOSTS',
+      'MACSTATS_DIAGNOSTICS',
     ],
   });
   const get = (key: string) => {
@@ -96,6 +100,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     discordShards: shards.shards,
     discordShardCount: shards.count,
     logLevel: get('LOG_LEVEL') ?? 'info',
+    diagnosticsSeconds: parseDiagnosticsSetting(get('MACSTATS_DIAGNOSTICS')),
     warnings,
     describe: () => loaded.describe(),
   };

@@ -10,6 +10,7 @@ import {
 import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { drainScheduler } from './drain-scheduler.js';
@@ -141,6 +142,9 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     return refused ? EXIT.config : EXIT.failed;
   }
   logger.info({ discord: Boolean(bot), leader: scheduler.isLeader }, 'macstats is running');
+  const stopDiagnostics = config.diagnosticsSeconds
+    ? startDiagnostics(logger, config.diagnosticsSeconds * 1000)
+    : () => {};
 
   await new Promise<void>((resolve) => {
     if (options.stopSignal.aborted) resolve();
@@ -159,6 +163,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   ]);
   if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
   else await database?.close();
+  stopDiagnostics();
   logger.info({}, 'macstats stopped');
   return EXIT.ok;
 }
