@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScheduler } from '../src/scheduler.js';
@@ -156,6 +156,27 @@ describe('runNow', () => {
     expect(JSON.parse(line)).toMatchObject({ id: 'news', outcome: 'ok', manual: true });
     await finished;
     expect(status()).toMatchObject({ running: false, lastRun: { outcome: 'ok', manual: true } });
+  });
+
+  it('still writes the history line of a run whose state cannot be saved, and says why', async () => {
+    const gate = deferred<string>();
+    harness = await createHarness([{ id: 'news', cron: '0 9 * * *', task: 'x' }], '2025-06-06T08:00:00Z', {
+      task: () => gate.promise,
+    });
+    await harness.scheduler.start();
+    const finished = harness.scheduler.runNow('news');
+    await harness.clock.settle();
+    // The state file's place taken by a folder: the atomic rename over it fails, as a full disk would.
+    await rm(stateFile(), { force: true });
+    await mkdir(stateFile());
+    gate.resolve('done');
+    await finished;
+    await harness.scheduler.whenIdle();
+    expect(await harness.runs()).toEqual([
+      expect.objectContaining({ id: 'news', outcome: 'ok', manual: true }),
+    ]);
+    expect(harness.errors.map((error) => error.code)).toContain('STATE_WRITE_FAILED');
+    await rm(stateFile(), { recursive: true });
   });
 
   it('refuses a schedule that is already running, in one sentence', async () => {
