@@ -25,7 +25,8 @@ describe('startDiagnostics', () => {
         heapUsedBytes: expect.any(Number),
       },
     });
-    expect((lines[1]?.fields as { rssBytes: number }).rssBytes).toBeGreaterThan(0);
+    expect(lines[1]?.fields).toMatchObject({ rssBytes: expect.any(Number) });
+    expect((lines[1]?.fields as { rssBytes: number } | undefined)?.rssBytes ?? 0).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lines).toHaveLength(count);
   });
