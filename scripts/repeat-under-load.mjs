@@ -121,6 +121,8 @@ async function runAll(run) {
         console.log(
           `run ${run}/${runs} ${folder}: ${result.passed} passed, ${status} (${result.seconds.toFixed(0)} s)`,
         );
+        for (const failure of result.failures)
+          console.log(`  failed: ${failure.name}: ${failure.message.slice(0, 160)}`);
       }
     }),
   );
