@@ -113,7 +113,8 @@ describe('npm start (dist/main.js)', () => {
       cwd: root,
       env: freshEnv({ FETCH_ALLOW_HOSTS: '10.0.0.0/99', OLLAMA_HOST: 'http://127.0.0.1:9' }),
       encoding: 'utf8',
-      timeout: 20_000,
+      // A limit for a hung process, not a speed check: under pnpm test:load it took over 20 s.
+      timeout: 55_000,
     });
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toBe(

@@ -95,7 +95,7 @@ describe('fake Discord with the real discord.js client', () => {
     const { fake, received } = await start();
     fake.dropGateway({ refuseResume: true });
     await fake.waitFor(() => fake.gateway.identifies === 2 && fake.gateway.readySessions === 1, {
-      timeoutMs: 20_000,
+      timeoutMs: 50_000,
       what: 'a second IDENTIFY',
     });
     expect(fake.gateway.resumes).toBe(0);
