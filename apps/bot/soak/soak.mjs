@@ -151,6 +151,7 @@ await until(() => running && discord.gateway.readySessions === 1, 60_000, 'the b
     process.exit(1);
   },
 );
+const runningAt = Date.now();
 log(
   `bot running (pid ${bot.pid}); home ${home}; ${schedules.length} schedules; faults every ${faultEveryMs / 1000} s after ${(warmupMs / 1000).toFixed(0)} s of warm-up`,
 );
@@ -278,7 +279,7 @@ const runs = checkSchedules(
   discord,
   home,
   schedules,
-  { from: started + 5_000, to: stopAt - 30_000 },
+  { from: runningAt + 1_000, to: stopAt - 30_000 },
   random.id,
 );
 const files = checkFiles(home);
