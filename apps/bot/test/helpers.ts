@@ -94,6 +94,9 @@ export function startCli(args: string[], home: string, env: Record<string, strin
     stderr: () => err,
     exited,
     waitForOutput(pattern, options = {}) {
+      // A limit for a hung process, not a speed check: the bot took over 30 s to start while
+      // the whole suite ran beside pnpm test:load, so allow nearly the test's 60 s.
+      const limitMs = options.timeoutMs ?? 55_000;
       const text = () => (options.stream === 'stderr' ? err : out);
       return new Promise<void>((resolvePromise, reject) => {
         const check = () => {
@@ -107,8 +110,8 @@ export function startCli(args: string[], home: string, env: Record<string, strin
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`no ${pattern} within ${options.timeoutMs ?? 30_000} ms:\n${out}\n${err}`));
-        }, options.timeoutMs ?? 30_000);
+          reject(new Error(`no ${pattern} within ${limitMs} ms:\n${out}\n${err}`));
+        }, limitMs);
         const done = () => {
           clearTimeout(timer);
           listeners.delete(check);
