@@ -30,5 +30,14 @@ export type {
   FakeRequestRecord,
   FakeToolCall,
 } from './fake-ollama-types.js';
+export { FAKE_OPENAI_DEFAULT_MODELS, startFakeOpenAi } from './fake-openai.js';
+export type {
+  FakeOpenAi,
+  FakeOpenAiChatRequest,
+  FakeOpenAiFault,
+  FakeOpenAiModel,
+  FakeOpenAiOptions,
+  FakeOpenAiReply,
+} from './fake-openai-types.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';
