@@ -3,6 +3,7 @@ import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
+import { MODEL_CONFIG_KEYS, type ModelProvider, parseModelProvider } from './model-settings.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -39,6 +40,14 @@ export interface AppConfig {
   discordShards: number[] | undefined;
   /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
   discordShardCount: number | undefined;
+  /** `MODEL_PROVIDER`: `ollama` (default) or `openai` (an OpenAI-compatible server). */
+  modelProvider: ModelProvider;
+  /** `OPENAI_BASE_URL`: the OpenAI-compatible API, e.g. `http://127.0.0.1:8080/v1`. */
+  openaiBaseUrl: string | undefined;
+  /** `OPENAI_API_KEY`, when the server wants one. */
+  openaiApiKey: string | undefined;
+  /** `OPENAI_MODEL`; when unset the first model the server lists. */
+  openaiModel: string | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -54,6 +63,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     cwd,
     keys: [
       ...CONFIG_KEYS,
+      ...MODEL_CONFIG_KEYS,
       'LOG_LEVEL',
       'MCP_SERVE_TOOLS',
       'MACSTATS_MCP_TOKEN',
@@ -68,6 +78,8 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     return value ? value : undefined;
   };
   const warnings = [...loaded.warnings];
+  const provider = parseModelProvider(get('MODEL_PROVIDER'));
+  if (provider.warning) warnings.push(provider.warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
     .split(',')
@@ -75,6 +87,10 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     .filter((host) => host !== '');
   const ollamaHost = ollamaHosts[0] ?? get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
   return {
+    modelProvider: provider.value,
+    openaiBaseUrl: get('OPENAI_BASE_URL'),
+    openaiApiKey: get('OPENAI_API_KEY'),
+    openaiModel: get('OPENAI_MODEL'),
     home: loaded.macstatsHome,
     ollamaHost,
     ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],

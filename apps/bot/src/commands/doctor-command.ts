@@ -6,7 +6,7 @@ import {
   checkDiscord,
   checkHome,
   checkMcp,
-  checkOllamaAndModel,
+  checkModelServer,
   checkSchedules,
 } from './doctor-checks.js';
 
@@ -16,7 +16,7 @@ const MARK = { ok: '✓', fail: '✗', skip: '–' } as const;
 export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<number> {
   for (const warning of config.warnings) io.out(`${MARK.fail} ${warning}`);
   const groups = await Promise.all([
-    checkOllamaAndModel(config),
+    checkModelServer(config),
     checkDiscord(config),
     checkBrave(config),
     checkMcp(config),

@@ -8,6 +8,8 @@ export interface AppConfig {
   home: string;
   ollamaHost: string;
   ollamaModel: string | undefined;
+  /** `MODEL_PROVIDER=openai` with `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`: an OpenAI-compatible server. */
+  openai: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
@@ -26,18 +28,20 @@ export function readAppConfig(
   home?: string,
 ): AppConfig {
   const config = loadConfig({ env, cwd, home });
+  const warnings = [...config.warnings];
   const homeFile = join(config.macstatsHome, CONFIG_FILE_NAME);
   const localFile = resolve(cwd, CONFIG_FILE_NAME);
   return {
     home: config.macstatsHome,
     ollamaHost: normaliseHost(config.get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST),
     ollamaModel: config.get('OLLAMA_MODEL'),
+    openai: openAiSettings(config.get, warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
       return source === 'env' || (source === localFile && localFile !== homeFile);
     }),
-    warnings: config.warnings,
+    warnings,
   };
 }
 
@@ -45,4 +49,24 @@ export function readAppConfig(
 export function normaliseHost(host: string): string {
   const withScheme = /^https?:\/\//i.test(host) ? host : `http://${host}`;
   return withScheme.replace(/\/+$/, '');
+}
+
+/** The OpenAI-compatible server when MODEL_PROVIDER=openai; a bad setting is one warning and Ollama. */
+function openAiSettings(get: (key: string) => string | undefined, warnings: string[]): AppConfig['openai'] {
+  const provider = get('MODEL_PROVIDER')?.trim().toLowerCase();
+  if (provider === undefined || provider === '' || provider === 'ollama') return undefined;
+  if (provider !== 'openai') {
+    warnings.push(
+      `MODEL_PROVIDER="${get('MODEL_PROVIDER')}" is not a provider: use ollama or openai; using ollama.`,
+    );
+    return undefined;
+  }
+  const baseUrl = get('OPENAI_BASE_URL')?.trim();
+  if (!baseUrl) {
+    warnings.push(
+      'MODEL_PROVIDER=openai needs OPENAI_BASE_URL, such as http://127.0.0.1:8080/v1; using ollama.',
+    );
+    return undefined;
+  }
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: get('OPENAI_API_KEY'), model: get('OPENAI_MODEL') };
 }

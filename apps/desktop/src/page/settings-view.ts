@@ -61,9 +61,11 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
   }
 
   function showStatus(ollama: OllamaStatus): void {
+    const server =
+      ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
     status.textContent = ollama.reachable
-      ? `Ollama ${ollama.version ?? ''} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
-      : `Ollama is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
+      ? `${server} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+      : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
     status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
   }
 

@@ -3,6 +3,7 @@ import {
   type Agent,
   createAgent,
   createMemoryStore,
+  createOllamaModel,
   type Logger,
   MacstatsError,
   silentLogger,
@@ -15,6 +16,7 @@ import {
   formatSummaryLine,
   type MetricsCollector,
 } from '@macstats/metrics';
+import { createOpenAiModel } from '@macstats/model-openai';
 import {
   createScheduler,
   createScheduleTools,
@@ -27,7 +29,7 @@ import { createConversationStore } from './conversation-store.js';
 import { createMetricsFeature } from './metrics-feature.js';
 import { createNotesFeature } from './notes-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
-import type { OllamaStatus } from './ollama-probe.js';
+import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
 import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
@@ -38,6 +40,11 @@ export interface DashboardOptions {
   home: string;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
   ollama: { host: string; model?: string };
+  /**
+   * An OpenAI-compatible server (MODEL_PROVIDER=openai) instead of Ollama: the chat and the
+   * schedules answer through it, and `ollama` is ignored.
+   */
+  openai?: { baseUrl: string; apiKey?: string | undefined; model?: string | undefined };
   /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
   /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
@@ -101,14 +108,25 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
       ];
       toolNames = [...tools.map((tool) => tool.name), 'RUN_JS'];
+      const openai = options.openai;
+      const chosen = openai ? { host: openai.baseUrl, model: openai.model } : options.ollama;
       const ollama = createOllamaFeature(core, {
-        host: options.ollama.host,
-        ...(options.ollama.model === undefined ? {} : { model: options.ollama.model }),
+        host: chosen.host,
+        ...(chosen.model === undefined ? {} : { model: chosen.model }),
+        ...(openai
+          ? {
+              probe: (host: string, model: string | undefined, signal: AbortSignal) =>
+                probeOpenAi(host, model, openai.apiKey, signal),
+              settingsKeys: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' },
+            }
+          : {}),
         settingsFile: join(home, '.config.env'),
         environmentOverrides: options.environmentOverrides ?? [],
         createAgent: ({ host, model }) => {
           chatAgent = createAgent({
-            ollama: { host, model },
+            model: openai
+              ? createOpenAiModel({ baseUrl: host, apiKey: openai.apiKey, model })
+              : createOllamaModel({ host, model }),
             tools,
             logger,
             memory: { dir: sessionsDir },

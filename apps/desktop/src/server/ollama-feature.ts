@@ -19,6 +19,10 @@ export interface OllamaFeatureOptions {
   environmentOverrides?: string[];
   /** How often to check Ollama again while it is not reachable. Default 10 s; 60 s while it is. */
   recheckMs?: number;
+  /** Checks the server; default Ollama's probe. An OpenAI-compatible server gives its own. */
+  probe?: (host: string, model: string | undefined, signal: AbortSignal) => Promise<OllamaStatus>;
+  /** The names Settings saves the address and model under. Default OLLAMA_HOST and OLLAMA_MODEL. */
+  settingsKeys?: { host: string; model: string };
 }
 
 /** Defaults of {@link OllamaFeatureOptions}. */
@@ -69,7 +73,7 @@ export function createOllamaFeature(
     if (probing?.key === key) return probing.result;
     const current: { key: string; result: Promise<OllamaStatus> } = {
       key,
-      result: probeOllama(host, chosenModel, closing.signal).then(
+      result: (options.probe ?? probeOllama)(host, chosenModel, closing.signal).then(
         (next) => {
           if (probing === current) probing = undefined;
           // Settings changed while this probe ran: its answer is about the old choice.
@@ -148,7 +152,8 @@ export function createOllamaFeature(
           }
           host = nextHost;
           chosenModel = modelText === '' ? undefined : modelText;
-          await updateConfigEnv(options.settingsFile, { OLLAMA_HOST: host, OLLAMA_MODEL: chosenModel });
+          const keys = options.settingsKeys ?? { host: 'OLLAMA_HOST', model: 'OLLAMA_MODEL' };
+          await updateConfigEnv(options.settingsFile, { [keys.host]: host, [keys.model]: chosenModel });
           await check();
           sendJson(response, 200, settings());
         },

@@ -2,6 +2,9 @@
 
 /** What the dashboard knows about the Ollama it talks to. */
 export interface OllamaStatus {
+  /** The kind of server: Ollama (default) or an OpenAI-compatible one (MODEL_PROVIDER=openai). */
+  provider?: 'ollama' | 'openai';
+  /** Ollama's address, or the OpenAI-compatible API's base URL. */
   host: string;
   /** The model the chat uses: the chosen one when installed, else the first suitable one; null when none. */
   model: string | null;
