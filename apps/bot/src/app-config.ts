@@ -3,7 +3,7 @@ import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { MODEL_CONFIG_KEYS, type ModelProvider, parseModelProvider } from './model-settings.js';
+import { MODEL_CONFIG_KEYS, type ModelProvider, parseKeepAlive, parseModelProvider } from './model-settings.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -48,6 +48,8 @@ export interface AppConfig {
   openaiApiKey: string | undefined;
   /** `OPENAI_MODEL`; when unset the first model the server lists. */
   openaiModel: string | undefined;
+  /** `OLLAMA_KEEP_ALIVE`: how long Ollama keeps the model loaded after an answer. */
+  ollamaKeepAlive: string | number | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -80,6 +82,8 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const warnings = [...loaded.warnings];
   const provider = parseModelProvider(get('MODEL_PROVIDER'));
   if (provider.warning) warnings.push(provider.warning);
+  const keepAlive = parseKeepAlive(get('OLLAMA_KEEP_ALIVE'));
+  if (keepAlive.warning) warnings.push(keepAlive.warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
     .split(',')
@@ -91,6 +95,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     openaiBaseUrl: get('OPENAI_BASE_URL'),
     openaiApiKey: get('OPENAI_API_KEY'),
     openaiModel: get('OPENAI_MODEL'),
+    ollamaKeepAlive: keepAlive.value,
     home: loaded.macstatsHome,
     ollamaHost,
     ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],

@@ -19,3 +19,17 @@ export function parseModelProvider(text: string | undefined): { value: ModelProv
     warning: `MODEL_PROVIDER="${text}" is not a provider: use ollama or openai; using ollama.`,
   };
 }
+
+/**
+ * Reads `OLLAMA_KEEP_ALIVE` as Ollama takes `keep_alive`: a duration (`30m`, `1h`, `90s`) or a
+ * number of seconds (`-1` keeps the model loaded for ever, `0` unloads it after each answer).
+ */
+export function parseKeepAlive(text: string | undefined): { value?: string | number; warning?: string } {
+  const value = text?.trim();
+  if (value === undefined || value === '') return {};
+  if (/^-?\d+$/.test(value)) return { value: Number(value) };
+  if (/^\d+(\.\d+)?(ms|s|m|h)$/.test(value)) return { value };
+  return {
+    warning: `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
+  };
+}

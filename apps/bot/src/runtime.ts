@@ -86,7 +86,7 @@ function chatModel(config: AppConfig, model: string): ChatModel {
       apiKey: config.openaiApiKey,
       model,
     });
-  return createOllamaModel({ host: config.ollamaHost, model });
+  return createOllamaModel({ host: config.ollamaHost, model, keepAlive: config.ollamaKeepAlive });
 }
 
 /** How the resolver asks the server for a model again while none is known. */
@@ -129,7 +129,9 @@ export async function createRuntime(
   const pool =
     config.modelProvider === 'ollama' && config.ollamaHosts.length > 1
       ? createModelPool({
-          members: config.ollamaHosts.map((host) => createOllamaPoolMember({ host, model: model.known })),
+          members: config.ollamaHosts.map((host) =>
+            createOllamaPoolMember({ host, model: model.known, keepAlive: config.ollamaKeepAlive }),
+          ),
           logger,
         })
       : undefined;

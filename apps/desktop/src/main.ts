@@ -34,7 +34,11 @@ async function main(argv: string[]): Promise<number> {
     dashboard = await startDashboard({
       home: config.home,
       port: args.port,
-      ollama: { host: config.ollamaHost, ...(config.ollamaModel ? { model: config.ollamaModel } : {}) },
+      ollama: {
+        host: config.ollamaHost,
+        ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+        keepAlive: config.ollamaKeepAlive,
+      },
       ...(config.openai ? { openai: config.openai } : {}),
       tools: appTools.tools,
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.

@@ -31,7 +31,8 @@ export type {
   ModelToolDefinition,
   ModelUsage,
 } from './model/chat-model.js';
-export { createDeadline } from './model/deadline.js';
+export type { TokenDeadline, TokenDeadlineExpiry, TokenDeadlineLimits } from './model/deadline.js';
+export { createDeadline, createTokenDeadline } from './model/deadline.js';
 export type {
   ModelPool,
   ModelPoolOptions,

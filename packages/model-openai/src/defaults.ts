@@ -1,7 +1,9 @@
 /** Every default of the OpenAI-compatible model, in one place. */
 export const OPENAI_MODEL_DEFAULTS = {
-  /** Time limit of a chat request when the request gives none, in milliseconds. */
-  requestTimeoutMs: 180_000,
+  /** Longest wait for the first token (model loading included), in milliseconds. */
+  firstTokenTimeoutMs: 300_000,
+  /** Longest silence between two streamed tokens, in milliseconds: a hung model. */
+  betweenTokensTimeoutMs: 60_000,
   /** Time limit of the quick requests (`/v1/models`, `/props`), in milliseconds. */
   quickRequestTimeoutMs: 5_000,
   /**

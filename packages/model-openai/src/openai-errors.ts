@@ -116,8 +116,10 @@ export interface OpenAiErrorContext {
   /** The server's base URL, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string;
   model?: string | undefined;
-  /** The time limit that ran out, for timeouts and stalls. */
+  /** The first-token limit, for timeouts. */
   timeoutMs?: number | undefined;
+  /** The between-tokens limit, for stalls. */
+  betweenTokensTimeoutMs?: number | undefined;
 }
 
 function seconds(ms: number | undefined): string {
@@ -153,7 +155,7 @@ export function describeOpenAiError(error: unknown, context: OpenAiErrorContext)
     case 'OPENAI_TIMEOUT':
       return `The OpenAI-compatible server at ${where} did not start answering${seconds(context.timeoutMs)}: the model may still be loading or be too big for this machine; try again, or use a smaller model.`;
     case 'OPENAI_STALLED':
-      return `The model "${model}" stopped in the middle of its reply (${detail}): the server may be overloaded or hung; restart it and try again.`;
+      return `The model "${model}" stopped${context.betweenTokensTimeoutMs === undefined ? '' : ` for more than${seconds(context.betweenTokensTimeoutMs).replace(' within', '')}`} in the middle of its reply, so the answer was ended: the server may be hung or out of memory; restart it and try again.`;
     case 'OPENAI_BAD_RESPONSE':
       return `The reply from ${where} was cut off or malformed (${detail}): try again, and restart the server if it keeps happening.`;
     case 'OPENAI_STREAM_ERROR':

@@ -2,7 +2,7 @@ import {
   type ChatModel,
   type ChatReply,
   type ChatRequest,
-  createDeadline,
+  createTokenDeadline,
   type Logger,
   MacstatsError,
   type ModelCapabilities,
@@ -24,8 +24,10 @@ export interface OpenAiModelOptions {
   apiKey?: string | undefined;
   /** The model that answers, as the server lists it at `/v1/models`. */
   model: string;
-  /** Time limit of a chat request when the request gives none, in milliseconds. Default 180 000. */
-  requestTimeoutMs?: number | undefined;
+  /** Longest wait for the first token (the whole reply when not streamed) when the request gives none, in ms. Default 300 000. */
+  firstTokenTimeoutMs?: number | undefined;
+  /** Longest silence between streamed tokens when the request gives none, in ms. Default 60 000. */
+  betweenTokensTimeoutMs?: number | undefined;
   /**
    * Whether to offer native tools. Default true: a server that refuses them answers with an
    * `OPENAI_TOOLS_UNSUPPORTED` error and the agent falls back to the text protocol.
@@ -72,7 +74,8 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const name = options.model;
   const logger = options.logger ?? silentLogger;
-  const defaultTimeoutMs = options.requestTimeoutMs ?? OPENAI_MODEL_DEFAULTS.requestTimeoutMs;
+  const defaultTimeoutMs = options.firstTokenTimeoutMs ?? OPENAI_MODEL_DEFAULTS.firstTokenTimeoutMs;
+  const defaultBetweenMs = options.betweenTokensTimeoutMs ?? OPENAI_MODEL_DEFAULTS.betweenTokensTimeoutMs;
   const client = new OpenAI({
     baseURL: baseUrl,
     apiKey: options.apiKey || OPENAI_MODEL_DEFAULTS.placeholderApiKey,
@@ -88,8 +91,10 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
 
   async function chat(request: ChatRequest): Promise<ChatReply> {
     const started = performance.now();
-    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
-    const deadline = createDeadline(timeoutMs);
+    const deadline = createTokenDeadline({
+      firstTokenMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
+      betweenTokensMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
+    });
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
     const tools = request.tools && request.tools.length > 0 ? toOpenAiTools(request.tools) : undefined;
     const body: ChatCompletionCreateParamsBase = {
@@ -108,6 +113,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
         );
         phase = 'stream';
         for await (const chunk of stream) {
+          deadline.tokenArrived();
           const piece = reply.add(chunk);
           if (piece) {
             firstTokenAt ??= performance.now();
@@ -123,8 +129,17 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
       }
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (deadline.signal.aborted)
-        throw new MacstatsError('OPENAI_TIMEOUT', `no answer within ${timeoutMs} ms`, { cause: error });
+      const expired = deadline.expired();
+      if (expired === 'between-tokens')
+        throw new MacstatsError(
+          'OPENAI_STALLED',
+          `the reply stopped for more than ${deadline.limitMs()} ms in the middle`,
+          { cause: error },
+        );
+      if (expired === 'first-token')
+        throw new MacstatsError('OPENAI_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
+          cause: error,
+        });
       throw toOpenAiError(error, { sentTools: tools !== undefined, phase });
     } finally {
       deadline.clear();
@@ -191,7 +206,12 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
     listModels,
     describeError: (error, asked) =>
       MacstatsError.isInstance(error) && error.code.startsWith('OPENAI_')
-        ? describeOpenAiError(error, { baseUrl, model: asked?.model ?? name, timeoutMs: defaultTimeoutMs })
+        ? describeOpenAiError(error, {
+            baseUrl,
+            model: asked?.model ?? name,
+            timeoutMs: defaultTimeoutMs,
+            betweenTokensTimeoutMs: defaultBetweenMs,
+          })
         : undefined,
   };
 }

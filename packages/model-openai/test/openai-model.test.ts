@@ -189,8 +189,24 @@ describe('createOpenAiModel: failures', () => {
 
   it('gives up on a hung server after the time limit with OPENAI_TIMEOUT', async () => {
     const { model } = await start({ replies: [{ fault: 'hang' }] });
-    const error = await failure(model.chat({ messages: question, timeoutMs: 50 }));
+    const error = await failure(model.chat({ messages: question, firstTokenTimeoutMs: 50 }));
     expect(error.code).toBe('OPENAI_TIMEOUT');
+  });
+
+  it('ends a reply that stalls mid-stream with OPENAI_STALLED, after waiting out a slow first token', async () => {
+    const { model } = await start({ replies: [{ content: 'one two three', fault: 'stall', delayMs: 150 }] });
+    const error = await failure(
+      model.chat({
+        messages: question,
+        onToken: () => {},
+        firstTokenTimeoutMs: 60_000,
+        betweenTokensTimeoutMs: 40,
+      }),
+    );
+    expect(error.code).toBe('OPENAI_STALLED');
+    expect(model.describeError?.(error)).toMatch(
+      /^The model "local-model" stopped .* in the middle of its reply, so the answer was ended/,
+    );
   });
 
   it("rejects with the caller's reason when the caller aborts", async () => {

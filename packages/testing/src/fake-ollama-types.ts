@@ -8,6 +8,15 @@ export interface FakeOllamaModel {
   family?: string;
   /** Parameter size for `/api/tags` details. Default `3B`. */
   parameterSize?: string;
+  /**
+   * Time the first chat request for this model waits before answering, as a model loading into
+   * memory does; later requests do not wait while it stays loaded. Default 0.
+   */
+  loadDelayMs?: number;
+  /** Whether the model is in memory at start (listed by `/api/ps`). Default: true unless it has a `loadDelayMs`. */
+  loaded?: boolean;
+  /** `<family>.context_length` in `/api/show`'s model info. Default none. */
+  contextLength?: number;
 }
 
 /** A fault the fake injects instead of a normal reply. */
@@ -25,7 +34,9 @@ export type FakeOllamaFault =
   /** An `{"error": "..."}` line in the stream, as Ollama sends when generation fails mid-way. */
   | 'error-line'
   /** The TCP connection is reset before any byte of the reply. */
-  | 'reset';
+  | 'reset'
+  /** The first stream chunk, then silence until the client gives up or the server closes: a hung model. */
+  | 'stall';
 
 /** One scripted tool call in a reply. */
 export interface FakeToolCall {
@@ -97,7 +108,7 @@ export interface FakeOllamaOptions {
   replies?: FakeOllamaReply[];
   /** Computes the reply of a chat request (after the queue is empty). `index` counts chat requests from 0. */
   reply?: (request: FakeChatRequest, index: number) => FakeOllamaReply | Promise<FakeOllamaReply>;
-  /** Models `/api/ps` reports as loaded in memory. Default none. */
+  /** Models `/api/ps` reports as loaded at start. Default: every model without a `loadDelayMs`; a chat request loads its model. */
   loaded?: string[];
   /** Version string of `/api/version`. Default `0.12.0`. */
   version?: string;
@@ -119,6 +130,10 @@ export interface FakeOllama {
   enqueue(...replies: FakeOllamaReply[]): void;
   /** Replaces the reply function. */
   setReply(reply: FakeOllamaOptions['reply']): void;
+  /** Names of the models in memory now, as `/api/ps` lists them. */
+  loaded(): string[];
+  /** Takes a model out of memory: its next request waits `loadDelayMs` again. */
+  unload(name: string): void;
   /** Stops the server and drops every open connection, hanging ones included. */
   close(): Promise<void>;
 }

@@ -61,6 +61,30 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const log: FakeRequestRecord[] = [];
   const sockets = new Set<Socket>();
   let chatIndex = 0;
+  // In memory now: `options.loaded` when given, else every model without a load delay.
+  const loaded = new Set(
+    options.loaded !== undefined
+      ? options.loaded.map(normaliseModelName)
+      : models.filter((model) => model.loaded ?? !model.loadDelayMs).map((model) => model.name),
+  );
+  // Loads under way, so requests that arrive together wait for one load, as Ollama does.
+  const loading = new Map<string, Promise<void>>();
+
+  async function load(model: FakeOllamaModel): Promise<void> {
+    if (loaded.has(model.name) || !model.loadDelayMs) {
+      loaded.add(model.name);
+      return;
+    }
+    let pending = loading.get(model.name);
+    if (!pending) {
+      pending = sleep(model.loadDelayMs).then(() => {
+        loaded.add(model.name);
+        loading.delete(model.name);
+      });
+      loading.set(model.name, pending);
+    }
+    await pending;
+  }
 
   const findModel = (name: unknown) =>
     typeof name === 'string' ? models.find((model) => model.name === normaliseModelName(name)) : undefined;
@@ -87,6 +111,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       sendJson(response, 400, { error: `"${body.model}" does not support tools` });
       return;
     }
+    await load(model);
+    if (response.destroyed) return;
     const reply = await nextReply(body, index);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (response.destroyed) return;
@@ -135,6 +161,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const base = () => ({ model: modelName, created_at: new Date().toISOString() });
 
     if (body.stream === false) {
+      if (reply.fault === 'stall') return; // a whole reply that never comes: the same as hang
       const message: Record<string, unknown> = { role: 'assistant', content };
       if (reply.thinking) message.thinking = reply.thinking;
       if (toolCalls.length > 0) message.tool_calls = toolCalls;
@@ -177,6 +204,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (reply.fault === 'malformed-line' && sent === 1) {
         response.write('{"model": this is not json\n');
       }
+      if (reply.fault === 'stall' && sent === 1) return; // silent until the client gives up
       if (reply.fault === 'error-line' && sent === 1) {
         writeLine({ error: errorMessage });
         response.end();
@@ -218,7 +246,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       parameters: 'stop "<|eot_id|>"',
       template: '{{ .Prompt }}',
       details: modelDetails(model),
-      model_info: { 'general.architecture': model.family ?? 'llama' },
+      model_info: {
+        'general.architecture': model.family ?? 'llama',
+        ...(model.contextLength ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength } : {}),
+      },
       capabilities: model.capabilities ?? ['completion', 'tools'],
       modified_at: '2026-01-01T00:00:00Z',
     });
@@ -259,7 +290,18 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
           });
         } else if (request.method === 'GET' && path === '/api/ps') {
           sendJson(response, 200, {
-            models: (options.loaded ?? []).map((name) => ({ name, model: name, size_vram: 2_019_393_189 })),
+            models: [...loaded].map((name) => {
+              const model = findModel(name);
+              return {
+                name,
+                model: name,
+                size: 2_019_393_189,
+                digest: `sha256:${Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
+                ...(model ? { details: modelDetails(model) } : {}),
+                expires_at: '2099-01-01T00:00:00Z',
+                size_vram: 2_019_393_189,
+              };
+            }),
           });
         } else if (request.method === 'POST' && path === '/api/show') {
           handleShow(response, (body ?? {}) as { model?: unknown });
@@ -297,6 +339,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     },
     setReply: (reply) => {
       replyFunction = reply;
+    },
+    loaded: () => [...loaded],
+    unload: (name) => {
+      loaded.delete(normaliseModelName(name));
     },
     close: () =>
       new Promise<void>((resolve) => {

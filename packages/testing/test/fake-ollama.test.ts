@@ -241,3 +241,43 @@ describe('startFakeOllama', () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe('startFakeOllama: loading and stalls', () => {
+  it('makes the first request of a model wait for its load, lists it in /api/ps after, and not before', async () => {
+    const { client, fake } = await start({
+      models: [{ name: 'slow:1b', loadDelayMs: 50 }],
+      replies: ['one', 'two'],
+    });
+    expect((await client.ps()).models).toEqual([]);
+    await client.chat({ model: 'slow:1b', messages: question });
+    expect((await client.ps()).models.map((model) => model.name)).toEqual(['slow:1b']);
+    expect(fake.loaded()).toEqual(['slow:1b']);
+    fake.unload('slow:1b');
+    expect((await client.ps()).models).toEqual([]);
+  });
+
+  it('lists a model without a load delay as loaded from the start, unless told it is not', async () => {
+    const { client } = await start({ models: [{ name: 'warm:1b' }, { name: 'cold:1b', loaded: false }] });
+    expect((await client.ps()).models.map((model) => model.name)).toEqual(['warm:1b']);
+  });
+
+  it('reports a context length in /api/show when given', async () => {
+    const { client } = await start({ models: [{ name: 'long:1b', family: 'qwen3', contextLength: 40960 }] });
+    const show = await client.show({ model: 'long:1b' });
+    expect((show.model_info as unknown as Record<string, unknown>)['qwen3.context_length']).toBe(40960);
+  });
+
+  it('sends the first chunk and then nothing on the stall fault', async () => {
+    const { client } = await start({ replies: [{ content: 'one two three', fault: 'stall' }] });
+    const stream = await client.chat({ model: 'llama3.2:3b', messages: question, stream: true });
+    const seen: string[] = [];
+    const ended = (async () => {
+      for await (const part of stream) seen.push(part.message.content);
+    })().catch((error: unknown) => error);
+    // Only the first word comes; the test ends the wait itself.
+    await expect.poll(() => seen.length).toBe(1);
+    stream.abort();
+    expect((await ended) as Error).toHaveProperty('name', 'AbortError');
+    expect(seen).toEqual(['one ']);
+  });
+});

@@ -8,6 +8,8 @@ export interface AppConfig {
   home: string;
   ollamaHost: string;
   ollamaModel: string | undefined;
+  /** `OLLAMA_KEEP_ALIVE`: seconds (`-1` for ever) or a duration (`30m`) Ollama keeps the model loaded. */
+  ollamaKeepAlive: string | number | undefined;
   /** `MODEL_PROVIDER=openai` with `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`: an OpenAI-compatible server. */
   openai: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
@@ -35,6 +37,7 @@ export function readAppConfig(
     home: config.macstatsHome,
     ollamaHost: normaliseHost(config.get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST),
     ollamaModel: config.get('OLLAMA_MODEL'),
+    ollamaKeepAlive: keepAlive(config.get('OLLAMA_KEEP_ALIVE'), warnings),
     openai: openAiSettings(config.get, warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
@@ -69,4 +72,16 @@ function openAiSettings(get: (key: string) => string | undefined, warnings: stri
     return undefined;
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: get('OPENAI_API_KEY'), model: get('OPENAI_MODEL') };
+}
+
+/** `OLLAMA_KEEP_ALIVE` as Ollama takes it; anything else is one warning and Ollama's default. */
+function keepAlive(text: string | undefined, warnings: string[]): string | number | undefined {
+  const value = text?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (/^\d+(\.\d+)?(ms|s|m|h)$/.test(value)) return value;
+  warnings.push(
+    `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
+  );
+  return undefined;
 }

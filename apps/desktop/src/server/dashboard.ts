@@ -39,7 +39,7 @@ export interface DashboardOptions {
   /** The data folder (`MACSTATS_HOME`): schedules, sessions, transcripts, the saved settings. */
   home: string;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
-  ollama: { host: string; model?: string };
+  ollama: { host: string; model?: string; keepAlive?: string | number | undefined };
   /**
    * An OpenAI-compatible server (MODEL_PROVIDER=openai) instead of Ollama: the chat and the
    * schedules answer through it, and `ollama` is ignored.
@@ -126,7 +126,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           chatAgent = createAgent({
             model: openai
               ? createOpenAiModel({ baseUrl: host, apiKey: openai.apiKey, model })
-              : createOllamaModel({ host, model }),
+              : createOllamaModel({ host, model, keepAlive: options.ollama.keepAlive }),
             tools,
             logger,
             memory: { dir: sessionsDir },

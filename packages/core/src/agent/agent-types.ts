@@ -75,7 +75,17 @@ export interface AgentOptions {
   logger?: Logger | undefined;
   /** Conversation memory. Default: in this process, 2 turns, 600-char summary, 24 h TTL. */
   memory?: MemoryOptions | false | undefined;
-  /** Time limit per Ollama request, in milliseconds. Default 180 000. */
+  /**
+   * Longest wait for the first token of a reply, in milliseconds (the whole reply when it is not
+   * streamed). Generous: it covers loading the model into memory. Default 300 000.
+   */
+  firstTokenTimeoutMs?: number | undefined;
+  /**
+   * Longest silence between two tokens once a reply streams, in milliseconds; a model silent for
+   * longer is taken as hung and the answer ends with a sentence saying so. Default 60 000.
+   */
+  betweenTokensTimeoutMs?: number | undefined;
+  /** @deprecated The first-token limit under its old name; `firstTokenTimeoutMs` wins. */
   requestTimeoutMs?: number | undefined;
   /** Time limit per tool run, in milliseconds. Default 60 000. */
   toolTimeoutMs?: number | undefined;

@@ -20,7 +20,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 }
 
 /** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
-function chosenModel(options: AgentOptions, requestTimeoutMs: number): ChatModel {
+function chosenModel(
+  options: AgentOptions,
+  limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
+): ChatModel {
   if (options.model && options.ollama)
     throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
   if (options.model) {
@@ -34,7 +37,7 @@ function chosenModel(options: AgentOptions, requestTimeoutMs: number): ChatModel
       'INVALID_OPTIONS',
       'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
     );
-  return createOllamaModel({ host: options.ollama?.host, model: name, requestTimeoutMs });
+  return createOllamaModel({ host: options.ollama?.host, model: name, ...limits });
 }
 
 /**
@@ -54,10 +57,15 @@ export function createAgent(options: AgentOptions): Agent {
     AGENT_DEFAULTS.maxToolIterations,
     'maxToolIterations',
   );
-  const requestTimeoutMs = positive(
-    options.requestTimeoutMs,
-    AGENT_DEFAULTS.requestTimeoutMs,
-    'requestTimeoutMs',
+  const firstTokenTimeoutMs = positive(
+    options.firstTokenTimeoutMs ?? options.requestTimeoutMs,
+    AGENT_DEFAULTS.firstTokenTimeoutMs,
+    'firstTokenTimeoutMs',
+  );
+  const betweenTokensTimeoutMs = positive(
+    options.betweenTokensTimeoutMs,
+    AGENT_DEFAULTS.betweenTokensTimeoutMs,
+    'betweenTokensTimeoutMs',
   );
   const toolTimeoutMs = positive(options.toolTimeoutMs, AGENT_DEFAULTS.toolTimeoutMs, 'toolTimeoutMs');
   const maxToolOutputChars = positive(
@@ -65,7 +73,7 @@ export function createAgent(options: AgentOptions): Agent {
     AGENT_DEFAULTS.maxToolOutputChars,
     'maxToolOutputChars',
   );
-  const model = chosenModel(options, requestTimeoutMs);
+  const model = chosenModel(options, { firstTokenTimeoutMs, betweenTokensTimeoutMs });
   const unavailable = unavailableTools(options.unavailableTools);
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
@@ -94,7 +102,11 @@ export function createAgent(options: AgentOptions): Agent {
           summarise: async (messages, signal) => {
             const call = 1;
             options.onEvent?.({ type: 'llm-call-start', call, purpose: 'summary' });
-            const reply = await model.chat({ messages, signal, timeoutMs: memoryDefaults.summaryTimeoutMs });
+            const reply = await model.chat({
+              messages,
+              signal,
+              firstTokenTimeoutMs: memoryDefaults.summaryTimeoutMs,
+            });
             options.onEvent?.({
               type: 'llm-call-end',
               call,
@@ -136,6 +148,26 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
+  /**
+   * Says "loading <model>…" when the server reports the model is not in memory, so a first answer
+   * that waits for the model to load does not look stuck. Asks only servers that can tell.
+   */
+  async function announceLoading(
+    forModel: string,
+    emit: (event: AgentEvent) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (!model.isLoaded) return;
+    try {
+      const loaded = await model.isLoaded({ model: forModel, ...(signal ? { signal } : {}) });
+      if (loaded === false) emit({ type: 'status', text: `loading ${forModel}…` });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // The chat request will say what is wrong with the server.
+      logger.debug({ model: forModel, err: error }, 'could not ask whether the model is loaded');
+    }
+  }
+
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
     signal?.throwIfAborted();
@@ -169,6 +201,7 @@ export function createAgent(options: AgentOptions): Agent {
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
+      if (emit) await announceLoading(forModel, emit, signal);
       const result = await answerTurn({
         model,
         modelName: forModel,
@@ -180,7 +213,8 @@ export function createAgent(options: AgentOptions): Agent {
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations,
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
-        requestTimeoutMs,
+        firstTokenTimeoutMs,
+        betweenTokensTimeoutMs,
         toolTimeoutMs,
         maxToolOutputChars,
         signal,

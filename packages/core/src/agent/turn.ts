@@ -20,7 +20,8 @@ export interface TurnSettings {
   planning: boolean;
   maxToolIterations: number;
   maxFailuresInARow: number;
-  requestTimeoutMs: number;
+  firstTokenTimeoutMs: number;
+  betweenTokensTimeoutMs: number;
   toolTimeoutMs: number;
   maxToolOutputChars: number;
   signal?: AbortSignal | undefined;
@@ -73,7 +74,8 @@ export async function callModel(
       messages: turn.messages,
       tools,
       signal: settings.signal,
-      timeoutMs: settings.requestTimeoutMs,
+      firstTokenTimeoutMs: settings.firstTokenTimeoutMs,
+      betweenTokensTimeoutMs: settings.betweenTokensTimeoutMs,
       model: settings.modelName,
       ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
     });
