@@ -3,7 +3,7 @@ import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { MODEL_CONFIG_KEYS, type ModelProvider, parseKeepAlive, parseModelProvider } from './model-settings.js';
+import { MODEL_CONFIG_KEYS, type ModelProvider, parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -50,6 +50,10 @@ export interface AppConfig {
   openaiModel: string | undefined;
   /** `OLLAMA_KEEP_ALIVE`: how long Ollama keeps the model loaded after an answer. */
   ollamaKeepAlive: string | number | undefined;
+  /** `MODEL_CONTEXT_LENGTH`: the model's context length when the server's report is wrong or missing. */
+  modelContextLength: number | undefined;
+  /** `MODEL_MAX_CONTEXT`: never reserve a larger context window (default 32768). */
+  modelMaxContext: number | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** Problems reading the `.config.env` files, one sentence each. */
@@ -84,6 +88,9 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   if (provider.warning) warnings.push(provider.warning);
   const keepAlive = parseKeepAlive(get('OLLAMA_KEEP_ALIVE'));
   if (keepAlive.warning) warnings.push(keepAlive.warning);
+  const contextLength = parseTokenCount('MODEL_CONTEXT_LENGTH', get('MODEL_CONTEXT_LENGTH'));
+  const maxContext = parseTokenCount('MODEL_MAX_CONTEXT', get('MODEL_MAX_CONTEXT'));
+  for (const warning of [contextLength.warning, maxContext.warning]) if (warning) warnings.push(warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
     .split(',')
@@ -96,6 +103,8 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     openaiApiKey: get('OPENAI_API_KEY'),
     openaiModel: get('OPENAI_MODEL'),
     ollamaKeepAlive: keepAlive.value,
+    modelContextLength: contextLength.value,
+    modelMaxContext: maxContext.value,
     home: loaded.macstatsHome,
     ollamaHost,
     ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],

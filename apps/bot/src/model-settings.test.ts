@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeepAlive, parseModelProvider } from './model-settings.js';
+import { parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
 
 describe('model settings', () => {
   it('reads MODEL_PROVIDER, and a wrong one is one warning and Ollama', () => {
@@ -16,5 +16,14 @@ describe('model settings', () => {
     expect(parseKeepAlive('30m')).toEqual({ value: '30m' });
     expect(parseKeepAlive(undefined)).toEqual({});
     expect(parseKeepAlive('forever').warning).toMatch(/^OLLAMA_KEEP_ALIVE="forever" is not a duration/);
+  });
+
+  it('reads token counts as numbers or in k, and warns about anything else', () => {
+    expect(parseTokenCount('MODEL_MAX_CONTEXT', '16384')).toEqual({ value: 16384 });
+    expect(parseTokenCount('MODEL_MAX_CONTEXT', '8k')).toEqual({ value: 8192 });
+    expect(parseTokenCount('MODEL_CONTEXT_LENGTH', 'big').warning).toMatch(
+      /^MODEL_CONTEXT_LENGTH="big" is not a token count/,
+    );
+    expect(parseTokenCount('MODEL_CONTEXT_LENGTH', '100').warning).toBeDefined();
   });
 });

@@ -33,3 +33,17 @@ export function parseKeepAlive(text: string | undefined): { value?: string | num
     warning: `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
   };
 }
+
+/** Reads a token count setting (`MODEL_CONTEXT_LENGTH`, `MODEL_MAX_CONTEXT`): a whole number from 512 up. */
+export function parseTokenCount(
+  name: string,
+  text: string | undefined,
+): { value?: number; warning?: string } {
+  const value = text?.trim().replace(/_/g, '');
+  if (value === undefined || value === '') return {};
+  const parsed = /^\d+k$/i.test(value) ? Number(value.slice(0, -1)) * 1024 : Number(value);
+  if (Number.isInteger(parsed) && parsed >= 512) return { value: parsed };
+  return {
+    warning: `${name}="${text}" is not a token count: use a whole number from 512 up (8192, or 8k); the default is used.`,
+  };
+}

@@ -140,6 +140,8 @@ export async function createRuntime(
     tools: tools.tools,
     logger,
     memory: { dir: paths(config).sessions },
+    contextLength: config.modelContextLength,
+    maxContextLength: config.modelMaxContext,
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
   });
   return {

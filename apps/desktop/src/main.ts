@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         keepAlive: config.ollamaKeepAlive,
       },
       ...(config.openai ? { openai: config.openai } : {}),
+      context: config.context,
       tools: appTools.tools,
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
       environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL', 'OPENAI_BASE_URL', 'OPENAI_MODEL'].filter(

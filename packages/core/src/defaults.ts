@@ -30,6 +30,14 @@ export const AGENT_DEFAULTS = {
   maxFailuresInARow: 3,
   /** Time limit of `/api/show` and the other quick Ollama requests, in milliseconds. */
   quickRequestTimeoutMs: 5_000,
+  context: {
+    /** Never reserve a context window above this many tokens (`MODEL_MAX_CONTEXT`). */
+    maxContextLength: 32_768,
+    /** The window sent (Ollama's `num_ctx`) is rounded up to a multiple of this. */
+    step: 2048,
+    /** Tokens kept free for the reply, at most a quarter of the window. */
+    replyTokens: 2048,
+  },
   memory: {
     /** Turns kept verbatim in the prompt. */
     keepTurns: 2,

@@ -15,8 +15,32 @@ export interface FakeOllamaModel {
   loadDelayMs?: number;
   /** Whether the model is in memory at start (listed by `/api/ps`). Default: true unless it has a `loadDelayMs`. */
   loaded?: boolean;
-  /** `<family>.context_length` in `/api/show`'s model info. Default none. */
+  /**
+   * `<family>.context_length` in `/api/show`'s model info, and the largest window the fake
+   * grants. When set (or `servedContextLength` is), the fake enforces the window as Ollama does:
+   * a prompt longer than `options.num_ctx` (default `defaultContextLength`) loses its FRONT
+   * (tool definitions, system prompt, oldest messages first) and `prompt_eval_count` reports
+   * what was kept. Tokens are counted as characters / 3. Default none: no window enforced.
+   */
   contextLength?: number;
+  /** The window the fake really grants, when it differs from the reported `contextLength` (a server started with a smaller one). */
+  servedContextLength?: number;
+}
+
+/** What the fake model read of one chat request after fitting it in the window. */
+export interface FakePromptRecord {
+  /** Tokens of the prompt as sent (characters / 3, tools included). */
+  tokens: number;
+  /** Tokens kept: what `prompt_eval_count` reports. */
+  kept: number;
+  /** The window used, or null when none is enforced. */
+  window: number | null;
+  /** True when the front of the prompt was cut. */
+  cut: boolean;
+  /** Whether the tool definitions survived. */
+  toolsKept: boolean;
+  /** The messages as the model read them (the first one may be cut at its start). */
+  messages: FakeChatRequest['messages'];
 }
 
 /** A fault the fake injects instead of a normal reply. */
@@ -110,6 +134,8 @@ export interface FakeOllamaOptions {
   reply?: (request: FakeChatRequest, index: number) => FakeOllamaReply | Promise<FakeOllamaReply>;
   /** Models `/api/ps` reports as loaded at start. Default: every model without a `loadDelayMs`; a chat request loads its model. */
   loaded?: string[];
+  /** The window when a request sends no `options.num_ctx`, for models that enforce one. Default 2048. */
+  defaultContextLength?: number;
   /** Version string of `/api/version`. Default `0.12.0`. */
   version?: string;
   /** Host to bind. Default `127.0.0.1`. */
@@ -126,6 +152,8 @@ export interface FakeOllama {
   requests: FakeChatRequest[];
   /** Every request received (any path), in order. */
   log: FakeRequestRecord[];
+  /** What the model read of each chat request, in order (after a context window cut, if any). */
+  prompts: FakePromptRecord[];
   /** Adds replies to the end of the queue. */
   enqueue(...replies: FakeOllamaReply[]): void;
   /** Replaces the reply function. */

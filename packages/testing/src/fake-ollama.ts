@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { fitInWindow } from './fake-context-window.js';
 import type {
   FakeChatRequest,
   FakeOllama,
   FakeOllamaModel,
   FakeOllamaOptions,
   FakeOllamaReply,
+  FakePromptRecord,
   FakeRequestRecord,
 } from './fake-ollama-types.js';
 import { listen, readJsonBody, sendJson, sleep } from './http-helpers.js';
@@ -59,6 +61,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let replyFunction = options.reply;
   const requests: FakeChatRequest[] = [];
   const log: FakeRequestRecord[] = [];
+  const prompts: FakePromptRecord[] = [];
   const sockets = new Set<Socket>();
   let chatIndex = 0;
   // In memory now: `options.loaded` when given, else every model without a load delay.
@@ -113,10 +116,14 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     }
     await load(model);
     if (response.destroyed) return;
-    const reply = await nextReply(body, index);
+    // The model reads what fits in its window; what it read is what it answers and counts.
+    const fitted = fitInWindow(body, model, options.defaultContextLength ?? 2048);
+    prompts.push(fitted.record);
+    const reply = await nextReply(fitted.request, index);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (response.destroyed) return;
-    await writeReply(request, response, body, model.name, reply);
+    const counted = fitted.record.window === null ? reply : { promptEvalCount: fitted.record.kept, ...reply };
+    await writeReply(request, response, fitted.request, model.name, counted);
   }
 
   async function writeReply(
@@ -248,7 +255,9 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       details: modelDetails(model),
       model_info: {
         'general.architecture': model.family ?? 'llama',
-        ...(model.contextLength ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength } : {}),
+        ...(model.contextLength
+          ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength }
+          : {}),
       },
       capabilities: model.capabilities ?? ['completion', 'tools'],
       modified_at: '2026-01-01T00:00:00Z',
@@ -334,6 +343,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     url,
     requests,
     log,
+    prompts,
     enqueue: (...replies) => {
       queue.push(...replies);
     },

@@ -27,6 +27,7 @@ export type {
   FakeOllamaModel,
   FakeOllamaOptions,
   FakeOllamaReply,
+  FakePromptRecord,
   FakeRequestRecord,
   FakeToolCall,
 } from './fake-ollama-types.js';

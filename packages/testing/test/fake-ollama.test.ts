@@ -281,3 +281,46 @@ describe('startFakeOllama: loading and stalls', () => {
     expect(seen).toEqual(['one ']);
   });
 });
+
+describe('startFakeOllama: the context window', () => {
+  const long = (words: number) => Array.from({ length: words }, (_, index) => `word${index}`).join(' ');
+
+  it('cuts the front of a prompt longer than num_ctx and reports what it kept', async () => {
+    const { client, fake } = await start({ models: [{ name: 'small:1b', contextLength: 8192 }] });
+    const response = await client.chat({
+      model: 'small:1b',
+      messages: [
+        { role: 'system', content: 'SYSTEM PROMPT' },
+        { role: 'user', content: long(2000) },
+        { role: 'user', content: 'THE QUESTION' },
+      ],
+      options: { num_ctx: 1024 },
+    });
+    const prompt = fake.prompts[0];
+    expect(prompt?.cut).toBe(true);
+    expect(prompt?.window).toBe(1024);
+    expect(response.prompt_eval_count).toBe(1024);
+    expect(prompt?.messages.map((message) => message.content)).not.toContain('SYSTEM PROMPT');
+    expect(prompt?.messages.at(-1)?.content).toBe('THE QUESTION');
+  });
+
+  it('uses the default window when no num_ctx is sent, and never more than the model serves', async () => {
+    const { client, fake } = await start({
+      models: [{ name: 'small:1b', contextLength: 32768, servedContextLength: 4096 }],
+      defaultContextLength: 2048,
+    });
+    const messages = [{ role: 'user', content: long(1000) }];
+    await client.chat({ model: 'small:1b', messages });
+    await client.chat({ model: 'small:1b', messages, options: { num_ctx: 16384 } });
+    expect(fake.prompts.map((prompt) => [prompt.window, prompt.cut])).toEqual([
+      [2048, true],
+      [4096, false],
+    ]);
+  });
+
+  it('enforces no window for a model without a context length', async () => {
+    const { client, fake } = await start();
+    await client.chat({ model: 'llama3.2:3b', messages: [{ role: 'user', content: long(5000) }] });
+    expect(fake.prompts[0]).toMatchObject({ window: null, cut: false });
+  });
+});

@@ -10,6 +10,8 @@ export interface AppConfig {
   ollamaModel: string | undefined;
   /** `OLLAMA_KEEP_ALIVE`: seconds (`-1` for ever) or a duration (`30m`) Ollama keeps the model loaded. */
   ollamaKeepAlive: string | number | undefined;
+  /** `MODEL_CONTEXT_LENGTH` and `MODEL_MAX_CONTEXT`: the model's context length, and the cap on the window reserved. */
+  context: { contextLength?: number; maxContextLength?: number };
   /** `MODEL_PROVIDER=openai` with `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`: an OpenAI-compatible server. */
   openai: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
@@ -39,6 +41,7 @@ export function readAppConfig(
     ollamaModel: config.get('OLLAMA_MODEL'),
     ollamaKeepAlive: keepAlive(config.get('OLLAMA_KEEP_ALIVE'), warnings),
     openai: openAiSettings(config.get, warnings),
+    context: contextSettings(config.get, warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
@@ -84,4 +87,24 @@ function keepAlive(text: string | undefined, warnings: string[]): string | numbe
     `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
   );
   return undefined;
+}
+
+/** `MODEL_CONTEXT_LENGTH` and `MODEL_MAX_CONTEXT`: whole numbers from 512 up (or `8k`); anything else is one warning. */
+function contextSettings(get: (key: string) => string | undefined, warnings: string[]): AppConfig['context'] {
+  const read = (name: string) => {
+    const text = get(name)?.trim().replace(/_/g, '');
+    if (text === undefined || text === '') return undefined;
+    const value = /^\d+k$/i.test(text) ? Number(text.slice(0, -1)) * 1024 : Number(text);
+    if (Number.isInteger(value) && value >= 512) return value;
+    warnings.push(
+      `${name}="${get(name)}" is not a token count: use a whole number from 512 up (8192, or 8k); the default is used.`,
+    );
+    return undefined;
+  };
+  const contextLength = read('MODEL_CONTEXT_LENGTH');
+  const maxContextLength = read('MODEL_MAX_CONTEXT');
+  return {
+    ...(contextLength === undefined ? {} : { contextLength }),
+    ...(maxContextLength === undefined ? {} : { maxContextLength }),
+  };
 }

@@ -45,6 +45,8 @@ export interface DashboardOptions {
    * schedules answer through it, and `ollama` is ignored.
    */
   openai?: { baseUrl: string; apiKey?: string | undefined; model?: string | undefined };
+  /** The model's context length and the cap on the window reserved (MODEL_CONTEXT_LENGTH, MODEL_MAX_CONTEXT). */
+  context?: { contextLength?: number; maxContextLength?: number };
   /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
   /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
@@ -130,6 +132,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             tools,
             logger,
             memory: { dir: sessionsDir },
+            ...options.context,
             // Scheduled runs have no page; chat answers add RUN_JS to their tools.
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
           });

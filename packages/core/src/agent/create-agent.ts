@@ -10,6 +10,7 @@ import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.
 import { silentLogger } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
+import { ContextWindow } from './context-window.js';
 import { unavailableTools } from './resolve-calls.js';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -78,6 +79,20 @@ export function createAgent(options: AgentOptions): Agent {
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const nativeByModel = new Map<string, boolean>();
+  const contextDefaults = AGENT_DEFAULTS.context;
+  const contextSettings = {
+    ...(options.contextLength !== undefined
+      ? { contextLength: positive(options.contextLength, 0, 'contextLength') }
+      : {}),
+    maxContextLength: positive(
+      options.maxContextLength,
+      contextDefaults.maxContextLength,
+      'maxContextLength',
+    ),
+    step: contextDefaults.step,
+    replyTokens: contextDefaults.replyTokens,
+  };
+  const windows = new Map<string, ContextWindow>();
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
@@ -168,6 +183,23 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
+  /** The model's context window, from its capabilities once they could be read. */
+  async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
+    const known = windows.get(forModel);
+    if (known) return known;
+    try {
+      const { contextLength } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
+      const window = new ContextWindow(contextSettings, contextLength);
+      windows.set(forModel, window);
+      return window;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // Not kept: the length is read again once the server answers.
+      logger.debug({ model: forModel, err: error }, 'could not read the context length; assuming the cap');
+      return new ContextWindow(contextSettings, null);
+    }
+  }
+
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
     signal?.throwIfAborted();
@@ -210,6 +242,7 @@ export function createAgent(options: AgentOptions): Agent {
         unavailable,
         native: tools.length > 0 && (await useNative(forModel, signal)),
         messages,
+        context: await contextWindow(forModel, signal),
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations,
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,

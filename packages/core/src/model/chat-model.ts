@@ -61,6 +61,11 @@ export interface ChatRequest {
   onToken?: ((text: string) => void) | undefined;
   /** Another model of the same server for this request (a channel's model, say). */
   model?: string | undefined;
+  /**
+   * The context window to reserve for this request, in tokens (Ollama's `num_ctx`). Servers
+   * whose window is fixed when they start (llama-server, vLLM) ignore it.
+   */
+  contextLength?: number | undefined;
 }
 
 /** What one chat request produced. */

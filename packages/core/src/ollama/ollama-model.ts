@@ -101,6 +101,7 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
         firstTokenTimeoutMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
         betweenTokensTimeoutMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
         keepAlive: options.keepAlive,
+        ...(request.contextLength ? { options: { num_ctx: request.contextLength } } : {}),
         session,
         ...(request.onToken ? { onToken: request.onToken } : {}),
       });
