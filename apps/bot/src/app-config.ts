@@ -176,5 +176,7 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),
+    /** The last `macstats eval` report. */
+    evalReport: join(config.home, 'eval.json'),
   };
 }

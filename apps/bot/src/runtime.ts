@@ -19,6 +19,8 @@ import { withNotes } from './with-notes.js';
 export interface ModelServerCheck {
   /** True when the server answered and a usable model is there. */
   ok: boolean;
+  /** True when the server answered at all. */
+  reachable: boolean;
   /** `ollama` or `openai`. */
   provider: AppConfig['modelProvider'];
   /** Where the server is: OLLAMA_HOST or OPENAI_BASE_URL. */
@@ -51,7 +53,15 @@ export const OPENAI_BASE_URL_MISSING =
 export async function checkModelServer(config: AppConfig, signal?: AbortSignal): Promise<ModelServerCheck> {
   if (config.modelProvider === 'openai') {
     const url = config.openaiBaseUrl ?? '';
-    const base = { ok: false, provider: 'openai' as const, url, model: null, models: [], tools: null };
+    const base = {
+      ok: false,
+      reachable: false,
+      provider: 'openai' as const,
+      url,
+      model: null,
+      models: [],
+      tools: null,
+    };
     if (!config.openaiBaseUrl) return { ...base, problem: OPENAI_BASE_URL_MISSING };
     const found = await checkOpenAi({
       baseUrl: config.openaiBaseUrl,
@@ -60,7 +70,14 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
       signal,
     });
     // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
-    return { ...base, ok: found.ok, model: found.model, models: found.models, problem: found.problem };
+    return {
+      ...base,
+      ok: found.ok,
+      reachable: found.reachable,
+      model: found.model,
+      models: found.models,
+      problem: found.problem,
+    };
   }
   const found = await checkOllama({
     host: config.ollamaHost,
@@ -69,6 +86,7 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
   });
   return {
     ok: found.ok,
+    reachable: found.reachable,
     provider: 'ollama',
     url: config.ollamaHost,
     model: found.model,
@@ -78,8 +96,8 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
   };
 }
 
-/** The model the settings choose, for the name the resolver picks. */
-function chatModel(config: AppConfig, model: string): ChatModel {
+/** The chat model of the configured server for `model`. */
+export function chatModel(config: AppConfig, model: string): ChatModel {
   if (config.modelProvider === 'openai')
     return createOpenAiModel({
       baseUrl: config.openaiBaseUrl ?? 'http://127.0.0.1:8080/v1',
