@@ -11,7 +11,9 @@ export type {
   MemoryOptions,
   ToolSkipReason,
 } from './agent/agent-types.js';
+export { estimateTokens } from './agent/context-budget.js';
 export { createAgent } from './agent/create-agent.js';
+export { estimateFixedPromptTokens } from './agent/prompt-size.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
 export type {

@@ -8,7 +8,8 @@ import { type AppConfig, paths } from '../app-config.js';
 
 /** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
 export interface Check {
-  status: 'ok' | 'fail' | 'skip';
+  /** `warn` is printed but does not fail `doctor`. */
+  status: 'ok' | 'fail' | 'skip' | 'warn';
   text: string;
   fix?: string;
 }
