@@ -123,6 +123,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             }
           : {}),
         settingsFile: join(home, '.config.env'),
+        evalReportFile: join(home, 'eval.json'),
         environmentOverrides: options.environmentOverrides ?? [],
         createAgent: ({ host, model }) => {
           chatAgent = createAgent({

@@ -20,8 +20,29 @@ export interface OllamaStatus {
   checkedAt: number;
 }
 
+/** One model of the last `macstats eval` report, as Settings shows it. */
+export interface EvalModelSummary {
+  model: string;
+  mode: 'native' | 'text';
+  /** 0–1. */
+  score: number;
+  toolCallSuccess: number;
+  correctAnswers: number;
+  plantedInstructionIgnored: boolean;
+  medianLatencyMs: number;
+}
+
+/** The last `macstats eval` report (`$MACSTATS_HOME/eval.json`, docs/eval-report.schema.json), best first. */
+export interface EvalSummary {
+  createdAt: string;
+  best: string | null;
+  models: EvalModelSummary[];
+}
+
 /** `GET /api/settings`. */
 export interface Settings {
+  /** The last model evaluation, when `macstats eval` has run. */
+  evaluation: EvalSummary | null;
   host: string;
   model: string | null;
   ollama: OllamaStatus;
