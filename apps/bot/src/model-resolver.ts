@@ -1,4 +1,5 @@
 import type { Agent, AnswerOptions } from '@macstats/core';
+import { failedAnswer } from './installed-models.js';
 
 /** The model asked for when nothing better is known: Ollama then says what to pull. */
 export const FALLBACK_MODEL = 'llama3.2:3b';
@@ -52,13 +53,25 @@ export function createModelResolver(options: ModelResolverOptions) {
   };
 }
 
-/** An agent that asks `model()` for the model of each answer that does not name one. */
-export function withModel(agent: Agent, model: () => Promise<string>): Agent {
+/**
+ * An agent that asks `model()` for the model of each answer that does not name one, and checks a
+ * model an answer names (a channel's, a schedule's) with `problem`: one that is not installed
+ * ends the answer with the sentence naming the installed ones, before any request.
+ */
+export function withModel(
+  agent: Agent,
+  model: () => Promise<string>,
+  problem: (model: string) => Promise<string | null> = async () => null,
+): Agent {
   // Everything but answer is the agent's own (its methods use no `this`).
   return {
     ...agent,
     async answer(question: string, options: AnswerOptions = {}) {
-      return agent.answer(question, options.model ? options : { ...options, model: await model() });
+      if (!options.model) return agent.answer(question, { ...options, model: await model() });
+      const missing = await problem(options.model);
+      if (missing === null) return agent.answer(question, options);
+      options.onEvent?.({ type: 'error', code: 'MODEL_NOT_INSTALLED', message: missing });
+      return failedAnswer('MODEL_NOT_INSTALLED', missing);
     },
   };
 }

@@ -12,6 +12,7 @@ import { checkOpenAi, createOpenAiModel } from '@macstats/model-openai';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
+import { createInstalledModels } from './installed-models.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
 import { withNotes } from './with-notes.js';
 
@@ -153,6 +154,12 @@ export async function createRuntime(
           logger,
         })
       : undefined;
+  const installed = createInstalledModels({
+    list: async () => {
+      const found = await checkModelServer(config, AbortSignal.timeout(3000));
+      return found.reachable ? found.models : null;
+    },
+  });
   const agent = createAgent({
     model: pool ?? chatModel(config, model.known),
     tools: tools.tools,
@@ -164,7 +171,11 @@ export async function createRuntime(
   });
   return {
     agent: withNotes(
-      withModel(agent, () => model.current()),
+      withModel(
+        agent,
+        () => model.current(),
+        (name) => installed.problem(name),
+      ),
       tools.notes,
     ),
     tools,

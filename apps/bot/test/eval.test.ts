@@ -74,7 +74,7 @@ describe('macstats eval', () => {
     });
     expect(code).toBe(1);
     expect(stderr).toContain(
-      '"mistral:7b" is not installed: the installed models are llama3.2:3b, qwen2.5:7b, gemma2:2b.',
+      'The model "mistral:7b" is not installed: the installed models are llama3.2:3b, qwen2.5:7b, gemma2:2b.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { checkConfiguredModels } from './configured-models-check.js';
 import {
   type Check,
   checkBrave,
@@ -19,6 +20,7 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
   const groups = await Promise.all([
     checkModelServer(config),
     checkModelFitness(config),
+    checkConfiguredModels(config),
     checkDiscord(config),
     checkBrave(config),
     checkMcp(config),

@@ -5,6 +5,7 @@ import { type EvalReport, formatReport, rankModels } from '../eval/eval-report.j
 import { EVAL_SCENARIOS } from '../eval/eval-scenarios.js';
 import { evaluateModel } from '../eval/run-eval.js';
 import { saveEvalReport } from '../eval/save-report.js';
+import { modelNotInstalled, sameModelName } from '../installed-models.js';
 import { chatModel, checkModelServer } from '../runtime.js';
 
 /** Options of `macstats eval`. */
@@ -29,11 +30,9 @@ export async function evalCommand(config: AppConfig, io: CommandIo, options: Eva
   }
   const installed = server.models.filter((name) => !isEmbeddingModel(name));
   const wanted = options.models && options.models.length > 0 ? options.models : installed;
-  const missing = wanted.filter((name) => !installed.some((have) => sameName(have, name)));
+  const missing = wanted.filter((name) => !installed.some((have) => sameModelName(have, name)));
   if (missing.length > 0) {
-    io.err(
-      `${missing.map((name) => `"${name}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed: the installed models are ${installed.join(', ') || 'none'}.`,
-    );
+    for (const name of missing) io.err(modelNotInstalled(name, installed));
     return EXIT.failed;
   }
   if (wanted.length === 0) {
@@ -69,10 +68,4 @@ export async function evalCommand(config: AppConfig, io: CommandIo, options: Eva
     io.out(`Saved to ${file}.`);
   }
   return EXIT.ok;
-}
-
-/** Ollama answers `llama3.2` for `llama3.2:latest`. */
-function sameName(installed: string, asked: string): boolean {
-  const tagged = (name: string) => (name.includes(':') ? name : `${name}:latest`);
-  return installed === asked || tagged(installed) === tagged(asked);
 }
