@@ -18,6 +18,7 @@ export function fitInWindow(
   body: FakeChatRequest,
   model: FakeOllamaModel,
   defaultContextLength: number,
+  previous?: FakeChatRequest,
 ): { request: FakeChatRequest; record: FakePromptRecord } {
   const toolTokens = body.tools && body.tools.length > 0 ? tokens(JSON.stringify(body.tools)) : 0;
   const costs = body.messages.map(messageTokens);
@@ -27,6 +28,7 @@ export function fitInWindow(
     const record = {
       tokens: total,
       kept: total,
+      evaluated: total,
       window: null,
       cut: false,
       toolsKept: true,
@@ -37,9 +39,13 @@ export function fitInWindow(
   const requested = typeof body.options?.num_ctx === 'number' ? body.options.num_ctx : defaultContextLength;
   const window = Math.min(requested, limit);
   if (total <= window) {
+    // Like Ollama, count only what the model's cache did not hold: the prefix shared with the
+    // previous request (tools, then whole messages) is not evaluated again.
+    const evaluated = total - cachedTokens(body, previous, toolTokens, costs);
     const record = {
       tokens: total,
       kept: total,
+      evaluated,
       window,
       cut: false,
       toolsKept: true,
@@ -69,5 +75,24 @@ export function fitInWindow(
   const request: FakeChatRequest = { ...body, messages };
   if (!toolsKept) delete request.tools;
   // What was kept fills the window.
-  return { request, record: { tokens: total, kept: window, window, cut: true, toolsKept, messages } };
+  return {
+    request,
+    record: { tokens: total, kept: window, evaluated: window, window, cut: true, toolsKept, messages },
+  };
+}
+
+function cachedTokens(
+  body: FakeChatRequest,
+  previous: FakeChatRequest | undefined,
+  toolTokens: number,
+  costs: number[],
+): number {
+  if (!previous || JSON.stringify(previous.tools ?? null) !== JSON.stringify(body.tools ?? null)) return 0;
+  let cached = toolTokens;
+  for (const [index, message] of body.messages.entries()) {
+    const before = previous.messages[index];
+    if (!before || JSON.stringify(before) !== JSON.stringify(message)) break;
+    cached += costs[index] ?? 0;
+  }
+  return cached;
 }

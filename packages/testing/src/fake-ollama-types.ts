@@ -20,7 +20,8 @@ export interface FakeOllamaModel {
    * grants. When set (or `servedContextLength` is), the fake enforces the window as Ollama does:
    * a prompt longer than `options.num_ctx` (default `defaultContextLength`) loses its FRONT
    * (tool definitions, system prompt, oldest messages first) and `prompt_eval_count` reports
-   * what was kept. Tokens are counted as characters / 3. Default none: no window enforced.
+   * what was evaluated: the kept tokens less the prefix cached from the model's previous request.
+   * Tokens are counted as characters / 3. Default none: no window enforced.
    */
   contextLength?: number;
   /** The window the fake really grants, when it differs from the reported `contextLength` (a server started with a smaller one). */
@@ -31,8 +32,13 @@ export interface FakeOllamaModel {
 export interface FakePromptRecord {
   /** Tokens of the prompt as sent (characters / 3, tools included). */
   tokens: number;
-  /** Tokens kept: what `prompt_eval_count` reports. */
+  /** Tokens kept in the window. */
   kept: number;
+  /**
+   * Tokens evaluated: what `prompt_eval_count` reports. As in Ollama, the prefix shared with the
+   * model's previous request is cached and not counted (a cut prompt is evaluated whole).
+   */
+  evaluated: number;
   /** The window used, or null when none is enforced. */
   window: number | null;
   /** True when the front of the prompt was cut. */

@@ -62,6 +62,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const requests: FakeChatRequest[] = [];
   const log: FakeRequestRecord[] = [];
   const prompts: FakePromptRecord[] = [];
+  // What each model read last: its cache, for the prompt tokens it reports.
+  const lastRead = new Map<string, FakeChatRequest>();
   const sockets = new Set<Socket>();
   let chatIndex = 0;
   // In memory now: `options.loaded` when given, else every model without a load delay.
@@ -117,12 +119,14 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     await load(model);
     if (response.destroyed) return;
     // The model reads what fits in its window; what it read is what it answers and counts.
-    const fitted = fitInWindow(body, model, options.defaultContextLength ?? 2048);
+    const fitted = fitInWindow(body, model, options.defaultContextLength ?? 2048, lastRead.get(model.name));
+    lastRead.set(model.name, fitted.request);
     prompts.push(fitted.record);
     const reply = await nextReply(fitted.request, index);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (response.destroyed) return;
-    const counted = fitted.record.window === null ? reply : { promptEvalCount: fitted.record.kept, ...reply };
+    const counted =
+      fitted.record.window === null ? reply : { promptEvalCount: fitted.record.evaluated, ...reply };
     await writeReply(request, response, fitted.request, model.name, counted);
   }
 

@@ -318,6 +318,23 @@ describe('startFakeOllama: the context window', () => {
     ]);
   });
 
+  it('reports only the prompt tokens its cache did not hold, as Ollama does', async () => {
+    const { client, fake } = await start({ models: [{ name: 'small:1b', contextLength: 8192 }] });
+    const first = [
+      { role: 'system', content: long(300) },
+      { role: 'user', content: 'question' },
+    ];
+    const one = await client.chat({ model: 'small:1b', messages: first, options: { num_ctx: 4096 } });
+    const two = await client.chat({
+      model: 'small:1b',
+      messages: [...first, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }],
+      options: { num_ctx: 4096 },
+    });
+    expect(one.prompt_eval_count).toBe(fake.prompts[0]?.tokens);
+    expect(two.prompt_eval_count).toBeLessThan(20);
+    expect(fake.prompts[1]?.kept).toBeGreaterThan(one.prompt_eval_count);
+  });
+
   it('enforces no window for a model without a context length', async () => {
     const { client, fake } = await start();
     await client.chat({ model: 'llama3.2:3b', messages: [{ role: 'user', content: long(5000) }] });

@@ -19,6 +19,8 @@ export interface ContextPlan extends BudgetResult {
   contextLength: number;
   /** The largest window this model may use now. */
   window: number;
+  /** The estimate of the request before this one to the same model (0 for the first): what the server may have cached. */
+  previousEstimate: number;
 }
 
 /** What a reply's reported prompt tokens say about the request. */
@@ -27,7 +29,7 @@ export interface ContextCheck {
   truncated: boolean;
 }
 
-/** A server that read under this share of the estimated prompt cut it. */
+/** A server that read under this share of the prompt's new part (what no cache can hold) cut it. */
 const CUT_SHARE = 0.75;
 /** Prompts smaller than this are not judged: the estimate is too rough for them. */
 const MIN_JUDGED_TOKENS = 512;
@@ -48,6 +50,8 @@ export class ContextWindow {
   #highWater = 0;
   /** Raised when real prompts run longer than estimated. */
   #scale = 1;
+  /** The estimate of the last request planned. */
+  #lastEstimate = 0;
 
   constructor(settings: ContextWindowSettings, reported: number | null) {
     this.#settings = settings;
@@ -79,7 +83,9 @@ export class ContextWindow {
     const wanted = Math.ceil((fitted.estimatedTokens * this.#scale + reply) / step) * step;
     const contextLength = Math.min(window, Math.max(wanted, this.#highWater));
     this.#highWater = Math.max(this.#highWater, contextLength);
-    return { ...fitted, contextLength, window };
+    const previousEstimate = this.#lastEstimate;
+    this.#lastEstimate = fitted.estimatedTokens;
+    return { ...fitted, contextLength, window, previousEstimate };
   }
 
   /**
@@ -94,9 +100,14 @@ export class ContextWindow {
       this.#scale = Math.min(3, this.#scale * 1.25);
       return { truncated: true };
     }
-    if (promptTokens >= plan.estimatedTokens * CUT_SHARE) return { truncated: false };
-    // The server read far less than was sent: its real window is about what it read, so later
-    // prompts (and their replies) are fitted below that.
+    // Servers count only the prompt tokens they did not have cached (Ollama's prompt_eval_count),
+    // so a small count alone proves nothing. Judged only for a prompt that takes half the window
+    // or more, and against what was new since the previous request (the most a cache can hold).
+    if (plan.estimatedTokens < plan.window / 2) return { truncated: false };
+    const fresh = plan.estimatedTokens - plan.previousEstimate;
+    if (promptTokens >= fresh * CUT_SHARE) return { truncated: false };
+    // The server read less than even the new part: it cut the prompt, and its real window is
+    // about what it read, so later prompts (and their replies) are fitted below that.
     this.#learned = Math.max(this.#settings.step, promptTokens);
     this.#highWater = Math.min(this.#highWater, this.#learned);
     return { truncated: true };
