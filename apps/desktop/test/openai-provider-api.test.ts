@@ -82,4 +82,43 @@ describe('the dashboard on an OpenAI-compatible server', () => {
     expect(saved).toMatch(/OPENAI_BASE_URL=/);
     expect(saved).not.toMatch(/OLLAMA_MODEL/);
   });
+
+  it('answers through the text protocol on a server that refuses tools', async () => {
+    const refusing = await startFakeOpenAi({
+      toolsSupported: false,
+      reply: (request) =>
+        request.messages.some(
+          (message) => message.role === 'user' && String(message.content).includes('<tool_output'),
+        )
+          ? 'Scheduled: nothing yet.'
+          : 'SCHEDULER: list',
+    });
+    const textHome = mkdtempSync(join(tmpdir(), 'macstats-openai-text-'));
+    const textDashboard = await startDashboard({
+      home: textHome,
+      ollama: { host: 'http://127.0.0.1:9' },
+      openai: { baseUrl: refusing.url, model: 'local-model' },
+      collector: createMetricsCollector(),
+      scheduler: false,
+    });
+    try {
+      const client = createApiClient(textDashboard.port, textDashboard.token);
+      expect(
+        (await client('POST', '/api/chat', { conversationId: 't', clientId: 'c', message: 'list schedules' }))
+          .status,
+      ).toBe(202);
+      let turn: { status: string; answer?: string; tools: Array<{ tool: string }> } | undefined;
+      while (!turn || turn.status === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        turn = (await client('GET', '/api/conversations/t')).json.turns.at(-1);
+      }
+      expect(turn.tools[0]).toMatchObject({ tool: 'SCHEDULER' });
+      expect(turn.answer).toBe('Scheduled: nothing yet.');
+      expect(refusing.requests.filter((request) => (request.tools ?? []).length > 0)).toHaveLength(1);
+    } finally {
+      await textDashboard.close();
+      await refusing.close();
+      rmSync(textHome, { recursive: true, force: true });
+    }
+  });
 });
