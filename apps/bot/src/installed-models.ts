@@ -1,19 +1,7 @@
-import type { AgentAnswer } from '@macstats/core';
+import { type AgentAnswer, modelNotInstalled, sameModel } from '@macstats/core';
 
 /** How long the list of installed models is trusted before it is asked again, in milliseconds. */
 export const INSTALLED_MODELS_TTL_MS = 60_000;
-
-/** Ollama answers `llama3.2` for `llama3.2:latest`. */
-export function sameModelName(installed: string, asked: string): boolean {
-  const tagged = (name: string) => (name.includes(':') ? name : `${name}:latest`);
-  return installed === asked || tagged(installed) === tagged(asked);
-}
-
-/** The sentence for a model that is not installed, naming the ones that are. */
-export function modelNotInstalled(model: string, installed: readonly string[], where?: string): string {
-  const list = installed.length > 0 ? installed.join(', ') : 'none';
-  return `The model "${model}"${where ? ` set for ${where}` : ''} is not installed: the installed models are ${list}.`;
-}
 
 /**
  * Checks the models a channel or a schedule names against the server's list (asked at most once a
@@ -30,7 +18,7 @@ export function createInstalledModels(options: { list: () => Promise<string[] | 
         if (models === null) return null;
         known = { models, at: now() };
       }
-      if (known.models.some((name) => sameModelName(name, model))) return null;
+      if (known.models.some((name) => sameModel(name, model))) return null;
       // A model pulled since the list was read is found on the next look.
       known.at = Number.NEGATIVE_INFINITY;
       return modelNotInstalled(model, known.models);

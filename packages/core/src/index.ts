@@ -51,7 +51,7 @@ export { describeOllamaError } from './ollama/ollama-errors.js';
 export type { OllamaChatModel, OllamaModelOptions } from './ollama/ollama-model.js';
 export { createOllamaModel } from './ollama/ollama-model.js';
 export type { ModelDescription } from './ollama/pick-model.js';
-export { isEmbeddingModel, pickModel } from './ollama/pick-model.js';
+export { isEmbeddingModel, modelNotInstalled, pickModel, sameModel } from './ollama/pick-model.js';
 export type { ToolCallCandidate } from './parser/candidate.js';
 export type { ToolSpecs } from './parser/parse-tool-call.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';

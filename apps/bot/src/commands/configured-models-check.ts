@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { modelNotInstalled, sameModel } from '@macstats/core';
 import { parseChannelSettings } from '@macstats/discord';
 import { parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
-import { modelNotInstalled, sameModelName } from '../installed-models.js';
 import { checkModelServer } from '../runtime.js';
 import type { Check } from './doctor-checks.js';
 
@@ -38,7 +38,7 @@ export async function checkConfiguredModels(config: AppConfig): Promise<Check[]>
         text: 'channel and schedule models: not checked while the model server is not reachable',
       },
     ];
-  const missing = wanted.filter(({ model }) => !server.models.some((name) => sameModelName(name, model)));
+  const missing = wanted.filter(({ model }) => !server.models.some((name) => sameModel(name, model)));
   if (missing.length === 0)
     return [
       {

@@ -1,11 +1,10 @@
-import { isEmbeddingModel } from '@macstats/core';
+import { isEmbeddingModel, modelNotInstalled, sameModel } from '@macstats/core';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { type EvalReport, formatReport, rankModels } from '../eval/eval-report.js';
 import { EVAL_SCENARIOS } from '../eval/eval-scenarios.js';
 import { evaluateModel } from '../eval/run-eval.js';
 import { saveEvalReport } from '../eval/save-report.js';
-import { modelNotInstalled, sameModelName } from '../installed-models.js';
 import { chatModel, checkModelServer } from '../runtime.js';
 
 /** Options of `macstats eval`. */
@@ -30,7 +29,7 @@ export async function evalCommand(config: AppConfig, io: CommandIo, options: Eva
   }
   const installed = server.models.filter((name) => !isEmbeddingModel(name));
   const wanted = options.models && options.models.length > 0 ? options.models : installed;
-  const missing = wanted.filter((name) => !installed.some((have) => sameModelName(have, name)));
+  const missing = wanted.filter((name) => !installed.some((have) => sameModel(have, name)));
   if (missing.length > 0) {
     for (const name of missing) io.err(modelNotInstalled(name, installed));
     return EXIT.failed;

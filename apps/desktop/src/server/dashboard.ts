@@ -6,6 +6,8 @@ import {
   createOllamaModel,
   type Logger,
   MacstatsError,
+  modelNotInstalled,
+  sameModel,
   silentLogger,
   type Tool,
 } from '@macstats/core';
@@ -170,6 +172,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
               if ('unavailable' in agent) throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+              // A schedule's own model must be installed; the sentence names the ones that are.
+              const wanted = answerOptions?.model;
+              const installed = ollama.status().models;
+              if (wanted && installed.length > 0 && !installed.some((name) => sameModel(name, wanted)))
+                throw new MacstatsError('MODEL_NOT_INSTALLED', modelNotInstalled(wanted, installed));
               return agent.answer(question, answerOptions);
             },
           },
