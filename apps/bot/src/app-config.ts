@@ -3,7 +3,13 @@ import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { MODEL_CONFIG_KEYS, type ModelProvider, parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
+import {
+  MODEL_CONFIG_KEYS,
+  type ModelProvider,
+  parseKeepAlive,
+  parseModelProvider,
+  parseTokenCount,
+} from './model-settings.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {

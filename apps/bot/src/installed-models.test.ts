@@ -43,6 +43,7 @@ describe('withModel', () => {
         return failedAnswer('NONE', 'not used');
       },
       forget: async () => {},
+      remember: async () => {},
       idle: async () => {},
       close: async () => {},
     };
