@@ -15,7 +15,7 @@ export interface WorkspacePackage {
 export function layerOf(name: string): number {
   if (name === '@macstats/testing') return 0;
   if (name === '@macstats/core') return 1;
-  if (/^@macstats\/(tools-[a-z-]+|scheduler|metrics|discord|app-config)$/.test(name)) return 2;
+  if (/^@macstats\/(tools-[a-z-]+|model-[a-z-]+|scheduler|metrics|discord|app-config)$/.test(name)) return 2;
   return 3; // apps and examples
 }
 

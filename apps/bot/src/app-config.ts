@@ -4,6 +4,13 @@ import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { parseDiagnosticsSetting } from './diagnostics.js';
+import {
+  MODEL_CONFIG_KEYS,
+  type ModelProvider,
+  parseKeepAlive,
+  parseModelProvider,
+  parseTokenCount,
+} from './model-settings.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -40,6 +47,20 @@ export interface AppConfig {
   discordShards: number[] | undefined;
   /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
   discordShardCount: number | undefined;
+  /** `MODEL_PROVIDER`: `ollama` (default) or `openai` (an OpenAI-compatible server). */
+  modelProvider: ModelProvider;
+  /** `OPENAI_BASE_URL`: the OpenAI-compatible API, e.g. `http://127.0.0.1:8080/v1`. */
+  openaiBaseUrl: string | undefined;
+  /** `OPENAI_API_KEY`, when the server wants one. */
+  openaiApiKey: string | undefined;
+  /** `OPENAI_MODEL`; when unset the first model the server lists. */
+  openaiModel: string | undefined;
+  /** `OLLAMA_KEEP_ALIVE`: how long Ollama keeps the model loaded after an answer. */
+  ollamaKeepAlive: string | number | undefined;
+  /** `MODEL_CONTEXT_LENGTH`: the model's context length when the server's report is wrong or missing. */
+  modelContextLength: number | undefined;
+  /** `MODEL_MAX_CONTEXT`: never reserve a larger context window (default 32768). */
+  modelMaxContext: number | undefined;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** `MACSTATS_DIAGNOSTICS`: seconds between `diagnostics` log lines of `start`; off when unset. */
@@ -57,6 +78,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     cwd,
     keys: [
       ...CONFIG_KEYS,
+      ...MODEL_CONFIG_KEYS,
       'LOG_LEVEL',
       'MCP_SERVE_TOOLS',
       'MACSTATS_MCP_TOKEN',
@@ -72,6 +94,13 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     return value ? value : undefined;
   };
   const warnings = [...loaded.warnings];
+  const provider = parseModelProvider(get('MODEL_PROVIDER'));
+  if (provider.warning) warnings.push(provider.warning);
+  const keepAlive = parseKeepAlive(get('OLLAMA_KEEP_ALIVE'));
+  if (keepAlive.warning) warnings.push(keepAlive.warning);
+  const contextLength = parseTokenCount('MODEL_CONTEXT_LENGTH', get('MODEL_CONTEXT_LENGTH'));
+  const maxContext = parseTokenCount('MODEL_MAX_CONTEXT', get('MODEL_MAX_CONTEXT'));
+  for (const warning of [contextLength.warning, maxContext.warning]) if (warning) warnings.push(warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
     .split(',')
@@ -79,6 +108,13 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     .filter((host) => host !== '');
   const ollamaHost = ollamaHosts[0] ?? get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
   return {
+    modelProvider: provider.value,
+    openaiBaseUrl: get('OPENAI_BASE_URL'),
+    openaiApiKey: get('OPENAI_API_KEY'),
+    openaiModel: get('OPENAI_MODEL'),
+    ollamaKeepAlive: keepAlive.value,
+    modelContextLength: contextLength.value,
+    modelMaxContext: maxContext.value,
     home: loaded.macstatsHome,
     ollamaHost,
     ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],
@@ -151,5 +187,7 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),
+    /** The last `macstats eval` report. */
+    evalReport: join(config.home, 'eval.json'),
   };
 }

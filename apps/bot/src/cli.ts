@@ -154,6 +154,30 @@ program
   );
 
 program
+  .command('eval')
+  .description(
+    'grade each installed model (or --models) on a fixed set of tool-calling scenarios; saves $MACSTATS_HOME/eval.json',
+  )
+  .option('-m, --models <names>', 'comma-separated models to grade instead of every installed one')
+  .option('--json', 'print the report as one JSON document on standard output (progress on standard error)')
+  .action((options: { models?: string; json?: boolean }) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/eval-command.js')).evalCommand(config, io, {
+        ...(options.models
+          ? {
+              models: options.models
+                .split(',')
+                .map((name) => name.trim())
+                .filter((name) => name !== ''),
+            }
+          : {}),
+        ...(options.json ? { json: true } : {}),
+        signal: stopSignalFromProcess(),
+      }),
+    ),
+  );
+
+program
   .command('tools')
   .description('list the tools offered right now, and why any is left out')
   .addHelpText('after', exitCodes(['0  listed']))

@@ -1,19 +1,18 @@
-import { checkOllama, createOllamaModel, isEmbeddingModel } from '@macstats/core';
+import { isEmbeddingModel } from '@macstats/core';
 import type { AppConfig } from './app-config.js';
-import type { Runtime } from './runtime.js';
+import { chatModel, checkModelServer, type Runtime } from './runtime.js';
 
 /**
- * What the Discord bot asks about models: the chat models Ollama has installed (for `/model`),
- * what a model can do (images go only to a vision model), and an installed vision model to name
- * when the current one cannot see. Each asks Ollama when needed; capabilities are cached per model.
+ * What the Discord bot asks about models: the chat models the server has (for `/model`), what a
+ * model can do (images go only to a vision model), and an installed vision model to name when the
+ * current one cannot see. Each asks the model server (Ollama or OpenAI-compatible) when needed;
+ * capabilities are cached per model.
  */
 export function discordModelOptions(config: AppConfig, runtime: Runtime) {
-  const probe = createOllamaModel({
-    host: config.ollamaHost,
-    model: runtime.ollama.model ?? config.ollamaModel ?? '',
-  });
+  const configured = config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel;
+  const probe = chatModel(config, runtime.server.model ?? configured ?? '');
   const listModels = async () =>
-    (await checkOllama({ host: config.ollamaHost })).models.filter((name) => !isEmbeddingModel(name));
+    (await checkModelServer(config)).models.filter((name) => !isEmbeddingModel(name));
   return {
     listModels,
     capabilities: (model: string | undefined) => probe.capabilities(model ? { model } : {}),

@@ -1,4 +1,5 @@
-import { type Agent, type AnswerOptions, checkOllama, type OllamaCheck } from '@macstats/core';
+import type { Agent, AnswerOptions } from '@macstats/core';
+import { failedAnswer } from './installed-models.js';
 
 /** The model asked for when nothing better is known: Ollama then says what to pull. */
 export const FALLBACK_MODEL = 'llama3.2:3b';
@@ -8,16 +9,18 @@ export const MODEL_RETRY_MS = 10_000;
 
 /** Options of {@link createModelResolver}. */
 export interface ModelResolverOptions {
-  ollamaHost: string;
-  /** `OLLAMA_MODEL`; when set it is always used. */
+  /** `OLLAMA_MODEL` (or `OPENAI_MODEL`); when set it is always used. */
   configured: string | undefined;
-  /** The check made at start-up. */
-  initial: OllamaCheck;
+  /** The model the start-up check found, if any. */
+  initial: string | null;
   /** Clock in milliseconds; default `Date.now`. */
   now?: () => number;
-  /** The look-up; default core's `checkOllama`. */
-  check?: typeof checkOllama;
+  /** Asks the server for a model to use; resolves null when it has none or is down. */
+  lookup: ModelLookup;
 }
+
+/** Asks the model server which model to use; null when it cannot say. */
+export type ModelLookup = () => Promise<string | null>;
 
 /**
  * Picks the model for each answer. With `OLLAMA_MODEL` set, that one. Otherwise the one picked
@@ -26,8 +29,7 @@ export interface ModelResolverOptions {
  */
 export function createModelResolver(options: ModelResolverOptions) {
   const now = options.now ?? Date.now;
-  const check = options.check ?? checkOllama;
-  let picked = options.configured ?? options.initial.model ?? undefined;
+  let picked = options.configured ?? options.initial ?? undefined;
   let lastTry = now();
   let pending: Promise<string> | undefined;
   return {
@@ -40,8 +42,8 @@ export function createModelResolver(options: ModelResolverOptions) {
       if (now() - lastTry < MODEL_RETRY_MS) return FALLBACK_MODEL;
       pending ??= (async () => {
         lastTry = now();
-        const found = await check({ host: options.ollamaHost, timeoutMs: 3000 }).catch(() => undefined);
-        if (found?.model) picked = found.model;
+        const found = await options.lookup().catch(() => null);
+        if (found) picked = found;
         return picked ?? FALLBACK_MODEL;
       })().finally(() => {
         pending = undefined;
@@ -51,13 +53,25 @@ export function createModelResolver(options: ModelResolverOptions) {
   };
 }
 
-/** An agent that asks `model()` for the model of each answer that does not name one. */
-export function withModel(agent: Agent, model: () => Promise<string>): Agent {
+/**
+ * An agent that asks `model()` for the model of each answer that does not name one, and checks a
+ * model an answer names (a channel's, a schedule's) with `problem`: one that is not installed
+ * ends the answer with the sentence naming the installed ones, before any request.
+ */
+export function withModel(
+  agent: Agent,
+  model: () => Promise<string>,
+  problem: (model: string) => Promise<string | null> = async () => null,
+): Agent {
   // Everything but answer is the agent's own (its methods use no `this`).
   return {
     ...agent,
     async answer(question: string, options: AnswerOptions = {}) {
-      return agent.answer(question, options.model ? options : { ...options, model: await model() });
+      if (!options.model) return agent.answer(question, { ...options, model: await model() });
+      const missing = await problem(options.model);
+      if (missing === null) return agent.answer(question, options);
+      options.onEvent?.({ type: 'error', code: 'MODEL_NOT_INSTALLED', message: missing });
+      return failedAnswer('MODEL_NOT_INSTALLED', missing);
     },
   };
 }

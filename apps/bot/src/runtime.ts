@@ -1,33 +1,124 @@
 import {
   type Agent,
+  type ChatModel,
   checkOllama,
   createAgent,
   createModelPool,
+  createOllamaModel,
   createOllamaPoolMember,
   type Logger,
   type MemoryStore,
-  type OllamaCheck,
 } from '@macstats/core';
+import { checkOpenAi, createOpenAiModel } from '@macstats/model-openai';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
-import { createModelResolver, withModel } from './model-resolver.js';
+import { createInstalledModels } from './installed-models.js';
+import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
 import { withNotes } from './with-notes.js';
+
+/** What the model's server said at start-up, whichever provider it is. */
+export interface ModelServerCheck {
+  /** True when the server answered and a usable model is there. */
+  ok: boolean;
+  /** True when the server answered at all. */
+  reachable: boolean;
+  /** `ollama` or `openai`. */
+  provider: AppConfig['modelProvider'];
+  /** Where the server is: OLLAMA_HOST or OPENAI_BASE_URL. */
+  url: string;
+  /** The model to use, when one was found. */
+  model: string | null;
+  /** The models the server has. */
+  models: string[];
+  /** Whether the model has native tool calling (null when unknown). */
+  tools: boolean | null;
+  /** One sentence naming what is wrong and the fix; null when all is well. */
+  problem: string | null;
+}
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {
   agent: Agent;
   tools: AssembledTools;
-  /** What Ollama said at start-up. */
-  ollama: OllamaCheck;
+  /** What the model's server said at start-up. */
+  server: ModelServerCheck;
   /** Ends the agent's background work, the metrics collector and the MCP servers. */
   close(): Promise<void>;
 }
 
+/** The sentence for MODEL_PROVIDER=openai without a base URL. */
+export const OPENAI_BASE_URL_MISSING =
+  "MODEL_PROVIDER=openai needs OPENAI_BASE_URL, the server's API address such as http://127.0.0.1:8080/v1 (llama-server) or http://127.0.0.1:1234/v1 (LM Studio).";
+
+/** Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems. */
+export async function checkModelServer(config: AppConfig, signal?: AbortSignal): Promise<ModelServerCheck> {
+  if (config.modelProvider === 'openai') {
+    const url = config.openaiBaseUrl ?? '';
+    const base = {
+      ok: false,
+      reachable: false,
+      provider: 'openai' as const,
+      url,
+      model: null,
+      models: [],
+      tools: null,
+    };
+    if (!config.openaiBaseUrl) return { ...base, problem: OPENAI_BASE_URL_MISSING };
+    const found = await checkOpenAi({
+      baseUrl: config.openaiBaseUrl,
+      apiKey: config.openaiApiKey,
+      model: config.openaiModel,
+      signal,
+    });
+    // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
+    return {
+      ...base,
+      ok: found.ok,
+      reachable: found.reachable,
+      model: found.model,
+      models: found.models,
+      problem: found.problem,
+    };
+  }
+  const found = await checkOllama({
+    host: config.ollamaHost,
+    ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  return {
+    ok: found.ok,
+    reachable: found.reachable,
+    provider: 'ollama',
+    url: config.ollamaHost,
+    model: found.model,
+    models: found.models,
+    tools: found.tools,
+    problem: found.problem,
+  };
+}
+
+/** The chat model of the configured server for `model`. */
+export function chatModel(config: AppConfig, model: string): ChatModel {
+  if (config.modelProvider === 'openai')
+    return createOpenAiModel({
+      baseUrl: config.openaiBaseUrl ?? 'http://127.0.0.1:8080/v1',
+      apiKey: config.openaiApiKey,
+      model,
+    });
+  return createOllamaModel({ host: config.ollamaHost, model, keepAlive: config.ollamaKeepAlive });
+}
+
+/** How the resolver asks the server for a model again while none is known. */
+function lookup(config: AppConfig): ModelLookup {
+  return async () =>
+    (await checkModelServer(config, AbortSignal.timeout(3000)).catch(() => undefined))?.model ?? null;
+}
+
 /**
- * Checks Ollama, assembles the tools and makes the agent. Resolves even when Ollama is down:
- * the agent then answers with the sentence that names the fix, `ollama.problem` says it once for
- * the log, and the model is picked again once Ollama is up (see `createModelResolver`).
+ * Checks the model server, assembles the tools and makes the agent. Resolves even when the
+ * server is down: the agent then answers with the sentence that names the fix, `server.problem`
+ * says it once for the log, and the model is picked again once the server is up.
  */
 export async function createRuntime(
   config: AppConfig,
@@ -36,11 +127,7 @@ export async function createRuntime(
   shared: { scheduleSource?: ScheduleSource | undefined; memoryStore?: MemoryStore | undefined } = {},
 ): Promise<Runtime> {
   const [checked, assembled] = await Promise.allSettled([
-    checkOllama({
-      host: config.ollamaHost,
-      ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
-      ...(signal ? { signal } : {}),
-    }),
+    checkModelServer(config, signal),
     assembleTools(config, { logger, scheduleSource: shared.scheduleSource }),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
@@ -50,37 +137,51 @@ export async function createRuntime(
     await tools.close();
     throw checked.reason;
   }
-  const ollama = checked.value;
-  if (ollama.problem) logger.warn({ host: ollama.host }, ollama.problem);
+  const server = checked.value;
+  if (server.problem) logger.warn({ provider: server.provider, url: server.url }, server.problem);
   for (const problem of tools.problems) logger.warn({}, problem);
   const model = createModelResolver({
-    ollamaHost: config.ollamaHost,
-    configured: config.ollamaModel,
-    initial: ollama,
+    configured: config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel,
+    initial: server.model,
+    lookup: lookup(config),
   });
-  // Several hosts: one pool (loaded first, then least busy; a host that fails is routed around).
+  // Several Ollama hosts: one pool (loaded first, then least busy; a host that fails is routed around).
   const pool =
-    config.ollamaHosts.length > 1
+    config.modelProvider === 'ollama' && config.ollamaHosts.length > 1
       ? createModelPool({
-          members: config.ollamaHosts.map((host) => createOllamaPoolMember({ host, model: model.known })),
+          members: config.ollamaHosts.map((host) =>
+            createOllamaPoolMember({ host, model: model.known, keepAlive: config.ollamaKeepAlive }),
+          ),
           logger,
         })
       : undefined;
+  const installed = createInstalledModels({
+    list: async () => {
+      const found = await checkModelServer(config, AbortSignal.timeout(3000));
+      return found.reachable ? found.models : null;
+    },
+  });
   const agent = createAgent({
-    ...(pool ? { model: pool } : { ollama: { host: config.ollamaHost, model: model.known } }),
+    model: pool ?? chatModel(config, model.known),
     tools: tools.tools,
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
     memory: shared.memoryStore ? { store: shared.memoryStore } : { dir: paths(config).sessions },
+    contextLength: config.modelContextLength,
+    maxContextLength: config.modelMaxContext,
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
   });
   return {
     agent: withNotes(
-      withModel(agent, () => model.current()),
+      withModel(
+        agent,
+        () => model.current(),
+        (name) => installed.problem(name),
+      ),
       tools.notes,
     ),
     tools,
-    ollama,
+    server,
     async close() {
       pool?.close();
       await Promise.allSettled([agent.close(), tools.close()]);

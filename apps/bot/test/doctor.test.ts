@@ -71,7 +71,8 @@ describe('macstats doctor', () => {
     });
     expect(code, stdout).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(9);
+    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(10);
+    expect(stdout).toMatch(/✓ the tool list \(about \d+ tokens\) fits llama3\.2:3b's context window/);
     expect(stdout).toContain(`✓ Ollama 0.12.0 is reachable at ${ollama.url}`);
     expect(stdout).toContain(
       '✓ model llama3.2:3b (picked: OLLAMA_MODEL is unset) supports native tool calling',

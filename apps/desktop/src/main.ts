@@ -34,11 +34,17 @@ async function main(argv: string[]): Promise<number> {
     dashboard = await startDashboard({
       home: config.home,
       port: args.port,
-      ollama: { host: config.ollamaHost, ...(config.ollamaModel ? { model: config.ollamaModel } : {}) },
+      ollama: {
+        host: config.ollamaHost,
+        ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+        keepAlive: config.ollamaKeepAlive,
+      },
+      ...(config.openai ? { openai: config.openai } : {}),
+      context: config.context,
       tools: appTools.tools,
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
-      environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL'].filter((name) =>
-        config.fixedAboveHomeFile.includes(name),
+      environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL', 'OPENAI_BASE_URL', 'OPENAI_MODEL'].filter(
+        (name) => config.fixedAboveHomeFile.includes(name),
       ),
       logger,
     });
@@ -62,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
   const ollama = await dashboard.checkOllama();
   if (ollama.problem)
     console.log(`${ollama.problem} The dashboard runs anyway and shows this until it is fixed.`);
+  else if (ollama.provider === 'openai')
+    console.log(`OpenAI-compatible server at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
   else console.log(`Ollama ${ollama.version ?? ''} at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
   if (dashboard.scheduler && !dashboard.scheduler.isLeader) {
     console.log('Another macstats process runs the schedules; this dashboard shows and edits them.');

@@ -103,6 +103,26 @@ describe('POST /api/schedules/:id/run', () => {
     expect(record.error).toContain('llama runner process has terminated');
   });
 
+  it('ends a run whose schedule names a model that is not installed, naming the installed ones', async () => {
+    const other = { id: 'other-model', task: 'Summarise the logs', cron: '0 5 * * *', model: 'phi4:14b' };
+    expect((await api('POST', '/api/schedules', { schedule: other })).status).toBe(201);
+    const chats = fake.requests.length;
+    expect((await api('POST', '/api/schedules/other-model/run')).status).toBe(202);
+    const record = await historyRecordOf('other-model');
+    expect(record).toMatchObject({ outcome: 'error' });
+    expect(record.error).toContain(
+      'The model "phi4:14b" is not installed: the installed models are llama3.2:3b, qwen2.5:7b, gemma2:2b.',
+    );
+    expect(fake.requests.length).toBe(chats);
+    // An edit from the page's form, which has no model field, keeps the model.
+    const edited = { id: 'other-model', task: 'Summarise the logs again', cron: '0 6 * * *' };
+    expect(
+      (await api('PUT', '/api/schedules/other-model', { schedule: edited })).json.schedule,
+    ).toMatchObject({
+      model: 'phi4:14b',
+    });
+  });
+
   it('answers 404 for an unknown schedule', async () => {
     const { status, json } = await api('POST', '/api/schedules/nope/run');
     expect(status).toBe(404);

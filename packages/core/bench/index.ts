@@ -4,6 +4,7 @@ import { countLlmCalls } from './llm-calls.js';
 import { measureLoopOverhead } from './loop-overhead.js';
 import { measureParse } from './parse.js';
 import { measurePrefixReuse } from './prefix-reuse.js';
+import { measurePromptBudget } from './prompt-budget.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const started = performance.now();
@@ -68,6 +69,15 @@ console.log(`   JSON.parse, same bytes    ${parse.jsonUs.toFixed(2).padStart(8)}
 console.log(`   parser / JSON.parse = ${(parse.parserUs / parse.jsonUs).toFixed(1)}x`);
 console.log(
   `   slowest reply: ${parse.worst.name} (${parse.worst.bytes} bytes) ${parse.worst.us.toFixed(2)} µs`,
+);
+
+const budget = measurePromptBudget();
+console.log('\n5. Prompt budgeting: fitting a 40-turn history with two large tool outputs in a 16k window');
+console.log(
+  `   plan (estimate, drop old turns, shorten outputs) ${budget.budgetMs.toFixed(3)} ms per request (median, ${budget.messages} messages; ${budget.dropped} dropped, ${budget.shortened} shortened)   (target < 1 ms)`,
+);
+console.log(
+  `   JSON.stringify of the same messages           ${budget.stringifyMs.toFixed(3)} ms   ratio ${(budget.budgetMs / budget.stringifyMs).toFixed(2)}x`,
 );
 
 console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -11,8 +11,17 @@ export const AGENT_DEFAULTS = {
   planning: false,
   /** Native tool calling: `'auto'` asks `/api/show` whether the model has the `tools` capability. */
   native: 'auto' as boolean | 'auto',
-  /** Time limit of one Ollama chat request, in milliseconds. */
-  requestTimeoutMs: 180_000,
+  /**
+   * Longest wait for the first token of a reply (or a whole reply that is not streamed), in
+   * milliseconds: generous, because it covers loading the model into memory.
+   */
+  firstTokenTimeoutMs: 300_000,
+  /** Longest silence between two tokens once a reply streams, in milliseconds: a hung model. */
+  betweenTokensTimeoutMs: 60_000,
+  /** @deprecated The first-token limit under its old name. */
+  requestTimeoutMs: 300_000,
+  /** How long a model seen loaded is taken to be still loaded without asking again, in milliseconds. */
+  loadedCacheMs: 5_000,
   /** Time limit of one tool run, in milliseconds. */
   toolTimeoutMs: 60_000,
   /** Tool output longer than this is cut (with a note) before the model reads it. */
@@ -21,6 +30,14 @@ export const AGENT_DEFAULTS = {
   maxFailuresInARow: 3,
   /** Time limit of `/api/show` and the other quick Ollama requests, in milliseconds. */
   quickRequestTimeoutMs: 5_000,
+  context: {
+    /** Never reserve a context window above this many tokens (`MODEL_MAX_CONTEXT`). */
+    maxContextLength: 32_768,
+    /** The window sent (Ollama's `num_ctx`) is rounded up to a multiple of this. */
+    step: 2048,
+    /** Tokens kept free for the reply, at most a quarter of the window. */
+    replyTokens: 2048,
+  },
   memory: {
     /** Turns kept verbatim in the prompt. */
     keepTurns: 2,

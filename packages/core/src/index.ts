@@ -11,7 +11,9 @@ export type {
   MemoryOptions,
   ToolSkipReason,
 } from './agent/agent-types.js';
+export { estimateTokens } from './agent/context-budget.js';
 export { createAgent } from './agent/create-agent.js';
+export { estimateFixedPromptTokens } from './agent/prompt-size.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
 export type {
@@ -31,7 +33,8 @@ export type {
   ModelToolDefinition,
   ModelUsage,
 } from './model/chat-model.js';
-export { createDeadline } from './model/deadline.js';
+export type { TokenDeadline, TokenDeadlineExpiry, TokenDeadlineLimits } from './model/deadline.js';
+export { createDeadline, createTokenDeadline } from './model/deadline.js';
 export type {
   ModelPool,
   ModelPoolOptions,
@@ -48,7 +51,7 @@ export { describeOllamaError } from './ollama/ollama-errors.js';
 export type { OllamaChatModel, OllamaModelOptions } from './ollama/ollama-model.js';
 export { createOllamaModel } from './ollama/ollama-model.js';
 export type { ModelDescription } from './ollama/pick-model.js';
-export { isEmbeddingModel, pickModel } from './ollama/pick-model.js';
+export { isEmbeddingModel, modelNotInstalled, pickModel, sameModel } from './ollama/pick-model.js';
 export type { ToolCallCandidate } from './parser/candidate.js';
 export type { ToolSpecs } from './parser/parse-tool-call.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';

@@ -76,6 +76,19 @@ describe('parseSchedules', () => {
     ]);
   });
 
+  it('reads a model and a prompt per schedule, and refuses an empty or non-string one', () => {
+    const { schedules, errors } = parseSchedules(
+      file([
+        { id: 'm', cron: '0 9 * * *', task: 'x', model: ' qwen3:4b ', prompt: 'Answer in German.' },
+        { id: 'bad', cron: '0 9 * * *', task: 'x', model: 7 },
+      ]),
+    );
+    expect(schedules).toEqual([
+      { id: 'm', cron: '0 9 * * *', task: 'x', model: 'qwen3:4b', prompt: 'Answer in German.' },
+    ]);
+    expect(errors).toEqual(['Schedule "bad": "model" must be a model name such as "qwen3:4b".']);
+  });
+
   it('keeps the first of two entries with the same id', () => {
     const { schedules, errors } = parseSchedules(
       file([

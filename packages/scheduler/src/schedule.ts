@@ -23,6 +23,10 @@ export interface Schedule {
   timezone?: string;
   /** Discord channel that receives the result, posted as `[Schedule: <id>] …`. */
   reply_to_channel_id?: string;
+  /** The model that answers this task (`qwen3:4b`), instead of the app's; checked against the installed ones when it runs. */
+  model?: string;
+  /** Extra instructions for the model on this task, added to the system prompt. */
+  prompt?: string;
 }
 
 /** The JSON file as written to disk: `{"schedules": [ ... ]}`. */

@@ -137,6 +137,25 @@ describe('createTaskExecutor', () => {
     expect(questions[0]?.conversationId).toBe('schedule:job');
   });
 
+  it("passes a schedule's model and prompt to the agent", async () => {
+    const seen: Array<Parameters<Agent['answer']>[1]> = [];
+    const agent: Pick<Agent, 'answer'> = {
+      async answer(_question, options) {
+        seen.push(options);
+        return answerOf('done');
+      },
+    };
+    const execute = createTaskExecutor({ tools: [], agent });
+    await execute(
+      { ...schedule('Summarise the logs'), model: 'qwen3:4b', prompt: 'Answer in German.' },
+      signal,
+    );
+    await execute(schedule('Summarise the logs'), signal);
+    expect(seen[0]).toMatchObject({ model: 'qwen3:4b', systemPromptExtra: 'Answer in German.' });
+    expect(seen[1]).not.toHaveProperty('model');
+    expect(seen[1]).not.toHaveProperty('systemPromptExtra');
+  });
+
   it('rejects with AGENT_FAILED and the agent’s sentence when the answer carries an error', async () => {
     const { agent } = recordingAgent('Ollama is not reachable at http://127.0.0.1:9: start it.', {
       error: { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:9' },

@@ -57,10 +57,12 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
       );
     }
     const conversationId = options.conversationId?.(schedule);
-    const answer = await options.agent.answer(
-      task,
-      conversationId === undefined ? { signal } : { signal, conversationId },
-    );
+    const answer = await options.agent.answer(task, {
+      signal,
+      ...(conversationId === undefined ? {} : { conversationId }),
+      ...(schedule.model ? { model: schedule.model } : {}),
+      ...(schedule.prompt ? { systemPromptExtra: schedule.prompt } : {}),
+    });
     if (answer.error !== undefined) {
       throw new MacstatsError('AGENT_FAILED', answer.text.trim() || answer.error.message, {
         cause: answer.error,

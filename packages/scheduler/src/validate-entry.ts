@@ -51,6 +51,18 @@ export function validateEntry(raw: unknown, index: number): Schedule | string {
     replyTo = entry.reply_to_channel_id;
   }
 
+  const texts: Partial<Record<'model' | 'prompt', string>> = {};
+  for (const field of ['model', 'prompt'] as const) {
+    const value = entry[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value.trim() === '')
+      return fail(
+        field,
+        field === 'model' ? 'must be a model name such as "qwen3:4b"' : 'must be a non-empty string',
+      );
+    texts[field] = value.trim();
+  }
+
   const schedule: Schedule = { id: entry.id as string, task: entry.task };
   if (hasCron) {
     if (typeof entry.cron !== 'string') return fail('cron', 'must be a string such as "0 9 * * 1-5"');
@@ -65,5 +77,7 @@ export function validateEntry(raw: unknown, index: number): Schedule | string {
   }
   if (timezone !== undefined) schedule.timezone = timezone;
   if (replyTo !== undefined) schedule.reply_to_channel_id = replyTo;
+  if (texts.model !== undefined) schedule.model = texts.model;
+  if (texts.prompt !== undefined) schedule.prompt = texts.prompt;
   return schedule;
 }

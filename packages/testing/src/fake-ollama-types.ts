@@ -8,6 +8,45 @@ export interface FakeOllamaModel {
   family?: string;
   /** Parameter size for `/api/tags` details. Default `3B`. */
   parameterSize?: string;
+  /**
+   * Time the first chat request for this model waits before answering, as a model loading into
+   * memory does; later requests do not wait while it stays loaded. Default 0.
+   */
+  loadDelayMs?: number;
+  /** Whether the model is in memory at start (listed by `/api/ps`). Default: true unless it has a `loadDelayMs`. */
+  loaded?: boolean;
+  /**
+   * `<family>.context_length` in `/api/show`'s model info, and the largest window the fake
+   * grants. When set (or `servedContextLength` is), the fake enforces the window as Ollama does:
+   * a prompt longer than `options.num_ctx` (default `defaultContextLength`) loses its FRONT
+   * (tool definitions, system prompt, oldest messages first) and `prompt_eval_count` reports
+   * what was evaluated: the kept tokens less the prefix cached from the model's previous request.
+   * Tokens are counted as characters / 3. Default none: no window enforced.
+   */
+  contextLength?: number;
+  /** The window the fake really grants, when it differs from the reported `contextLength` (a server started with a smaller one). */
+  servedContextLength?: number;
+}
+
+/** What the fake model read of one chat request after fitting it in the window. */
+export interface FakePromptRecord {
+  /** Tokens of the prompt as sent (characters / 3, tools included). */
+  tokens: number;
+  /** Tokens kept in the window. */
+  kept: number;
+  /**
+   * Tokens evaluated: what `prompt_eval_count` reports. As in Ollama, the prefix shared with the
+   * model's previous request is cached and not counted (a cut prompt is evaluated whole).
+   */
+  evaluated: number;
+  /** The window used, or null when none is enforced. */
+  window: number | null;
+  /** True when the front of the prompt was cut. */
+  cut: boolean;
+  /** Whether the tool definitions survived. */
+  toolsKept: boolean;
+  /** The messages as the model read them (the first one may be cut at its start). */
+  messages: FakeChatRequest['messages'];
 }
 
 /** A fault the fake injects instead of a normal reply. */
@@ -25,7 +64,9 @@ export type FakeOllamaFault =
   /** An `{"error": "..."}` line in the stream, as Ollama sends when generation fails mid-way. */
   | 'error-line'
   /** The TCP connection is reset before any byte of the reply. */
-  | 'reset';
+  | 'reset'
+  /** The first stream chunk, then silence until the client gives up or the server closes: a hung model. */
+  | 'stall';
 
 /** One scripted tool call in a reply. */
 export interface FakeToolCall {
@@ -97,8 +138,10 @@ export interface FakeOllamaOptions {
   replies?: FakeOllamaReply[];
   /** Computes the reply of a chat request (after the queue is empty). `index` counts chat requests from 0. */
   reply?: (request: FakeChatRequest, index: number) => FakeOllamaReply | Promise<FakeOllamaReply>;
-  /** Models `/api/ps` reports as loaded in memory. Default none. */
+  /** Models `/api/ps` reports as loaded at start. Default: every model without a `loadDelayMs`; a chat request loads its model. */
   loaded?: string[];
+  /** The window when a request sends no `options.num_ctx`, for models that enforce one. Default 2048. */
+  defaultContextLength?: number;
   /** Version string of `/api/version`. Default `0.12.0`. */
   version?: string;
   /** Host to bind. Default `127.0.0.1`. */
@@ -115,10 +158,16 @@ export interface FakeOllama {
   requests: FakeChatRequest[];
   /** Every request received (any path), in order. */
   log: FakeRequestRecord[];
+  /** What the model read of each chat request, in order (after a context window cut, if any). */
+  prompts: FakePromptRecord[];
   /** Adds replies to the end of the queue. */
   enqueue(...replies: FakeOllamaReply[]): void;
   /** Replaces the reply function. */
   setReply(reply: FakeOllamaOptions['reply']): void;
+  /** Names of the models in memory now, as `/api/ps` lists them. */
+  loaded(): string[];
+  /** Takes a model out of memory: its next request waits `loadDelayMs` again. */
+  unload(name: string): void;
   /** Stops the server and drops every open connection, hanging ones included. */
   close(): Promise<void>;
 }

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { fitInWindow } from './fake-context-window.js';
 import type {
   FakeChatRequest,
   FakeOllama,
   FakeOllamaModel,
   FakeOllamaOptions,
   FakeOllamaReply,
+  FakePromptRecord,
   FakeRequestRecord,
 } from './fake-ollama-types.js';
 import { listen, readJsonBody, sendJson, sleep } from './http-helpers.js';
@@ -59,8 +61,35 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let replyFunction = options.reply;
   const requests: FakeChatRequest[] = [];
   const log: FakeRequestRecord[] = [];
+  const prompts: FakePromptRecord[] = [];
+  // What each model read last: its cache, for the prompt tokens it reports.
+  const lastRead = new Map<string, FakeChatRequest>();
   const sockets = new Set<Socket>();
   let chatIndex = 0;
+  // In memory now: `options.loaded` when given, else every model without a load delay.
+  const loaded = new Set(
+    options.loaded !== undefined
+      ? options.loaded.map(normaliseModelName)
+      : models.filter((model) => model.loaded ?? !model.loadDelayMs).map((model) => model.name),
+  );
+  // Loads under way, so requests that arrive together wait for one load, as Ollama does.
+  const loading = new Map<string, Promise<void>>();
+
+  async function load(model: FakeOllamaModel): Promise<void> {
+    if (loaded.has(model.name) || !model.loadDelayMs) {
+      loaded.add(model.name);
+      return;
+    }
+    let pending = loading.get(model.name);
+    if (!pending) {
+      pending = sleep(model.loadDelayMs).then(() => {
+        loaded.add(model.name);
+        loading.delete(model.name);
+      });
+      loading.set(model.name, pending);
+    }
+    await pending;
+  }
 
   const findModel = (name: unknown) =>
     typeof name === 'string' ? models.find((model) => model.name === normaliseModelName(name)) : undefined;
@@ -87,10 +116,18 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       sendJson(response, 400, { error: `"${body.model}" does not support tools` });
       return;
     }
-    const reply = await nextReply(body, index);
+    await load(model);
+    if (response.destroyed) return;
+    // The model reads what fits in its window; what it read is what it answers and counts.
+    const fitted = fitInWindow(body, model, options.defaultContextLength ?? 2048, lastRead.get(model.name));
+    lastRead.set(model.name, fitted.request);
+    prompts.push(fitted.record);
+    const reply = await nextReply(fitted.request, index);
     if (reply.delayMs) await sleep(reply.delayMs);
     if (response.destroyed) return;
-    await writeReply(request, response, body, model.name, reply);
+    const counted =
+      fitted.record.window === null ? reply : { promptEvalCount: fitted.record.evaluated, ...reply };
+    await writeReply(request, response, fitted.request, model.name, counted);
   }
 
   async function writeReply(
@@ -135,6 +172,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const base = () => ({ model: modelName, created_at: new Date().toISOString() });
 
     if (body.stream === false) {
+      if (reply.fault === 'stall') return; // a whole reply that never comes: the same as hang
       const message: Record<string, unknown> = { role: 'assistant', content };
       if (reply.thinking) message.thinking = reply.thinking;
       if (toolCalls.length > 0) message.tool_calls = toolCalls;
@@ -177,6 +215,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (reply.fault === 'malformed-line' && sent === 1) {
         response.write('{"model": this is not json\n');
       }
+      if (reply.fault === 'stall' && sent === 1) return; // silent until the client gives up
       if (reply.fault === 'error-line' && sent === 1) {
         writeLine({ error: errorMessage });
         response.end();
@@ -218,7 +257,12 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       parameters: 'stop "<|eot_id|>"',
       template: '{{ .Prompt }}',
       details: modelDetails(model),
-      model_info: { 'general.architecture': model.family ?? 'llama' },
+      model_info: {
+        'general.architecture': model.family ?? 'llama',
+        ...(model.contextLength
+          ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength }
+          : {}),
+      },
       capabilities: model.capabilities ?? ['completion', 'tools'],
       modified_at: '2026-01-01T00:00:00Z',
     });
@@ -259,7 +303,18 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
           });
         } else if (request.method === 'GET' && path === '/api/ps') {
           sendJson(response, 200, {
-            models: (options.loaded ?? []).map((name) => ({ name, model: name, size_vram: 2_019_393_189 })),
+            models: [...loaded].map((name) => {
+              const model = findModel(name);
+              return {
+                name,
+                model: name,
+                size: 2_019_393_189,
+                digest: `sha256:${Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
+                ...(model ? { details: modelDetails(model) } : {}),
+                expires_at: '2099-01-01T00:00:00Z',
+                size_vram: 2_019_393_189,
+              };
+            }),
           });
         } else if (request.method === 'POST' && path === '/api/show') {
           handleShow(response, (body ?? {}) as { model?: unknown });
@@ -292,11 +347,16 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     url,
     requests,
     log,
+    prompts,
     enqueue: (...replies) => {
       queue.push(...replies);
     },
     setReply: (reply) => {
       replyFunction = reply;
+    },
+    loaded: () => [...loaded],
+    unload: (name) => {
+      loaded.delete(normaliseModelName(name));
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -27,8 +27,18 @@ export type {
   FakeOllamaModel,
   FakeOllamaOptions,
   FakeOllamaReply,
+  FakePromptRecord,
   FakeRequestRecord,
   FakeToolCall,
 } from './fake-ollama-types.js';
+export { FAKE_OPENAI_DEFAULT_MODELS, startFakeOpenAi } from './fake-openai.js';
+export type {
+  FakeOpenAi,
+  FakeOpenAiChatRequest,
+  FakeOpenAiFault,
+  FakeOpenAiModel,
+  FakeOpenAiOptions,
+  FakeOpenAiReply,
+} from './fake-openai-types.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';

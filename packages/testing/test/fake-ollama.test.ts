@@ -241,3 +241,103 @@ describe('startFakeOllama', () => {
     expect(await pending).toBeInstanceOf(Error);
   });
 });
+
+describe('startFakeOllama: loading and stalls', () => {
+  it('makes the first request of a model wait for its load, lists it in /api/ps after, and not before', async () => {
+    const { client, fake } = await start({
+      models: [{ name: 'slow:1b', loadDelayMs: 50 }],
+      replies: ['one', 'two'],
+    });
+    expect((await client.ps()).models).toEqual([]);
+    await client.chat({ model: 'slow:1b', messages: question });
+    expect((await client.ps()).models.map((model) => model.name)).toEqual(['slow:1b']);
+    expect(fake.loaded()).toEqual(['slow:1b']);
+    fake.unload('slow:1b');
+    expect((await client.ps()).models).toEqual([]);
+  });
+
+  it('lists a model without a load delay as loaded from the start, unless told it is not', async () => {
+    const { client } = await start({ models: [{ name: 'warm:1b' }, { name: 'cold:1b', loaded: false }] });
+    expect((await client.ps()).models.map((model) => model.name)).toEqual(['warm:1b']);
+  });
+
+  it('reports a context length in /api/show when given', async () => {
+    const { client } = await start({ models: [{ name: 'long:1b', family: 'qwen3', contextLength: 40960 }] });
+    const show = await client.show({ model: 'long:1b' });
+    expect((show.model_info as unknown as Record<string, unknown>)['qwen3.context_length']).toBe(40960);
+  });
+
+  it('sends the first chunk and then nothing on the stall fault', async () => {
+    const { client } = await start({ replies: [{ content: 'one two three', fault: 'stall' }] });
+    const stream = await client.chat({ model: 'llama3.2:3b', messages: question, stream: true });
+    const seen: string[] = [];
+    const ended = (async () => {
+      for await (const part of stream) seen.push(part.message.content);
+    })().catch((error: unknown) => error);
+    // Only the first word comes; the test ends the wait itself.
+    await expect.poll(() => seen.length).toBe(1);
+    stream.abort();
+    expect((await ended) as Error).toHaveProperty('name', 'AbortError');
+    expect(seen).toEqual(['one ']);
+  });
+});
+
+describe('startFakeOllama: the context window', () => {
+  const long = (words: number) => Array.from({ length: words }, (_, index) => `word${index}`).join(' ');
+
+  it('cuts the front of a prompt longer than num_ctx and reports what it kept', async () => {
+    const { client, fake } = await start({ models: [{ name: 'small:1b', contextLength: 8192 }] });
+    const response = await client.chat({
+      model: 'small:1b',
+      messages: [
+        { role: 'system', content: 'SYSTEM PROMPT' },
+        { role: 'user', content: long(2000) },
+        { role: 'user', content: 'THE QUESTION' },
+      ],
+      options: { num_ctx: 1024 },
+    });
+    const prompt = fake.prompts[0];
+    expect(prompt?.cut).toBe(true);
+    expect(prompt?.window).toBe(1024);
+    expect(response.prompt_eval_count).toBe(1024);
+    expect(prompt?.messages.map((message) => message.content)).not.toContain('SYSTEM PROMPT');
+    expect(prompt?.messages.at(-1)?.content).toBe('THE QUESTION');
+  });
+
+  it('uses the default window when no num_ctx is sent, and never more than the model serves', async () => {
+    const { client, fake } = await start({
+      models: [{ name: 'small:1b', contextLength: 32768, servedContextLength: 4096 }],
+      defaultContextLength: 2048,
+    });
+    const messages = [{ role: 'user', content: long(1000) }];
+    await client.chat({ model: 'small:1b', messages });
+    await client.chat({ model: 'small:1b', messages, options: { num_ctx: 16384 } });
+    expect(fake.prompts.map((prompt) => [prompt.window, prompt.cut])).toEqual([
+      [2048, true],
+      [4096, false],
+    ]);
+  });
+
+  it('reports only the prompt tokens its cache did not hold, as Ollama does', async () => {
+    const { client, fake } = await start({ models: [{ name: 'small:1b', contextLength: 8192 }] });
+    const first = [
+      { role: 'system', content: long(300) },
+      { role: 'user', content: 'question' },
+    ];
+    const one = await client.chat({ model: 'small:1b', messages: first, options: { num_ctx: 4096 } });
+    const two = await client.chat({
+      model: 'small:1b',
+      messages: [...first, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }],
+      options: { num_ctx: 4096 },
+    });
+    expect(one.prompt_eval_count).toBe(fake.prompts[0]?.tokens);
+    expect(two.prompt_eval_count).toBeLessThan(20);
+    expect(fake.prompts[1]?.kept).toBeGreaterThan(one.prompt_eval_count);
+  });
+
+  it('enforces no window for a model without a context length', async () => {
+    const { client, fake } = await start();
+    await client.chat({ model: 'llama3.2:3b', messages: [{ role: 'user', content: long(5000) }] });
+    expect(fake.prompts[0]).toMatchObject({ window: null, cut: false });
+  });
+});

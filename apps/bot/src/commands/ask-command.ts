@@ -20,8 +20,8 @@ export async function askCommand(
   try {
     // Ollama down, or up without the model: the start-up check already names the fix (and the
     // models installed), so no chat request is sent only to fail.
-    if (!runtime.ollama.ok && runtime.ollama.problem) {
-      io.err(runtime.ollama.problem);
+    if (!runtime.server.ok && runtime.server.problem) {
+      io.err(runtime.server.problem);
       return EXIT.failed;
     }
     let wroteAnswer = false;

@@ -1,13 +1,15 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkOllama } from '@macstats/core';
+import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
 import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 
 /** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
 export interface Check {
-  status: 'ok' | 'fail' | 'skip';
+  /** `warn` is printed but does not fail `doctor`. */
+  status: 'ok' | 'fail' | 'skip' | 'warn';
   text: string;
   fix?: string;
 }
@@ -18,6 +20,50 @@ const BRAVE_API = 'https://api.search.brave.com';
 const MESSAGE_CONTENT_FLAGS = (1 << 18) | (1 << 19);
 
 const timeout = () => AbortSignal.timeout(8000);
+
+/** The configured model server: Ollama, or the OpenAI-compatible one when MODEL_PROVIDER=openai. */
+export async function checkModelServer(config: AppConfig): Promise<Check[]> {
+  return config.modelProvider === 'openai' ? checkOpenAiServer(config) : checkOllamaAndModel(config);
+}
+
+export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
+  if (!config.openaiBaseUrl)
+    return [
+      {
+        status: 'fail',
+        text: 'MODEL_PROVIDER=openai but OPENAI_BASE_URL is not set',
+        fix: "set OPENAI_BASE_URL to the server's API address, such as http://127.0.0.1:8080/v1",
+      },
+    ];
+  const result = await checkOpenAi({
+    baseUrl: config.openaiBaseUrl,
+    apiKey: config.openaiApiKey,
+    model: config.openaiModel,
+    signal: timeout(),
+  }).catch((error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const);
+  if (!result.reachable)
+    return [
+      {
+        status: 'fail',
+        text: result.problem ?? `The OpenAI-compatible server at ${config.openaiBaseUrl} is not reachable`,
+      },
+      { status: 'skip', text: 'model: not checked while the server is not reachable' },
+    ];
+  const checks: Check[] = [
+    {
+      status: 'ok',
+      text: `OpenAI-compatible server is reachable at ${config.openaiBaseUrl} (${result.models.length} models listed)`,
+    },
+  ];
+  if (!result.ok || !result.model) {
+    checks.push({ status: 'fail', text: result.problem ?? 'no model to use' });
+    return checks;
+  }
+  const chosen = config.openaiModel ? '' : ' (picked: OPENAI_MODEL is unset)';
+  const context = result.contextLength ? `, context ${result.contextLength} tokens` : '';
+  checks.push({ status: 'ok', text: `model ${result.model}${chosen} is listed${context}` });
+  return checks;
+}
 
 export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
   const result = await checkOllama({

@@ -1,22 +1,26 @@
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { checkConfiguredModels } from './configured-models-check.js';
 import {
   type Check,
   checkBrave,
   checkDiscord,
   checkHome,
   checkMcp,
-  checkOllamaAndModel,
+  checkModelServer,
   checkSchedules,
 } from './doctor-checks.js';
+import { checkModelFitness } from './model-fitness-checks.js';
 
-const MARK = { ok: '✓', fail: '✗', skip: '–' } as const;
+const MARK = { ok: '✓', fail: '✗', skip: '–', warn: '!' } as const;
 
 /** `macstats doctor`: one line per check, with the fix; exit 1 when any check failed. */
 export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<number> {
   for (const warning of config.warnings) io.out(`${MARK.fail} ${warning}`);
   const groups = await Promise.all([
-    checkOllamaAndModel(config),
+    checkModelServer(config),
+    checkModelFitness(config),
+    checkConfiguredModels(config),
     checkDiscord(config),
     checkBrave(config),
     checkMcp(config),

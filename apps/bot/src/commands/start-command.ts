@@ -77,8 +77,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     {
       tools: runtime.tools.tools.map((tool) => tool.name),
       omitted: runtime.tools.omitted.map(({ name, reason }) => `${name}: ${reason}`),
-      model: runtime.ollama.model,
-      nativeTools: runtime.ollama.tools,
+      model: runtime.server.model,
+      nativeTools: runtime.server.tools,
     },
     'tools assembled',
   );

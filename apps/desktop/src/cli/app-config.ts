@@ -8,6 +8,12 @@ export interface AppConfig {
   home: string;
   ollamaHost: string;
   ollamaModel: string | undefined;
+  /** `OLLAMA_KEEP_ALIVE`: seconds (`-1` for ever) or a duration (`30m`) Ollama keeps the model loaded. */
+  ollamaKeepAlive: string | number | undefined;
+  /** `MODEL_CONTEXT_LENGTH` and `MODEL_MAX_CONTEXT`: the model's context length, and the cap on the window reserved. */
+  context: { contextLength?: number; maxContextLength?: number };
+  /** `MODEL_PROVIDER=openai` with `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`: an OpenAI-compatible server. */
+  openai: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
@@ -26,18 +32,22 @@ export function readAppConfig(
   home?: string,
 ): AppConfig {
   const config = loadConfig({ env, cwd, home });
+  const warnings = [...config.warnings];
   const homeFile = join(config.macstatsHome, CONFIG_FILE_NAME);
   const localFile = resolve(cwd, CONFIG_FILE_NAME);
   return {
     home: config.macstatsHome,
     ollamaHost: normaliseHost(config.get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST),
     ollamaModel: config.get('OLLAMA_MODEL'),
+    ollamaKeepAlive: keepAlive(config.get('OLLAMA_KEEP_ALIVE'), warnings),
+    openai: openAiSettings(config.get, warnings),
+    context: contextSettings(config.get, warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
       return source === 'env' || (source === localFile && localFile !== homeFile);
     }),
-    warnings: config.warnings,
+    warnings,
   };
 }
 
@@ -45,4 +55,56 @@ export function readAppConfig(
 export function normaliseHost(host: string): string {
   const withScheme = /^https?:\/\//i.test(host) ? host : `http://${host}`;
   return withScheme.replace(/\/+$/, '');
+}
+
+/** The OpenAI-compatible server when MODEL_PROVIDER=openai; a bad setting is one warning and Ollama. */
+function openAiSettings(get: (key: string) => string | undefined, warnings: string[]): AppConfig['openai'] {
+  const provider = get('MODEL_PROVIDER')?.trim().toLowerCase();
+  if (provider === undefined || provider === '' || provider === 'ollama') return undefined;
+  if (provider !== 'openai') {
+    warnings.push(
+      `MODEL_PROVIDER="${get('MODEL_PROVIDER')}" is not a provider: use ollama or openai; using ollama.`,
+    );
+    return undefined;
+  }
+  const baseUrl = get('OPENAI_BASE_URL')?.trim();
+  if (!baseUrl) {
+    warnings.push(
+      'MODEL_PROVIDER=openai needs OPENAI_BASE_URL, such as http://127.0.0.1:8080/v1; using ollama.',
+    );
+    return undefined;
+  }
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: get('OPENAI_API_KEY'), model: get('OPENAI_MODEL') };
+}
+
+/** `OLLAMA_KEEP_ALIVE` as Ollama takes it; anything else is one warning and Ollama's default. */
+function keepAlive(text: string | undefined, warnings: string[]): string | number | undefined {
+  const value = text?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^-?\d+$/.test(value)) return Number(value);
+  if (/^\d+(\.\d+)?(ms|s|m|h)$/.test(value)) return value;
+  warnings.push(
+    `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
+  );
+  return undefined;
+}
+
+/** `MODEL_CONTEXT_LENGTH` and `MODEL_MAX_CONTEXT`: whole numbers from 512 up (or `8k`); anything else is one warning. */
+function contextSettings(get: (key: string) => string | undefined, warnings: string[]): AppConfig['context'] {
+  const read = (name: string) => {
+    const text = get(name)?.trim().replace(/_/g, '');
+    if (text === undefined || text === '') return undefined;
+    const value = /^\d+k$/i.test(text) ? Number(text.slice(0, -1)) * 1024 : Number(text);
+    if (Number.isInteger(value) && value >= 512) return value;
+    warnings.push(
+      `${name}="${get(name)}" is not a token count: use a whole number from 512 up (8192, or 8k); the default is used.`,
+    );
+    return undefined;
+  };
+  const contextLength = read('MODEL_CONTEXT_LENGTH');
+  const maxContextLength = read('MODEL_MAX_CONTEXT');
+  return {
+    ...(contextLength === undefined ? {} : { contextLength }),
+    ...(maxContextLength === undefined ? {} : { maxContextLength }),
+  };
 }

@@ -1,4 +1,4 @@
-import type { OllamaStatus, Settings } from '../shared/ollama-types.js';
+import type { EvalSummary, OllamaStatus, Settings } from '../shared/ollama-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTime } from './format.js';
@@ -29,7 +29,8 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
     h('div', { class: 'form-actions' }, save, refresh),
     message,
   );
-  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes);
+  const evaluation = h('section', { class: 'settings-eval', id: 'settings-eval' });
+  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes, evaluation);
   let loaded = false;
   // What the user changed and has not saved yet: a load that comes back later keeps it.
   let edited = false;
@@ -61,9 +62,11 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
   }
 
   function showStatus(ollama: OllamaStatus): void {
+    const server =
+      ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
     status.textContent = ollama.reachable
-      ? `Ollama ${ollama.version ?? ''} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
-      : `Ollama is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
+      ? `${server} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+      : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
     status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
   }
 
@@ -78,6 +81,64 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
       );
     }
     replaceChildren(notes, ...lines.map((line) => h('p', { class: 'note' }, line)));
+    showEvaluation(settings.evaluation, settings.ollama.model);
+  }
+
+  /** The last `macstats eval`: one row per model, best first, and a button to use the best. */
+  function showEvaluation(report: EvalSummary | null, current: string | null): void {
+    if (!report || report.models.length === 0) {
+      replaceChildren(
+        evaluation,
+        h('h3', {}, 'Model evaluation'),
+        h('p', { class: 'note' }, 'Run `macstats eval` to grade the installed models on tool calling.'),
+      );
+      return;
+    }
+    const percent = (share: number) => `${Math.round(share * 100)}%`;
+    const table = h(
+      'table',
+      { class: 'eval-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['Model', 'Mode', 'Tool calls', 'Answers', 'Planted instruction', 'Latency', 'Score'].map(
+            (title) => h('th', {}, title),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...report.models.map((entry) =>
+          h(
+            'tr',
+            entry.model === report.best ? { class: 'best' } : {},
+            h('td', {}, entry.model),
+            h('td', {}, entry.mode),
+            h('td', {}, percent(entry.toolCallSuccess)),
+            h('td', {}, percent(entry.correctAnswers)),
+            h('td', {}, entry.plantedInstructionIgnored ? 'ignored' : 'followed'),
+            h('td', {}, `${Math.round(entry.medianLatencyMs)} ms`),
+            h('td', {}, entry.score.toFixed(2)),
+          ),
+        ),
+      ),
+    );
+    const parts: HTMLElement[] = [h('h3', {}, 'Model evaluation'), table];
+    const when = report.createdAt ? ` (${formatTime(Date.parse(report.createdAt))})` : '';
+    if (report.best && report.best !== current) {
+      const use = h('button', { type: 'button', id: 'settings-use-best' }, `Use ${report.best}`);
+      use.addEventListener('click', () => {
+        model.value = report.best ?? '';
+        edited = true;
+        form.requestSubmit();
+      });
+      parts.push(h('p', { class: 'note' }, `Best in the last evaluation${when}: ${report.best}.`), use);
+    } else parts.push(h('p', { class: 'note' }, `Last evaluation${when}; the chat uses the best model.`));
+    replaceChildren(evaluation, ...parts);
   }
 
   async function load(): Promise<void> {

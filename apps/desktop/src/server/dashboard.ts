@@ -3,8 +3,11 @@ import {
   type Agent,
   createAgent,
   createMemoryStore,
+  createOllamaModel,
   type Logger,
   MacstatsError,
+  modelNotInstalled,
+  sameModel,
   silentLogger,
   type Tool,
 } from '@macstats/core';
@@ -15,6 +18,7 @@ import {
   formatSummaryLine,
   type MetricsCollector,
 } from '@macstats/metrics';
+import { createOpenAiModel } from '@macstats/model-openai';
 import {
   createScheduler,
   createScheduleTools,
@@ -27,7 +31,7 @@ import { createConversationStore } from './conversation-store.js';
 import { createMetricsFeature } from './metrics-feature.js';
 import { createNotesFeature } from './notes-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
-import type { OllamaStatus } from './ollama-probe.js';
+import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
 import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
@@ -37,7 +41,14 @@ export interface DashboardOptions {
   /** The data folder (`MACSTATS_HOME`): schedules, sessions, transcripts, the saved settings. */
   home: string;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
-  ollama: { host: string; model?: string };
+  ollama: { host: string; model?: string; keepAlive?: string | number | undefined };
+  /**
+   * An OpenAI-compatible server (MODEL_PROVIDER=openai) instead of Ollama: the chat and the
+   * schedules answer through it, and `ollama` is ignored.
+   */
+  openai?: { baseUrl: string; apiKey?: string | undefined; model?: string | undefined };
+  /** The model's context length and the cap on the window reserved (MODEL_CONTEXT_LENGTH, MODEL_MAX_CONTEXT). */
+  context?: { contextLength?: number; maxContextLength?: number };
   /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
   /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
@@ -101,17 +112,30 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
       ];
       toolNames = [...tools.map((tool) => tool.name), 'RUN_JS'];
+      const openai = options.openai;
+      const chosen = openai ? { host: openai.baseUrl, model: openai.model } : options.ollama;
       const ollama = createOllamaFeature(core, {
-        host: options.ollama.host,
-        ...(options.ollama.model === undefined ? {} : { model: options.ollama.model }),
+        host: chosen.host,
+        ...(chosen.model === undefined ? {} : { model: chosen.model }),
+        ...(openai
+          ? {
+              probe: (host: string, model: string | undefined, signal: AbortSignal) =>
+                probeOpenAi(host, model, openai.apiKey, signal),
+              settingsKeys: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' },
+            }
+          : {}),
         settingsFile: join(home, '.config.env'),
+        evalReportFile: join(home, 'eval.json'),
         environmentOverrides: options.environmentOverrides ?? [],
         createAgent: ({ host, model }) => {
           chatAgent = createAgent({
-            ollama: { host, model },
+            model: openai
+              ? createOpenAiModel({ baseUrl: host, apiKey: openai.apiKey, model })
+              : createOllamaModel({ host, model, keepAlive: options.ollama.keepAlive }),
             tools,
             logger,
             memory: { dir: sessionsDir },
+            ...options.context,
             // Scheduled runs have no page; chat answers add RUN_JS to their tools.
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
           });
@@ -148,6 +172,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
               if ('unavailable' in agent) throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+              // A schedule's own model must be installed; the sentence names the ones that are.
+              const wanted = answerOptions?.model;
+              const installed = ollama.status().models;
+              if (wanted && installed.length > 0 && !installed.some((name) => sameModel(name, wanted)))
+                throw new MacstatsError('MODEL_NOT_INSTALLED', modelNotInstalled(wanted, installed));
               return agent.answer(question, answerOptions);
             },
           },

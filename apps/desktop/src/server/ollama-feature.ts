@@ -1,5 +1,6 @@
 import type { AgentSource, ChatAgent } from './chat-feature.js';
 import { updateConfigEnv } from './config-env-file.js';
+import { readEvalSummary } from './eval-summary.js';
 import { HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
 import { type OllamaStatus, probeOllama } from './ollama-probe.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
@@ -19,6 +20,12 @@ export interface OllamaFeatureOptions {
   environmentOverrides?: string[];
   /** How often to check Ollama again while it is not reachable. Default 10 s; 60 s while it is. */
   recheckMs?: number;
+  /** Checks the server; default Ollama's probe. An OpenAI-compatible server gives its own. */
+  probe?: (host: string, model: string | undefined, signal: AbortSignal) => Promise<OllamaStatus>;
+  /** The last `macstats eval` report (`$MACSTATS_HOME/eval.json`), shown in Settings. */
+  evalReportFile?: string;
+  /** The names Settings saves the address and model under. Default OLLAMA_HOST and OLLAMA_MODEL. */
+  settingsKeys?: { host: string; model: string };
 }
 
 /** Defaults of {@link OllamaFeatureOptions}. */
@@ -69,7 +76,7 @@ export function createOllamaFeature(
     if (probing?.key === key) return probing.result;
     const current: { key: string; result: Promise<OllamaStatus> } = {
       key,
-      result: probeOllama(host, chosenModel, closing.signal).then(
+      result: (options.probe ?? probeOllama)(host, chosenModel, closing.signal).then(
         (next) => {
           if (probing === current) probing = undefined;
           // Settings changed while this probe ran: its answer is about the old choice.
@@ -105,12 +112,13 @@ export function createOllamaFeature(
     return agent.value;
   };
 
-  const settings = () => ({
+  const settings = async () => ({
     host,
     model: chosenModel ?? null,
     ollama: status,
     settingsFile: options.settingsFile,
     environmentOverrides: options.environmentOverrides ?? [],
+    evaluation: options.evalReportFile ? await readEvalSummary(options.evalReportFile) : null,
   });
 
   void check();
@@ -132,7 +140,7 @@ export function createOllamaFeature(
         kind: 'read',
         async handle({ response }) {
           await check();
-          sendJson(response, 200, settings());
+          sendJson(response, 200, await settings());
         },
       },
       {
@@ -148,9 +156,10 @@ export function createOllamaFeature(
           }
           host = nextHost;
           chosenModel = modelText === '' ? undefined : modelText;
-          await updateConfigEnv(options.settingsFile, { OLLAMA_HOST: host, OLLAMA_MODEL: chosenModel });
+          const keys = options.settingsKeys ?? { host: 'OLLAMA_HOST', model: 'OLLAMA_MODEL' };
+          await updateConfigEnv(options.settingsFile, { [keys.host]: host, [keys.model]: chosenModel });
           await check();
-          sendJson(response, 200, settings());
+          sendJson(response, 200, await settings());
         },
       },
       {

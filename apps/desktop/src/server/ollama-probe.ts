@@ -1,4 +1,5 @@
 import { checkOllama } from '@macstats/core';
+import { checkOpenAi } from '@macstats/model-openai';
 import type { OllamaStatus } from '../shared/ollama-types.js';
 
 export type { OllamaStatus } from '../shared/ollama-types.js';
@@ -32,6 +33,32 @@ export async function probeOllama(
     checkedAt,
   };
   if (check.version !== null) status.version = check.version;
+  if (check.problem !== null) status.problem = check.problem;
+  return status;
+}
+
+/**
+ * Checks an OpenAI-compatible server with `checkOpenAi` (reachable, model listed) and keeps what
+ * the page shows, in the same shape as Ollama's status. Rejects only when `signal` aborts.
+ */
+export async function probeOpenAi(
+  baseUrl: string,
+  chosenModel: string | undefined,
+  apiKey: string | undefined,
+  signal?: AbortSignal,
+): Promise<OllamaStatus> {
+  const checkedAt = Date.now();
+  const check = await checkOpenAi({ baseUrl, apiKey, model: chosenModel, signal });
+  const status: OllamaStatus = {
+    provider: 'openai',
+    host: baseUrl,
+    model: check.ok ? check.model : (chosenModel ?? null),
+    reachable: check.reachable,
+    models: check.models,
+    // The server does not say; the first request with tools tells, and the agent falls back.
+    tools: null,
+    checkedAt,
+  };
   if (check.problem !== null) status.problem = check.problem;
   return status;
 }

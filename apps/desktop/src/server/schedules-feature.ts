@@ -31,7 +31,7 @@ export interface SchedulesFeatureOptions {
 /** Defaults of {@link SchedulesFeatureOptions}. */
 export const SCHEDULES_DEFAULTS = { maxTaskChars: 2000, nextRuns: 3, historyRuns: 30 } as const;
 
-const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id'] as const;
+const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id', 'model', 'prompt'] as const;
 
 /**
  * Schedules in the page: the list with next runs and run history; add, edit and remove, each
@@ -174,10 +174,16 @@ export function createSchedulesFeature(
         kind: 'write',
         async handle({ request, response, params }) {
           const id = params[0] ?? '';
-          const schedule = entryFrom(await readJsonBody(request));
+          const body = await readJsonBody(request);
+          const schedule = entryFrom(body);
+          const sent = (body['schedule'] ?? {}) as Record<string, unknown>;
           await edit((entries) => {
             const index = entries.findIndex((entry) => idOf(entry) === id);
             if (index === -1) throw new HttpError(404, `There is no schedule named "${id}".`);
+            // The page's form has no model or prompt: an edit that does not mention them keeps them.
+            const before = entries[index] as Record<string, unknown>;
+            for (const key of ['model', 'prompt'] as const)
+              if (!(key in sent) && typeof before[key] === 'string') schedule[key] = before[key];
             if (schedule.id !== id && entries.some((entry) => idOf(entry) === schedule.id)) {
               throw new HttpError(
                 409,

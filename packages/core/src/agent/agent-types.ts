@@ -43,6 +43,17 @@ export type AgentEvent =
       skipped?: ToolSkipReason;
     }
   | { type: 'status'; text: string }
+  | {
+      /**
+       * The server read clearly fewer prompt tokens than were sent (or filled the whole window):
+       * it cut the prompt. Later requests are fitted in what it read.
+       */
+      type: 'context-truncated';
+      call: number;
+      estimatedTokens: number;
+      promptTokens: number;
+      contextLength: number;
+    }
   | { type: 'step'; step: AgentStep }
   | { type: 'error'; code: string; message: string };
 
@@ -78,8 +89,25 @@ export interface AgentOptions {
   logger?: Logger | undefined;
   /** Conversation memory. Default: in this process, 2 turns, 600-char summary, 24 h TTL. */
   memory?: MemoryOptions | false | undefined;
-  /** Time limit per Ollama request, in milliseconds. Default 180 000. */
+  /**
+   * Longest wait for the first token of a reply, in milliseconds (the whole reply when it is not
+   * streamed). Generous: it covers loading the model into memory. Default 300 000.
+   */
+  firstTokenTimeoutMs?: number | undefined;
+  /**
+   * Longest silence between two tokens once a reply streams, in milliseconds; a model silent for
+   * longer is taken as hung and the answer ends with a sentence saying so. Default 60 000.
+   */
+  betweenTokensTimeoutMs?: number | undefined;
+  /** @deprecated The first-token limit under its old name; `firstTokenTimeoutMs` wins. */
   requestTimeoutMs?: number | undefined;
+  /**
+   * The model's context length in tokens, when the server's report is wrong or missing
+   * (`MODEL_CONTEXT_LENGTH`). Default: what the server reports.
+   */
+  contextLength?: number | undefined;
+  /** Never reserve a context window above this many tokens (`MODEL_MAX_CONTEXT`). Default 32 768. */
+  maxContextLength?: number | undefined;
   /** Time limit per tool run, in milliseconds. Default 60 000. */
   toolTimeoutMs?: number | undefined;
   /** Tool output longer than this many characters is cut before the model reads it. Default 12 000. */
@@ -146,8 +174,19 @@ export interface AgentStep {
   /** 1-based number of the request in this answer. */
   call: number;
   purpose: LlmCallPurpose;
-  /** Messages sent, and whether native tool definitions went with them. */
-  request: { messages: number; nativeTools: boolean };
+  /**
+   * Messages sent, whether native tool definitions went with them, the context window reserved
+   * and the estimated prompt tokens (after old history was left out to fit, if it had to be).
+   */
+  request: {
+    messages: number;
+    nativeTools: boolean;
+    contextLength?: number;
+    estimatedTokens?: number;
+    /** History messages left out and tool outputs shortened to fit the window. */
+    dropped?: number;
+    shortened?: number;
+  };
   /** The reply as the model wrote it (reasoning included) and its native calls. */
   reply: { content: string; toolCalls: ModelToolCall[] };
   /** The tool calls read from the reply, matched against this answer's tools. */

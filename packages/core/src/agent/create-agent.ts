@@ -10,6 +10,7 @@ import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.
 import { silentLogger } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
+import { ContextWindow } from './context-window.js';
 import { unavailableTools } from './resolve-calls.js';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -20,7 +21,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 }
 
 /** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
-function chosenModel(options: AgentOptions, requestTimeoutMs: number): ChatModel {
+function chosenModel(
+  options: AgentOptions,
+  limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
+): ChatModel {
   if (options.model && options.ollama)
     throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
   if (options.model) {
@@ -34,7 +38,7 @@ function chosenModel(options: AgentOptions, requestTimeoutMs: number): ChatModel
       'INVALID_OPTIONS',
       'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
     );
-  return createOllamaModel({ host: options.ollama?.host, model: name, requestTimeoutMs });
+  return createOllamaModel({ host: options.ollama?.host, model: name, ...limits });
 }
 
 /**
@@ -54,10 +58,15 @@ export function createAgent(options: AgentOptions): Agent {
     AGENT_DEFAULTS.maxToolIterations,
     'maxToolIterations',
   );
-  const requestTimeoutMs = positive(
-    options.requestTimeoutMs,
-    AGENT_DEFAULTS.requestTimeoutMs,
-    'requestTimeoutMs',
+  const firstTokenTimeoutMs = positive(
+    options.firstTokenTimeoutMs ?? options.requestTimeoutMs,
+    AGENT_DEFAULTS.firstTokenTimeoutMs,
+    'firstTokenTimeoutMs',
+  );
+  const betweenTokensTimeoutMs = positive(
+    options.betweenTokensTimeoutMs,
+    AGENT_DEFAULTS.betweenTokensTimeoutMs,
+    'betweenTokensTimeoutMs',
   );
   const toolTimeoutMs = positive(options.toolTimeoutMs, AGENT_DEFAULTS.toolTimeoutMs, 'toolTimeoutMs');
   const maxToolOutputChars = positive(
@@ -65,11 +74,25 @@ export function createAgent(options: AgentOptions): Agent {
     AGENT_DEFAULTS.maxToolOutputChars,
     'maxToolOutputChars',
   );
-  const model = chosenModel(options, requestTimeoutMs);
+  const model = chosenModel(options, { firstTokenTimeoutMs, betweenTokensTimeoutMs });
   const unavailable = unavailableTools(options.unavailableTools);
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const nativeByModel = new Map<string, boolean>();
+  const contextDefaults = AGENT_DEFAULTS.context;
+  const contextSettings = {
+    ...(options.contextLength !== undefined
+      ? { contextLength: positive(options.contextLength, 0, 'contextLength') }
+      : {}),
+    maxContextLength: positive(
+      options.maxContextLength,
+      contextDefaults.maxContextLength,
+      'maxContextLength',
+    ),
+    step: contextDefaults.step,
+    replyTokens: contextDefaults.replyTokens,
+  };
+  const windows = new Map<string, ContextWindow>();
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
@@ -96,7 +119,11 @@ export function createAgent(options: AgentOptions): Agent {
           summarise: async (messages, signal) => {
             const call = 1;
             options.onEvent?.({ type: 'llm-call-start', call, purpose: 'summary' });
-            const reply = await model.chat({ messages, signal, timeoutMs: memoryDefaults.summaryTimeoutMs });
+            const reply = await model.chat({
+              messages,
+              signal,
+              firstTokenTimeoutMs: memoryDefaults.summaryTimeoutMs,
+            });
             options.onEvent?.({
               type: 'llm-call-end',
               call,
@@ -138,6 +165,43 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
+  /**
+   * Says "loading <model>…" when the server reports the model is not in memory, so a first answer
+   * that waits for the model to load does not look stuck. Asks only servers that can tell.
+   */
+  async function announceLoading(
+    forModel: string,
+    emit: (event: AgentEvent) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (!model.isLoaded) return;
+    try {
+      const loaded = await model.isLoaded({ model: forModel, ...(signal ? { signal } : {}) });
+      if (loaded === false) emit({ type: 'status', text: `loading ${forModel}…` });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // The chat request will say what is wrong with the server.
+      logger.debug({ model: forModel, err: error }, 'could not ask whether the model is loaded');
+    }
+  }
+
+  /** The model's context window, from its capabilities once they could be read. */
+  async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
+    const known = windows.get(forModel);
+    if (known) return known;
+    try {
+      const { contextLength } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
+      const window = new ContextWindow(contextSettings, contextLength);
+      windows.set(forModel, window);
+      return window;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      // Not kept: the length is read again once the server answers.
+      logger.debug({ model: forModel, err: error }, 'could not read the context length; assuming the cap');
+      return new ContextWindow(contextSettings, null);
+    }
+  }
+
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
     signal?.throwIfAborted();
@@ -171,6 +235,7 @@ export function createAgent(options: AgentOptions): Agent {
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
+      if (emit) await announceLoading(forModel, emit, signal);
       const result = await answerTurn({
         model,
         modelName: forModel,
@@ -179,10 +244,12 @@ export function createAgent(options: AgentOptions): Agent {
         unavailable,
         native: tools.length > 0 && (await useNative(forModel, signal)),
         messages,
+        context: await contextWindow(forModel, signal),
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations,
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
-        requestTimeoutMs,
+        firstTokenTimeoutMs,
+        betweenTokensTimeoutMs,
         toolTimeoutMs,
         maxToolOutputChars,
         signal,

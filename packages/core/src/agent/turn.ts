@@ -3,6 +3,7 @@ import type { ChatModel, ChatReply, ModelMessage } from '../model/chat-model.js'
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import type { Logger, Tool } from '../types.js';
 import type { AgentEvent, AgentStep, AgentToolCall, LlmCallPurpose } from './agent-types.js';
+import type { ContextWindow } from './context-window.js';
 import type { UnavailableTools } from './resolve-calls.js';
 
 /** Everything one answer needs; built by `createAgent`. */
@@ -17,10 +18,13 @@ export interface TurnSettings {
   native: boolean;
   /** The opening messages: fixed system prompt, volatile context, history, the question. */
   messages: ModelMessage[];
+  /** The model's context window: fits each request and learns from cut prompts. */
+  context: ContextWindow;
   planning: boolean;
   maxToolIterations: number;
   maxFailuresInARow: number;
-  requestTimeoutMs: number;
+  firstTokenTimeoutMs: number;
+  betweenTokensTimeoutMs: number;
   toolTimeoutMs: number;
   maxToolOutputChars: number;
   signal?: AbortSignal | undefined;
@@ -67,13 +71,20 @@ export async function callModel(
       ? settings.table.definitions
       : undefined;
   const emit = settings.emit;
+  // The system prompt and the context (with the memory summary) lead; the question follows history.
+  const plan = settings.context.plan(turn.messages, tools, {
+    fixedCount: 2,
+    questionIndex: settings.messages.length - 1,
+  });
   let reply: ChatReply;
   try {
     reply = await settings.model.chat({
-      messages: turn.messages,
+      messages: plan.messages,
+      contextLength: plan.contextLength,
       tools,
       signal: settings.signal,
-      timeoutMs: settings.requestTimeoutMs,
+      firstTokenTimeoutMs: settings.firstTokenTimeoutMs,
+      betweenTokensTimeoutMs: settings.betweenTokensTimeoutMs,
       model: settings.modelName,
       ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
     });
@@ -89,10 +100,37 @@ export async function callModel(
     }
     throw error;
   }
+  if (settings.context.observe(plan, reply.usage.promptTokens).truncated) {
+    const promptTokens = reply.usage.promptTokens ?? 0;
+    settings.logger.warn(
+      {
+        model: settings.modelName,
+        call,
+        estimatedTokens: plan.estimatedTokens,
+        promptTokens,
+        contextLength: plan.contextLength,
+      },
+      'the server cut the prompt to fit its context window; later requests are made shorter',
+    );
+    emit?.({
+      type: 'context-truncated',
+      call,
+      estimatedTokens: plan.estimatedTokens,
+      promptTokens,
+      contextLength: plan.contextLength,
+    });
+  }
   const step: AgentStep = {
     call,
     purpose,
-    request: { messages: turn.messages.length, nativeTools: tools !== undefined },
+    request: {
+      messages: plan.messages.length,
+      nativeTools: tools !== undefined,
+      contextLength: plan.contextLength,
+      estimatedTokens: plan.estimatedTokens,
+      ...(plan.droppedMessages > 0 ? { dropped: plan.droppedMessages } : {}),
+      ...(plan.shortenedMessages > 0 ? { shortened: plan.shortenedMessages } : {}),
+    },
     reply: { content: reply.content, toolCalls: reply.toolCalls },
     calls: [],
     results: [],

@@ -47,12 +47,25 @@ export interface ChatRequest {
   tools?: readonly ModelToolDefinition[] | undefined;
   /** Aborting rejects the request with the signal's reason; never retried. */
   signal?: AbortSignal | undefined;
-  /** Time limit of the whole request, in milliseconds; the model's own default when omitted. */
+  /**
+   * Longest wait for the first piece of a streamed reply (a model loading into memory counts
+   * here), or for the whole reply when not streamed, in milliseconds; the model's default when
+   * omitted.
+   */
+  firstTokenTimeoutMs?: number | undefined;
+  /** Longest silence between two pieces once a reply streams, in milliseconds; the model's default when omitted. */
+  betweenTokensTimeoutMs?: number | undefined;
+  /** @deprecated Same as {@link ChatRequest.firstTokenTimeoutMs}, which wins when both are given. */
   timeoutMs?: number | undefined;
   /** When given, the reply is streamed and each piece of its content is passed here. */
   onToken?: ((text: string) => void) | undefined;
   /** Another model of the same server for this request (a channel's model, say). */
   model?: string | undefined;
+  /**
+   * The context window to reserve for this request, in tokens (Ollama's `num_ctx`). Servers
+   * whose window is fixed when they start (llama-server, vLLM) ignore it.
+   */
+  contextLength?: number | undefined;
 }
 
 /** What one chat request produced. */
@@ -89,6 +102,11 @@ export interface ChatModel {
   chat(request: ChatRequest): Promise<ChatReply>;
   /** What `model` (default: this model) can do. Implementations cache the answer. */
   capabilities(options?: { model?: string; signal?: AbortSignal }): Promise<ModelCapabilities>;
+  /**
+   * Whether `model` is loaded in the server's memory now (Ollama's `/api/ps`), so the agent can
+   * say "loading" instead of looking stuck; null when the server cannot tell. Optional.
+   */
+  isLoaded?(options?: { model?: string; signal?: AbortSignal }): Promise<boolean | null>;
   /**
    * One sentence a user understands for a failure of this model's server, naming the fix; or
    * undefined when the error is not the server's.

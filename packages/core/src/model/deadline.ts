@@ -10,3 +10,80 @@ export function createDeadline(ms: number, what = 'no answer'): { signal: AbortS
   timer.unref?.();
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
+
+/** Which limit of a {@link createTokenDeadline} ran out. */
+export type TokenDeadlineExpiry = 'first-token' | 'between-tokens';
+
+/** Limits of {@link createTokenDeadline}, in milliseconds. */
+export interface TokenDeadlineLimits {
+  /** Until the first piece of the reply (a model loading counts here); the whole reply when not streamed. */
+  firstTokenMs: number;
+  /** Longest silence between two pieces once the reply streams. */
+  betweenTokensMs: number;
+}
+
+/** A deadline for a streamed reply: a generous wait for the first token, then a short one per token. */
+export interface TokenDeadline {
+  /** Aborts (with a `TimeoutError`) when a limit runs out. */
+  signal: AbortSignal;
+  /** Call on every piece of the reply: the first switches to the between-tokens limit. */
+  tokenArrived(): void;
+  /** Which limit ran out; undefined while none has. */
+  expired(): TokenDeadlineExpiry | undefined;
+  /** The limit that ran out (or the one running), in milliseconds. */
+  limitMs(): number;
+  /** Stops the timer. */
+  clear(): void;
+}
+
+/**
+ * Separates a model still loading (slow to start: `firstTokenMs`, minutes) from a hung one
+ * (silent mid-stream: `betweenTokensMs`, seconds). One timer, re-armed per piece.
+ *
+ * @example
+ * const deadline = createTokenDeadline({ firstTokenMs: 300_000, betweenTokensMs: 60_000 });
+ * for await (const part of stream) { deadline.tokenArrived(); ... }
+ * deadline.clear();
+ */
+export function createTokenDeadline(limits: TokenDeadlineLimits): TokenDeadline {
+  const controller = new AbortController();
+  let phase: TokenDeadlineExpiry = 'first-token';
+  let expired: TokenDeadlineExpiry | undefined;
+  let lastToken = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // One timer, not one per token: when it fires it looks at when the last token came and waits
+  // out the rest of the limit, so a fast stream costs a timestamp per token.
+  const fire = () => {
+    if (phase === 'between-tokens') {
+      const left = lastToken + limits.betweenTokensMs - performance.now();
+      if (left > 0) {
+        arm(left);
+        return;
+      }
+    }
+    expired = phase;
+    const ms = phase === 'first-token' ? limits.firstTokenMs : limits.betweenTokensMs;
+    const what = phase === 'first-token' ? 'no first token' : 'no further token';
+    controller.abort(new DOMException(`${what} within ${ms} ms`, 'TimeoutError'));
+  };
+  const arm = (ms: number) => {
+    timer = setTimeout(fire, Math.max(1, Math.ceil(ms)));
+    timer.unref?.();
+  };
+  arm(limits.firstTokenMs);
+  return {
+    signal: controller.signal,
+    tokenArrived() {
+      if (expired !== undefined) return;
+      lastToken = performance.now();
+      if (phase === 'first-token') {
+        phase = 'between-tokens';
+        clearTimeout(timer);
+        arm(limits.betweenTokensMs);
+      }
+    },
+    expired: () => expired,
+    limitMs: () => (phase === 'first-token' ? limits.firstTokenMs : limits.betweenTokensMs),
+    clear: () => clearTimeout(timer),
+  };
+}

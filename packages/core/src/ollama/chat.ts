@@ -1,6 +1,6 @@
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { MacstatsError } from '../errors.js';
-import { createDeadline } from '../model/deadline.js';
+import { createDeadline, createTokenDeadline } from '../model/deadline.js';
 import { toOllamaError } from './ollama-errors.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
@@ -17,8 +17,14 @@ export interface ChatParams {
   tools?: OllamaTool[];
   /** The caller's signal: aborting rejects with its reason, never retried. */
   signal?: AbortSignal | undefined;
-  /** Time limit of the whole request. */
-  timeoutMs: number;
+  /** Longest wait for the first streamed piece (model loading included), or the whole reply when not streamed. */
+  firstTokenTimeoutMs: number;
+  /** Longest silence between two streamed pieces. */
+  betweenTokensTimeoutMs: number;
+  /** Ollama's `keep_alive`: how long the model stays loaded after the request (`"10m"`, seconds, `-1`). */
+  keepAlive?: string | number | undefined;
+  /** Ollama's `options` (`num_ctx`, ...). */
+  options?: Record<string, unknown> | undefined;
   /** When given, the reply is streamed and each piece of content is passed here. */
   onToken?: (text: string) => void;
   /** Reuse this session's client (one per answer); default: a new one. */
@@ -100,7 +106,9 @@ function stats(
 
 /**
  * One chat request to Ollama: streamed when `onToken` is given, else a single JSON reply.
- * Rejects with the caller's abort reason, or a `MacstatsError` with an `OLLAMA_*` code.
+ * Rejects with the caller's abort reason, or a `MacstatsError` with an `OLLAMA_*` code:
+ * `OLLAMA_TIMEOUT` when no first token came in time (a model still loading, or too big),
+ * `OLLAMA_STALLED` when the reply stopped mid-stream for longer than the between-tokens limit.
  */
 export async function chat(params: ChatParams): Promise<ChatResult> {
   const started = performance.now();
@@ -108,35 +116,59 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
     model: params.model,
     messages: params.messages,
     ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
+    ...(params.keepAlive !== undefined ? { keep_alive: params.keepAlive } : {}),
+    ...(params.options ? { options: params.options } : {}),
   };
-  return withOllama(
-    params.host,
-    { signal: params.signal, timeoutMs: params.timeoutMs },
-    async (client, phase) => {
-      if (!params.onToken) {
-        const reply = await client.chat({ ...base, stream: false });
-        return {
-          content: reply.message?.content ?? '',
-          toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
-          ...stats(reply),
-          durationMs: performance.now() - started,
-        };
+  const deadline = createTokenDeadline({
+    firstTokenMs: params.firstTokenTimeoutMs,
+    betweenTokensMs: params.betweenTokensTimeoutMs,
+  });
+  const signal = params.signal ? AbortSignal.any([params.signal, deadline.signal]) : deadline.signal;
+  const session = params.session ?? createOllamaSession(params.host);
+  session.setSignal(signal);
+  let streaming = false;
+  try {
+    const client = session.client;
+    if (!params.onToken) {
+      const reply = await client.chat({ ...base, stream: false });
+      return {
+        content: reply.message?.content ?? '',
+        toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
+        ...stats(reply),
+        durationMs: performance.now() - started,
+      };
+    }
+    const stream = await client.chat({ ...base, stream: true });
+    streaming = true;
+    let content = '';
+    const toolCalls: NativeToolCall[] = [];
+    let final: Parameters<typeof stats>[0];
+    for await (const part of stream) {
+      deadline.tokenArrived();
+      const piece = part.message?.content ?? '';
+      if (piece) {
+        content += piece;
+        params.onToken?.(piece);
       }
-      const stream = await client.chat({ ...base, stream: true });
-      phase.started = true;
-      let content = '';
-      const toolCalls: NativeToolCall[] = [];
-      let final: Parameters<typeof stats>[0];
-      for await (const part of stream) {
-        const piece = part.message?.content ?? '';
-        if (piece) {
-          content += piece;
-          params.onToken?.(piece);
-        }
-        if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
-        if (part.done) final = part;
-      }
-      return { content, toolCalls, ...stats(final), durationMs: performance.now() - started };
-    },
-  );
+      if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
+      if (part.done) final = part;
+    }
+    return { content, toolCalls, ...stats(final), durationMs: performance.now() - started };
+  } catch (error) {
+    if (params.signal?.aborted) throw params.signal.reason;
+    const expired = deadline.expired();
+    if (expired === 'between-tokens')
+      throw new MacstatsError(
+        'OLLAMA_STALLED',
+        `the reply stopped for more than ${deadline.limitMs()} ms in the middle`,
+        { cause: error },
+      );
+    if (expired === 'first-token')
+      throw new MacstatsError('OLLAMA_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
+        cause: error,
+      });
+    throw toOllamaError(error, streaming ? 'stream' : 'request');
+  } finally {
+    deadline.clear();
+  }
 }

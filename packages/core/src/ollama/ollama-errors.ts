@@ -7,6 +7,7 @@ export type OllamaErrorCode =
   | 'OLLAMA_MODEL_NOT_FOUND'
   | 'OLLAMA_TOOLS_UNSUPPORTED'
   | 'OLLAMA_TIMEOUT'
+  | 'OLLAMA_STALLED'
   | 'OLLAMA_BAD_RESPONSE'
   | 'OLLAMA_STREAM_ERROR'
   | 'OLLAMA_SERVER_ERROR'
@@ -75,8 +76,10 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
 export interface OllamaErrorContext {
   host: string;
   model?: string;
-  /** The time limit that ran out, for timeouts. */
+  /** The time limit that ran out, for timeouts (the first-token limit). */
   timeoutMs?: number;
+  /** The between-tokens limit, for stalls. */
+  betweenTokensTimeoutMs?: number;
 }
 
 /**
@@ -109,6 +112,16 @@ export function describeOllamaError(error: unknown, context: OllamaErrorContext)
             ? ` within ${Math.round(ms / 1000)} seconds`
             : ` within ${ms} ms`;
       return `Ollama did not answer${limit}: the model may still be loading or be too big for this machine; try again, or use a smaller model (\`ollama pull llama3.2:3b\`).`;
+    }
+    case 'OLLAMA_STALLED': {
+      const ms = context.betweenTokensTimeoutMs;
+      const limit =
+        ms === undefined
+          ? ''
+          : ms >= 1000
+            ? ` for more than ${Math.round(ms / 1000)} seconds`
+            : ` for more than ${ms} ms`;
+      return `The model "${model}" stopped${limit} in the middle of its reply, so the answer was ended: it may be hung or out of memory; restart Ollama (\`ollama serve\`) and try again.`;
     }
     case 'OLLAMA_BAD_RESPONSE':
       return `Ollama's reply was cut off or malformed (${detail}): try again, and restart Ollama with \`ollama serve\` if it keeps happening.`;

@@ -11,6 +11,7 @@ import type {
 } from '../model/chat-model.js';
 import { chat, createOllamaSession, type OllamaSession, withOllama } from './chat.js';
 import { describeOllamaError } from './ollama-errors.js';
+import { sameModel } from './pick-model.js';
 
 /** Options of {@link createOllamaModel}. */
 export interface OllamaModelOptions {
@@ -18,8 +19,16 @@ export interface OllamaModelOptions {
   host?: string | undefined;
   /** The model that answers, as Ollama names it: `llama3.2:3b`. */
   model: string;
-  /** Time limit of a chat request when the request gives none, in milliseconds. Default 180 000. */
+  /** Longest wait for the first token (model loading included) when the request gives none, in ms. Default 300 000. */
+  firstTokenTimeoutMs?: number | undefined;
+  /** Longest silence between streamed tokens when the request gives none, in ms. Default 60 000. */
+  betweenTokensTimeoutMs?: number | undefined;
+  /** @deprecated The first-token limit under its old name. */
   requestTimeoutMs?: number | undefined;
+  /** Ollama's `keep_alive` sent with every chat: how long the model stays loaded (`"30m"`, seconds, `-1` for ever). Default: Ollama's own (5 minutes). */
+  keepAlive?: string | number | undefined;
+  /** Clock for the loaded-model cache, in milliseconds. Default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** An Ollama chat model behind core's port, with the host it talks to. */
@@ -70,7 +79,12 @@ function contextLength(info: Record<string, unknown> | Map<string, unknown> | un
 export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel {
   const host = options.host ?? DEFAULT_OLLAMA_HOST;
   const name = options.model;
-  const defaultTimeoutMs = options.requestTimeoutMs ?? AGENT_DEFAULTS.requestTimeoutMs;
+  const defaultTimeoutMs =
+    options.firstTokenTimeoutMs ?? options.requestTimeoutMs ?? AGENT_DEFAULTS.firstTokenTimeoutMs;
+  const defaultBetweenMs = options.betweenTokensTimeoutMs ?? AGENT_DEFAULTS.betweenTokensTimeoutMs;
+  const now = options.now ?? Date.now;
+  // When each model was last known to be loaded: a reply, or `/api/ps` listing it.
+  const seenLoaded = new Map<string, number>();
   const known = new Map<string, ModelCapabilities>();
   // Idle clients, reused by later requests; requests running at once each take their own.
   const idle: OllamaSession[] = [];
@@ -84,10 +98,14 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
         messages: request.messages.map(toOllamaMessage),
         ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOllamaTool) } : {}),
         signal: request.signal,
-        timeoutMs: request.timeoutMs ?? defaultTimeoutMs,
+        firstTokenTimeoutMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
+        betweenTokensTimeoutMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
+        keepAlive: options.keepAlive,
+        ...(request.contextLength ? { options: { num_ctx: request.contextLength } } : {}),
         session,
         ...(request.onToken ? { onToken: request.onToken } : {}),
       });
+      seenLoaded.set(request.model ?? name, now());
       return {
         content: reply.content,
         toolCalls: reply.toolCalls.map((call) => ({
@@ -129,14 +147,36 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
     return found;
   }
 
+  async function isLoaded(asked: { model?: string; signal?: AbortSignal } = {}): Promise<boolean | null> {
+    const forModel = asked.model ?? name;
+    const seen = seenLoaded.get(forModel);
+    if (seen !== undefined && now() - seen < AGENT_DEFAULTS.loadedCacheMs) return true;
+    const running = await withOllama(
+      host,
+      { signal: asked.signal, timeoutMs: AGENT_DEFAULTS.quickRequestTimeoutMs },
+      (client) => client.ps(),
+    );
+    const loaded = running.models.some(
+      (model) => sameModel(model.name, forModel) || sameModel(model.model, forModel),
+    );
+    if (loaded) seenLoaded.set(forModel, now());
+    return loaded;
+  }
+
   return {
     model: name,
     host,
     chat: send,
     capabilities,
+    isLoaded,
     describeError: (error, asked) =>
       MacstatsError.isInstance(error) && error.code.startsWith('OLLAMA_')
-        ? describeOllamaError(error, { host, model: asked?.model ?? name, timeoutMs: defaultTimeoutMs })
+        ? describeOllamaError(error, {
+            host,
+            model: asked?.model ?? name,
+            timeoutMs: defaultTimeoutMs,
+            betweenTokensTimeoutMs: defaultBetweenMs,
+          })
         : undefined,
   };
 }

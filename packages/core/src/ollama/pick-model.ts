@@ -36,3 +36,16 @@ export function sameModel(a: string, b: string): boolean {
   const full = (name: string) => (name.includes(':') ? name : `${name}:latest`);
   return full(a) === full(b);
 }
+
+/**
+ * The one sentence for a model that a channel, a schedule or a setting names but the server does
+ * not have, naming the ones it has.
+ *
+ * @example
+ * modelNotInstalled('phi4:14b', ['llama3.2:3b'], 'schedule "news"');
+ * // 'The model "phi4:14b" set for schedule "news" is not installed: the installed models are llama3.2:3b.'
+ */
+export function modelNotInstalled(model: string, installed: readonly string[], where?: string): string {
+  const list = installed.length > 0 ? installed.join(', ') : 'none';
+  return `The model "${model}"${where ? ` set for ${where}` : ''} is not installed: the installed models are ${list}.`;
+}

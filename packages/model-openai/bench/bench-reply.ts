@@ -1,0 +1,30 @@
+import type { Tool } from '@macstats/core';
+import type { FakeOpenAiChatRequest, FakeOpenAiReply } from '@macstats/testing';
+
+/** The page the bench's FETCH_URL returns: a few kilobytes. */
+export const PAGE_TEXT =
+  'Example Domain. This domain is for use in illustrative examples in documents. '.repeat(40);
+
+/** An in-process FETCH_URL so only the loop is measured, not the network. */
+export const benchFetchTool: Tool = {
+  name: 'FETCH_URL',
+  description: "Fetch a web page's body as text.",
+  usage: 'FETCH_URL: <full URL>',
+  run: async () => PAGE_TEXT,
+};
+
+/** The two-call turn: a native FETCH_URL call, then the answer once the result is in. */
+export function benchReply(request: FakeOpenAiChatRequest): FakeOpenAiReply {
+  return request.messages.at(-1)?.role === 'tool'
+    ? 'Here is what the page says: it is a domain for illustrative examples in documents, free to use.'
+    : { toolCalls: [{ name: 'FETCH_URL', arguments: { argument: 'https://example.com' } }] };
+}
+
+/** Median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
