@@ -22,7 +22,7 @@ export type {
   MemoryStore,
   MemoryStoreOptions,
 } from './memory/memory-store.js';
-export { createMemoryStore } from './memory/memory-store.js';
+export { createMemoryStore, isConversationRecord } from './memory/memory-store.js';
 export type {
   ChatModel,
   ChatReply,

@@ -1,4 +1,4 @@
-import type { ConversationRecord, Logger, MemoryStore } from '@macstats/core';
+import { type ConversationRecord, isConversationRecord, type Logger, type MemoryStore } from '@macstats/core';
 import type { JSONValue, Sql } from 'postgres';
 
 /**
@@ -17,7 +17,7 @@ export function createPostgresMemoryStore(sql: Sql, logger: Logger): MemoryStore
       >`select record from macstats_conversations where id = ${id}`;
       const row = rows[0];
       if (row === undefined) return undefined;
-      if (!isRecord(row.record, id)) {
+      if (!isConversationRecord(row.record, id)) {
         logger.warn({ conversation: id }, 'conversation memory row is not a valid record; starting afresh');
         return undefined;
       }
@@ -42,23 +42,4 @@ export function createPostgresMemoryStore(sql: Sql, logger: Logger): MemoryStore
 /** A plain JSON value for the driver's `json` helper (records are plain data already). */
 function toJson(value: unknown): JSONValue {
   return value as JSONValue;
-}
-
-function isRecord(value: unknown, id: string): value is ConversationRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Partial<ConversationRecord>;
-  return (
-    record.id === id &&
-    (record.summary === null || typeof record.summary === 'string') &&
-    typeof record.updatedAt === 'number' &&
-    Array.isArray(record.turns) &&
-    record.turns.every(
-      (turn) =>
-        typeof turn === 'object' &&
-        turn !== null &&
-        typeof turn.question === 'string' &&
-        typeof turn.answer === 'string' &&
-        typeof turn.at === 'number',
-    )
-  );
 }

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../types.js';
-import type { ConversationRecord, MemoryStore } from './memory-store.js';
+import { type ConversationRecord, isConversationRecord, type MemoryStore } from './memory-store.js';
 
 /**
  * The file a conversation lives in. The id is hashed, so no id — however it is spelled — can
@@ -15,25 +15,6 @@ export function conversationFileName(id: string): string {
 
 /** The files this store writes (not the ones set aside as corrupt, kept for a person to read). */
 const CONVERSATION_FILE = /^conversation-[0-9a-f]{40}\.json$/;
-
-function isRecord(value: unknown, id: string): value is ConversationRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Partial<ConversationRecord>;
-  return (
-    record.id === id &&
-    (record.summary === null || typeof record.summary === 'string') &&
-    typeof record.updatedAt === 'number' &&
-    Array.isArray(record.turns) &&
-    record.turns.every(
-      (turn) =>
-        typeof turn === 'object' &&
-        turn !== null &&
-        typeof turn.question === 'string' &&
-        typeof turn.answer === 'string' &&
-        typeof turn.at === 'number',
-    )
-  );
-}
 
 /** A store of one JSON file per conversation under `dir` (created with mode 700, files 600). */
 export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore {
@@ -63,7 +44,7 @@ export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore 
       } catch {
         parsed = undefined;
       }
-      if (isRecord(parsed, id)) return parsed;
+      if (isConversationRecord(parsed, id)) return parsed;
       const aside = `${file}.corrupt-${Date.now()}`;
       try {
         await rename(file, aside);

@@ -20,6 +20,26 @@ export interface ConversationRecord {
   updatedAt: number;
 }
 
+/** True when `value` is a well-formed record of conversation `id` (what a store reads back). */
+export function isConversationRecord(value: unknown, id: string): value is ConversationRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<ConversationRecord>;
+  return (
+    record.id === id &&
+    (record.summary === null || typeof record.summary === 'string') &&
+    typeof record.updatedAt === 'number' &&
+    Array.isArray(record.turns) &&
+    record.turns.every(
+      (turn) =>
+        typeof turn === 'object' &&
+        turn !== null &&
+        typeof turn.question === 'string' &&
+        typeof turn.answer === 'string' &&
+        typeof turn.at === 'number',
+    )
+  );
+}
+
 /** Where conversation records live. */
 export interface MemoryStore {
   /** The record, or undefined when there is none (or it could not be read). */
