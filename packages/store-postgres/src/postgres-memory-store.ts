@@ -1,4 +1,4 @@
-import { type ConversationRecord, isConversationRecord, type Logger, type MemoryStore } from '@macstats/core';
+import { isConversationRecord, type Logger, type MemoryStore } from '@macstats/core';
 import type { JSONValue, Sql } from 'postgres';
 
 /**

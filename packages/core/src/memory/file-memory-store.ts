@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../types.js';
-import { type ConversationRecord, isConversationRecord, type MemoryStore } from './memory-store.js';
+import { isConversationRecord, type MemoryStore } from './memory-store.js';
 
 /**
  * The file a conversation lives in. The id is hashed, so no id — however it is spelled — can
