@@ -1,6 +1,4 @@
 import { type Logger, MacstatsError } from '@macstats/core';
-import type { Clock } from './clock.js';
-import type { SchedulerSettings } from './defaults.js';
 import { runManually, type StartedRun } from './manual-run.js';
 import { nextRunTimes } from './next-run-times.js';
 import type { LockHolder } from './process-lock.js';
@@ -8,8 +6,8 @@ import type { RunRecord } from './run-history.js';
 import { planSchedule, type SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
 import { isRecurring, type Schedule } from './schedule.js';
-import type { LeaderLock, RunHistoryStore, ScheduleStateStore } from './scheduler-stores.js';
-import type { RunNowOptions, RunResult, SchedulerEvent, ScheduleStatus } from './scheduler-types.js';
+import type { SchedulerCoreOptions } from './scheduler-core-options.js';
+import type { RunNowOptions, RunResult, ScheduleStatus } from './scheduler-types.js';
 import { emptyState, pruneState, type SchedulerState } from './state-store.js';
 import { recordUnrun } from './unrun-records.js';
 
@@ -18,24 +16,6 @@ interface Planned {
   nextDue: number | undefined;
   /** A one-shot that came due during its manual run: it fires when that run ends, not skipped. */
   held?: true;
-}
-
-/** What {@link SchedulerCore} needs from its owner. */
-export interface SchedulerCoreOptions {
-  settings: SchedulerSettings;
-  clock: Clock;
-  logger: Logger;
-  lock: LeaderLock;
-  store: ScheduleStateStore;
-  history: RunHistoryStore;
-  emit: (event: SchedulerEvent) => void;
-  fail: (code: string, message: string, cause?: unknown) => void;
-  schedules: () => Schedule[];
-  zoneOf: (schedule: Schedule) => string;
-  signatureOf: (schedule: Schedule) => string;
-  startRun: (schedule: Schedule, due: number, manual: boolean) => ActiveRun;
-  deliver: (schedule: Schedule, result: RunResult) => Promise<void>;
-  onLost: () => void;
 }
 
 /**
