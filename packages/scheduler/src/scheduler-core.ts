@@ -1,4 +1,4 @@
-import { type Logger, MacstatsError } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
 import { runManually, type StartedRun } from './manual-run.js';
 import { nextRunTimes } from './next-run-times.js';
 import type { LockHolder } from './process-lock.js';
