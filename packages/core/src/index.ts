@@ -70,4 +70,10 @@ export type {
 export { silentLogger } from './types.js';
 export { formatDuration } from './util/format-duration.js';
 export { maskUrl, redactUrl } from './util/mask-url.js';
+export {
+  CONNECTION_LOST_CODES,
+  errorCode,
+  oneLine,
+  UNREACHABLE_CODES,
+} from './util/network-errors.js';
 export { raceSignal } from './util/race-signal.js';

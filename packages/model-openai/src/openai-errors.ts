@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { errorCode, MacstatsError, oneLine, UNREACHABLE_CODES } from '@macstats/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */
@@ -17,29 +17,6 @@ export type OpenAiErrorCode =
   | 'OPENAI_HTTP_ERROR'
   | 'OPENAI_ERROR';
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'EADDRNOTAVAIL',
-]);
-
-function short(text: string, limit = 200): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > limit ? `${oneLine.slice(0, limit - 1)}…` : oneLine;
-}
-
-function causeCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 6; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /** What servers say when they cannot take `tools`: llama-server without `--jinja`, vLLM without a parser, Ollama. */
 const TOOLS_REFUSED = /\btools?\b|tool[_ -]?choice|tool[_ -]?call|function[_ -]?call/i;
 
@@ -55,18 +32,18 @@ export function toOpenAiError(
   if (MacstatsError.isInstance(error) && error.code.startsWith('OPENAI_')) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof APIConnectionTimeoutError)
-    return new MacstatsError('OPENAI_TIMEOUT', short(message), { cause: error });
+    return new MacstatsError('OPENAI_TIMEOUT', oneLine(message), { cause: error });
   if (error instanceof APIConnectionError) {
-    const code = causeCode(error);
-    if (code && UNREACHABLE.has(code))
-      return new MacstatsError('OPENAI_UNREACHABLE', short(message), { cause: error });
+    const code = errorCode(error);
+    if (code && UNREACHABLE_CODES.has(code))
+      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
     if (context.phase === 'stream')
       return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
-    return new MacstatsError('OPENAI_CONNECTION_LOST', short(message), { cause: error });
+    return new MacstatsError('OPENAI_CONNECTION_LOST', oneLine(message), { cause: error });
   }
   if (error instanceof APIError) {
     const status = error.status;
-    const detail = short(message.replace(/^\d{3}\s+/, ''));
+    const detail = oneLine(message.replace(/^\d{3}\s+/, ''));
     if (status === undefined)
       return new MacstatsError(context.phase === 'stream' ? 'OPENAI_STREAM_ERROR' : 'OPENAI_ERROR', detail, {
         cause: error,
@@ -92,23 +69,23 @@ export function toOpenAiError(
     return new MacstatsError('OPENAI_HTTP_ERROR', `HTTP ${status}: ${detail}`, { cause: error });
   }
   // undici says "terminated" when the body stops half-way: the reply started, then was cut.
-  if (message === 'terminated' || causeCode(error) === 'UND_ERR_SOCKET')
+  if (message === 'terminated' || errorCode(error) === 'UND_ERR_SOCKET')
     return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
   if (error instanceof SyntaxError)
     return new MacstatsError(
       'OPENAI_BAD_RESPONSE',
-      `a piece of the reply was not JSON (${short(message, 80)})`,
+      `a piece of the reply was not JSON (${oneLine(message, 80)})`,
       {
         cause: error,
       },
     );
-  const code = causeCode(error);
-  if (code && UNREACHABLE.has(code))
-    return new MacstatsError('OPENAI_UNREACHABLE', short(message), { cause: error });
+  const code = errorCode(error);
+  if (code && UNREACHABLE_CODES.has(code))
+    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
   if (message === 'fetch failed') return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error });
   if (context.phase === 'stream')
-    return new MacstatsError('OPENAI_STREAM_ERROR', short(message), { cause: error });
-  return new MacstatsError('OPENAI_ERROR', short(message), { cause: error });
+    return new MacstatsError('OPENAI_STREAM_ERROR', oneLine(message), { cause: error });
+  return new MacstatsError('OPENAI_ERROR', oneLine(message), { cause: error });
 }
 
 /** What {@link describeOpenAiError} needs to name the fix. */

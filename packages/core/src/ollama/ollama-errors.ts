@@ -1,4 +1,5 @@
 import { MacstatsError } from '../errors.js';
+import { CONNECTION_LOST_CODES, errorCode, oneLine, UNREACHABLE_CODES } from '../util/network-errors.js';
 
 /** Codes of the errors the Ollama wrapper raises. */
 export type OllamaErrorCode =
@@ -14,30 +15,6 @@ export type OllamaErrorCode =
   | 'OLLAMA_HTTP_ERROR'
   | 'OLLAMA_ERROR';
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'EADDRNOTAVAIL',
-]);
-const LOST = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
-
-function short(text: string, limit = 200): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > limit ? `${oneLine.slice(0, limit - 1)}…` : oneLine;
-}
-
-function causeCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 /**
  * Turns whatever the `ollama` client or `fetch` threw into a {@link MacstatsError} with an
  * `OLLAMA_*` code. `phase` says whether the reply had started (errors after that are stream errors).
@@ -48,28 +25,30 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
   const status = (error as { status_code?: unknown }).status_code;
   if (typeof status === 'number') {
     if (status === 404 && /not found/i.test(message))
-      return new MacstatsError('OLLAMA_MODEL_NOT_FOUND', short(message), { cause: error });
+      return new MacstatsError('OLLAMA_MODEL_NOT_FOUND', oneLine(message), { cause: error });
     if (status === 400 && /does not support tools/i.test(message))
-      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', short(message), { cause: error });
+      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', oneLine(message), { cause: error });
     if (status >= 500)
-      return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
-    return new MacstatsError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${short(message)}`, { cause: error });
+      return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${oneLine(message)}`, {
+        cause: error,
+      });
+    return new MacstatsError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${oneLine(message)}`, { cause: error });
   }
   // undici says "terminated" when the body stops half-way: the reply started, then was cut.
   if (message === 'terminated')
     return new MacstatsError('OLLAMA_BAD_RESPONSE', 'the reply was cut off', { cause: error });
-  const code = causeCode(error);
-  if (code && UNREACHABLE.has(code))
-    return new MacstatsError('OLLAMA_UNREACHABLE', short(message), { cause: error });
-  if (code && LOST.has(code))
-    return new MacstatsError('OLLAMA_CONNECTION_LOST', short(message), { cause: error });
+  const code = errorCode(error);
+  if (code && UNREACHABLE_CODES.has(code))
+    return new MacstatsError('OLLAMA_UNREACHABLE', oneLine(message), { cause: error });
+  if (code && CONNECTION_LOST_CODES.has(code))
+    return new MacstatsError('OLLAMA_CONNECTION_LOST', oneLine(message), { cause: error });
   if ((error as Error)?.name === 'TimeoutError')
-    return new MacstatsError('OLLAMA_TIMEOUT', short(message), { cause: error });
+    return new MacstatsError('OLLAMA_TIMEOUT', oneLine(message), { cause: error });
   if (error instanceof SyntaxError || /did not receive done|unexpected end|json/i.test(message))
-    return new MacstatsError('OLLAMA_BAD_RESPONSE', short(message), { cause: error });
+    return new MacstatsError('OLLAMA_BAD_RESPONSE', oneLine(message), { cause: error });
   if (message === 'fetch failed') return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error });
-  if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', short(message), { cause: error });
-  return new MacstatsError('OLLAMA_ERROR', short(message), { cause: error });
+  if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', oneLine(message), { cause: error });
+  return new MacstatsError('OLLAMA_ERROR', oneLine(message), { cause: error });
 }
 
 /** What {@link describeOllamaError} needs to name the fix. */
