@@ -1,10 +1,10 @@
 import type { AgentEvent } from '@macstats/core';
 import type { ChatInputCommandInteraction } from 'discord.js';
+import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { AnswerContext } from './answer-turn.js';
 import { channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
-import { DISCORD_BOT_DEFAULTS } from './defaults.js';
-import { isModelFailure, withHint } from './failure-reply.js';
+import { isModelFailure } from './failure-reply.js';
 import { splitMessage } from './split-message.js';
 import { StatusMessage } from './status-message.js';
 import { statusForEvent } from './status-text.js';
@@ -46,22 +46,18 @@ export async function answerInteraction(
     context.timers,
     logger,
   );
-  const stop = new AbortController();
-  const cancel = new AbortController();
-  const untrack = context.track(stop);
-  const inactive = context.active.add(channelId, {
+  const controls = answerControls(context, channelId, {
     askerId: interaction.user.id,
     isOwnMessage: async () => false,
-    cancel: () => cancel.abort(new Error('The asker stopped the answer.')),
   });
-  const timeout = AbortSignal.timeout(context.answerTimeoutMs);
+  const conversationId = `discord-${channelId}`;
   let reply: string | undefined;
   let modelFailed = false;
   const model = context.modelFor({ channelId, config });
   try {
     const answer = await context.agent.answer(question, {
-      conversationId: `discord-${channelId}`,
-      signal: AbortSignal.any([stop.signal, cancel.signal, timeout]),
+      conversationId,
+      signal: controls.signal,
       onEvent: (event: AgentEvent) => {
         if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
         const line = statusForEvent(event);
@@ -70,24 +66,20 @@ export async function answerInteraction(
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
     });
-    const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    if (answer.error !== undefined) {
-      if (isModelFailure(answer.error.code)) modelFailed = true;
-      reply = text === '' ? context.errorMessage : text;
-      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
-    } else reply = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
-    if (modelFailed) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
+    reply = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
     logger.info({ ...where, llmCalls: answer.llmCalls, error: answer.error }, 'answer ready');
   } catch (error) {
-    if (cancel.signal.aborted && !stop.signal.aborted) reply = DISCORD_BOT_DEFAULTS.stoppedMessage;
-    else if (!stop.signal.aborted) {
-      logger.error({ ...where, err: error, timedOut: timeout.aborted }, 'answer failed');
-      reply = timeout.aborted ? DISCORD_BOT_DEFAULTS.timeoutMessage : context.errorMessage;
-      if (modelFailed || isModelFailure(error)) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
-    }
+    reply = await replyForThrow(error, controls, {
+      agent: context.agent,
+      conversationId,
+      question,
+      errorMessage: context.errorMessage,
+      modelFailed,
+      logger,
+      where,
+    });
   } finally {
-    untrack();
-    inactive();
+    controls.end();
   }
   await status.finish();
   if (reply === undefined || context.isStopped()) return;

@@ -1,8 +1,9 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
+import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
-import { isModelFailure, withHint } from './failure-reply.js';
+import { isModelFailure } from './failure-reply.js';
 import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
@@ -90,16 +91,12 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     context.timers,
     logger,
   );
-  const stop = new AbortController();
-  const cancel = new AbortController();
-  const untrack = context.track(stop);
-  const inactive = context.active.add(channelId, {
+  const controls = answerControls(context, channelId, {
     askerId: turn.askerId,
     isOwnMessage: async (id) =>
       turn.messages.some((message) => message.id === id) || (await status.posted()) === id,
-    cancel: () => cancel.abort(new Error('The asker stopped the answer.')),
   });
-  const timeout = AbortSignal.timeout(context.answerTimeoutMs);
+  const conversationId = `discord-${channelId}`;
   let modelFailed = false;
   let reply: string | undefined;
   const started = context.timers.now();
@@ -117,7 +114,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     }
   };
   const model = context.modelFor(turn);
-  const signal = AbortSignal.any([stop.signal, cancel.signal, timeout]);
+  const { signal } = controls;
   const askAgent = async (images: string[]): Promise<string> => {
     const replied = turn.messages.find((message) => message.reference?.messageId !== undefined);
     const chain =
@@ -127,7 +124,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     const answer = await context.agent.answer(
       question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question,
       {
-        conversationId: `discord-${channelId}`,
+        conversationId,
         signal,
         onEvent,
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
@@ -136,15 +133,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         ...(images.length > 0 ? { images } : {}),
       },
     );
-    const text = typeof answer.text === 'string' ? answer.text.trim() : '';
-    let result: string;
-    if (answer.error !== undefined) {
-      // A failed answer is never shown as if it were one: its sentence (or the error message),
-      // with the hint when the model could not be used.
-      if (isModelFailure(answer.error.code)) modelFailed = true;
-      result = text === '' ? context.errorMessage : text;
-      logger.warn({ ...where, code: answer.error.code, error: answer.error.message }, 'answer failed');
-    } else result = text === '' ? DISCORD_BOT_DEFAULTS.emptyAnswerMessage : text;
+    const result = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
     logger.info(
       {
         ...where,
@@ -156,7 +145,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
       },
       'answer ready',
     );
-    return modelFailed ? withHint(result, DISCORD_BOT_DEFAULTS.unreachableHint) : result;
+    return result;
   };
   try {
     const { images, cannotSee } = await imagesFor(turn, model, context.vision, signal, logger);
@@ -164,23 +153,18 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     // An image alone, for a model that cannot see it: the sentence is the whole answer.
     else reply = question === '' ? cannotSee : `${cannotSee}\n\n${await askAgent([])}`;
   } catch (error) {
-    if (cancel.signal.aborted && !stop.signal.aborted) {
-      logger.info({ ...where, ms: context.timers.now() - started }, 'answer stopped by the asker');
-      reply = DISCORD_BOT_DEFAULTS.stoppedMessage;
-      // Memory keeps the question, not a half answer: the next message can refer back to it.
-      await context.agent
-        .remember?.(`discord-${channelId}`, question, DISCORD_BOT_DEFAULTS.stoppedNote)
-        .catch((failure: unknown) => logger.warn({ ...where, err: failure }, 'stopped question not kept'));
-    } else if (!stop.signal.aborted) {
-      const timedOut = timeout.aborted;
-      logger.error({ ...where, err: error, timedOut }, timedOut ? 'answer timed out' : 'answer failed');
-      reply = timedOut ? DISCORD_BOT_DEFAULTS.timeoutMessage : context.errorMessage;
-      if (modelFailed || isModelFailure(error)) reply = withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
-    }
+    reply = await replyForThrow(error, controls, {
+      agent: context.agent,
+      conversationId,
+      question,
+      errorMessage: context.errorMessage,
+      modelFailed,
+      logger,
+      where: { ...where, ms: context.timers.now() - started },
+    });
   } finally {
     stopTyping();
-    untrack();
-    inactive();
+    controls.end();
   }
 
   const statusId = await status.finish();
@@ -198,7 +182,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
       .catch((error: unknown) =>
         logger.warn({ ...where, err: error }, 'status message could not be removed'),
       );
-  return !stop.signal.aborted;
+  return !controls.stoppedByBot();
 }
 
 /** The turn's images for a model that sees them; for one that does not, the sentence to say so. */
