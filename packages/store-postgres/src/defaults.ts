@@ -13,4 +13,6 @@ export const STORE_POSTGRES_DEFAULTS = {
   leaseMs: 15_000,
   /** Which schedules, state and lease rows this scheduler uses; bots sharing a database use one each. */
   scope: 'default',
+  /** Tries of one schedules edit when other hosts keep writing between its read and its write: 20. */
+  scheduleEditAttempts: 20,
 } as const;

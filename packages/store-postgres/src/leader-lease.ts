@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Logger, MacstatsError } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import type { LeaderLock, LockAttempt, LockHolder } from '@macstats/scheduler';
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
+import { type FenceToken, lockLost } from './fenced-write.js';
 
 interface LeaseRow {
   holder: string;
@@ -18,9 +19,9 @@ interface LeaseRow {
  * with every change of holder. The holder renews every third of the lease; a holder that dies
  * or is paused stops renewing, and another host takes the row once it has expired.
  *
- * The epoch is a fencing token: every write of scheduler state goes through {@link fence},
- * which checks, in the write's own transaction and under a row lock, that this instance still
- * holds an unexpired lease with its epoch. A leader paused past its lease therefore records
+ * The epoch is a fencing token: every write of scheduler state is one statement
+ * ({@link writeFenced}) that checks, under a row lock, that this instance still holds an
+ * unexpired lease with its epoch. A leader paused past its lease therefore records
  * nothing when it wakes, and what it does not record it does not run.
  */
 export class PostgresLeaderLease implements LeaderLock {
@@ -96,22 +97,13 @@ export class PostgresLeaderLease implements LeaderLock {
   }
 
   /**
-   * Checks, inside `tx`, that this instance still holds the lease unexpired, and locks the row
-   * until `tx` ends so no other host can take it meanwhile. Throws `LOCK_LOST` otherwise.
+   * The holder id and epoch every write of scheduler state is checked against (see
+   * {@link writeFenced}); throws `LOCK_LOST` when this instance does not lead.
    */
-  async fence(tx: TransactionSql): Promise<string> {
+  token(): FenceToken {
     const epoch = this.#epoch;
-    if (epoch !== undefined) {
-      const rows = await tx`
-        select 1 from macstats_scheduler_lease
-        where scope = ${this.#scope} and holder = ${this.#id} and epoch = ${epoch} and expires_at > now()
-        for update`;
-      if (rows.length > 0) return epoch;
-    }
-    throw new MacstatsError(
-      'LOCK_LOST',
-      `This scheduler no longer holds ${this.description}; another host leads, so nothing was recorded.`,
-    );
+    if (epoch === undefined) throw lockLost(this.description);
+    return { scope: this.#scope, holder: this.#id, epoch };
   }
 
   async #renew(): Promise<boolean> {

@@ -1,8 +1,9 @@
 import type { RunHistoryStore, RunRecord } from '@macstats/scheduler';
-import type { JSONValue, Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
+import { writeFenced } from './fenced-write.js';
 import type { PostgresLeaderLease } from './leader-lease.js';
 
-/** Run records in `macstats_scheduler_runs`, each written in a transaction fenced by the lease. */
+/** Run records in `macstats_scheduler_runs`, each written in one statement fenced by the lease. */
 export class PostgresRunHistory implements RunHistoryStore {
   readonly #sql: Sql;
   readonly #scope: string;
@@ -15,10 +16,8 @@ export class PostgresRunHistory implements RunHistoryStore {
   }
 
   async append(record: RunRecord): Promise<void> {
-    await this.#sql.begin(async (tx) => {
-      const epoch = await this.#lease.fence(tx);
-      await insertRunRecord(tx, this.#scope, record, epoch);
-    });
+    const changes = { upserts: {}, removed: [], records: [record] };
+    await writeFenced(this.#sql, this.#lease.token(), changes, this.#lease.description);
   }
 
   /** The newest `limit` records (newest last), as `readRunHistory` gives them from a file. */
@@ -30,16 +29,4 @@ export class PostgresRunHistory implements RunHistoryStore {
       ) newest order by seq`;
     return rows.map((row) => row.record);
   }
-}
-
-/** Inserts one run record inside a fenced transaction (`epoch` is the lease's). */
-export async function insertRunRecord(
-  tx: TransactionSql,
-  scope: string,
-  record: RunRecord,
-  epoch: string,
-): Promise<void> {
-  await tx`
-    insert into macstats_scheduler_runs (scope, schedule_id, due, outcome, record, epoch)
-    values (${scope}, ${record.id}, ${record.due}, ${record.outcome}, ${tx.json(record as unknown as JSONValue)}, ${epoch})`;
 }

@@ -1,11 +1,13 @@
 import { MacstatsError } from '@macstats/core';
 import { parseSchedules, type ScheduleSource, type SchedulesFile } from '@macstats/scheduler';
 import type { Sql } from 'postgres';
+import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
 
 /**
  * The schedules document (`{"schedules": [...]}`, the same JSON as `schedules.json`) kept in
- * one row per scope. Edits lock the row, so the SCHEDULER tool on one host and the dashboard on
- * another never lose each other's change; schedulers poll it.
+ * one row per scope, with a version: an edit writes only over the version it read (else it reads
+ * and changes again), so the SCHEDULER tool on one host and the dashboard on another never lose
+ * each other's change; schedulers poll it.
  */
 export class PostgresScheduleSource implements ScheduleSource {
   readonly description: string;
@@ -25,24 +27,33 @@ export class PostgresScheduleSource implements ScheduleSource {
   }
 
   async edit<T>(change: (document: SchedulesFile) => T | Promise<T>): Promise<T> {
-    return this.#sql.begin(async (tx) => {
-      await tx`
-        insert into macstats_schedules (scope, document, version) values (${this.#scope}, '{"schedules": []}', 0)
-        on conflict (scope) do nothing`;
-      const rows = await tx<{ document: string }[]>`
-        select document from macstats_schedules where scope = ${this.#scope} for update`;
-      const text = rows[0]?.document ?? '{"schedules": []}';
-      const document = this.#parse(text);
+    // Optimistic: read, change, write only if nobody wrote meanwhile (the version), else again.
+    // No transaction is held open across the change (see writeFenced for why that matters).
+    for (let attempt = 1; ; attempt += 1) {
+      const rows = await this.#sql<{ document: string; version: string }[]>`
+        select document, version from macstats_schedules where scope = ${this.#scope}`;
+      const row = rows[0];
+      const document = this.#parse(row?.document ?? '{"schedules": []}');
       const original = JSON.stringify(document);
       const result = await change(document);
-      if (JSON.stringify(document) !== original) {
-        await tx`
-          update macstats_schedules
-          set document = ${`${JSON.stringify(document, null, 2)}\n`}, version = version + 1, updated_at = now()
-          where scope = ${this.#scope}`;
+      if (JSON.stringify(document) === original) return result;
+      const text = `${JSON.stringify(document, null, 2)}\n`;
+      const written =
+        row === undefined
+          ? await this.#sql`
+              insert into macstats_schedules (scope, document, version) values (${this.#scope}, ${text}, 1)
+              on conflict (scope) do nothing returning 1`
+          : await this.#sql`
+              update macstats_schedules set document = ${text}, version = version + 1, updated_at = now()
+              where scope = ${this.#scope} and version = ${row.version} returning 1`;
+      if (written.length > 0) return result;
+      if (attempt >= STORE_POSTGRES_DEFAULTS.scheduleEditAttempts) {
+        throw new MacstatsError(
+          'SCHEDULES_BUSY',
+          `${this.description} kept changing under this edit (${STORE_POSTGRES_DEFAULTS.scheduleEditAttempts} tries); it was not changed, try again.`,
+        );
       }
-      return result;
-    }) as Promise<T>;
+    }
   }
 
   /**

@@ -1,12 +1,12 @@
 import type { RunRecord, SchedulerState, ScheduleState, ScheduleStateStore } from '@macstats/scheduler';
-import type { JSONValue, Sql } from 'postgres';
+import type { Sql } from 'postgres';
+import { writeFenced } from './fenced-write.js';
 import type { PostgresLeaderLease } from './leader-lease.js';
-import { insertRunRecord } from './postgres-run-history.js';
 
 /**
  * The scheduler's state (what fired, runs under way, one-shots done) as one row per schedule.
- * A save writes only the rows that changed, in one transaction fenced by the lease, so a
- * leader that lost its lease writes nothing and so starts nothing.
+ * A save writes only the rows that changed, in one statement fenced by the lease, so a leader
+ * that lost its lease writes nothing and so starts nothing.
  */
 export class PostgresStateStore implements ScheduleStateStore {
   readonly description: string;
@@ -39,24 +39,15 @@ export class PostgresStateStore implements ScheduleStateStore {
     return this.commit(state, []);
   }
 
-  /** Saves the state and appends `records` in one transaction, fenced by the lease. */
+  /** Saves the state and appends `records` in one statement, fenced by the lease (see {@link writeFenced}). */
   async commit(state: SchedulerState, records: readonly RunRecord[]): Promise<void> {
     const next = new Map(Object.entries(state.schedules).map(([id, record]) => [id, JSON.stringify(record)]));
-    const changed = [...next].filter(([id, json]) => this.#saved.get(id) !== json);
+    const upserts: Record<string, ScheduleState> = {};
+    for (const [id, json] of next) {
+      if (this.#saved.get(id) !== json) upserts[id] = state.schedules[id] as ScheduleState;
+    }
     const removed = [...this.#saved.keys()].filter((id) => !next.has(id));
-    await this.#sql.begin(async (tx) => {
-      const epoch = await this.#lease.fence(tx);
-      for (const [id, json] of changed) {
-        await tx`
-          insert into macstats_scheduler_state (scope, schedule_id, record)
-          values (${this.#scope}, ${id}, ${tx.json(JSON.parse(json) as JSONValue)})
-          on conflict (scope, schedule_id) do update set record = excluded.record`;
-      }
-      if (removed.length > 0) {
-        await tx`delete from macstats_scheduler_state where scope = ${this.#scope} and schedule_id = any(${removed})`;
-      }
-      for (const record of records) await insertRunRecord(tx, this.#scope, record, epoch);
-    });
+    await writeFenced(this.#sql, this.#lease.token(), { upserts, removed, records }, this.#lease.description);
     this.#saved = next;
   }
 }

@@ -89,6 +89,67 @@ describe('the PostgreSQL lease', () => {
   });
 });
 
+describe('the fenced writes', () => {
+  it('saves changed state rows, deletes removed ones and appends run records in order, in one write', async () => {
+    const { url, stores } = await hosts(1);
+    const shared = stores[0]?.schedulerStores({ leaseMs: 60_000 });
+    if (shared === undefined) throw new Error('unreachable');
+    await shared.lock.acquire();
+    const at = '2025-01-01T00:00:00.000Z';
+    const entry = (lastDue: string) => ({ signature: 's', lastDue, updatedAt: at });
+    await shared.stateStore.save({ version: 1, schedules: { a: entry(at), b: entry(at), c: entry(at) } });
+    const run = (id: string, due: string): RunRecord => ({
+      id,
+      due,
+      start: due,
+      durationMs: 5,
+      outcome: 'ok',
+    });
+    const later = '2025-01-01T00:01:00.000Z';
+    await shared.stateStore.commit?.({ version: 1, schedules: { a: entry(later), c: entry(at) } }, [
+      run('a', later),
+      run('b', at),
+      run('a', '2025-01-01T00:02:00.000Z'),
+    ]);
+    const sql = postgres(url, { onnotice: () => {} });
+    const state = await sql<{ schedule_id: string; last: string }[]>`
+      select schedule_id, record->>'lastDue' as last from macstats_scheduler_state order by schedule_id`;
+    expect(state).toEqual([
+      { schedule_id: 'a', last: later },
+      { schedule_id: 'c', last: at },
+    ]);
+    const runs = await sql<{ schedule_id: string; due: Date; epoch: string }[]>`
+      select schedule_id, due, epoch from macstats_scheduler_runs order by seq`;
+    expect(runs.map((row) => `${row.schedule_id} ${row.due.toISOString()} ${row.epoch}`)).toEqual([
+      `a ${later} 1`,
+      `b ${at} 1`,
+      'a 2025-01-01T00:02:00.000Z 1',
+    ]);
+    expect((await shared.history.read(2)).map((record) => record.due)).toEqual([
+      at,
+      '2025-01-01T00:02:00.000Z',
+    ]);
+    await sql.end();
+  });
+});
+
+describe('the shared schedules', () => {
+  it('keeps every one of many edits made at once from two hosts', async () => {
+    const { stores } = await hosts(2);
+    const sources = stores.map((store) => store.schedulerStores().source);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        sources[index % 2]?.edit((document) => {
+          document.schedules.push({ id: `s${index}`, cron: '0 * * * *', task: 'tick' });
+        }),
+      ),
+    );
+    const text = (await sources[0]?.read()) ?? '';
+    const ids = (JSON.parse(text) as { schedules: Array<{ id: string }> }).schedules.map((entry) => entry.id);
+    expect(ids.sort()).toEqual(Array.from({ length: 30 }, (_, index) => `s${index}`).sort());
+  });
+});
+
 describe('a scheduler on PostgreSQL', () => {
   it('fires each due second once across two hosts, and the other takes over when the leader stops', async () => {
     const { stores } = await hosts(2);

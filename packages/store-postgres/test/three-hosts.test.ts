@@ -3,7 +3,7 @@ import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectPostgres } from '../src/index.js';
-import { HostProcesses } from './host-processes.js';
+import { type HostLine, HostProcesses } from './host-processes.js';
 
 let server: TestPostgres;
 let hosts: HostProcesses | undefined;
@@ -16,11 +16,13 @@ afterAll(async () => {
 });
 
 const leaseMs = 1200;
-/** Wall time between the faults; the whole run lasts about five of these. */
-const phaseMs = 9000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Runs the leader of a phase fires before the next fault; the whole run is paced by these, not by clocks. */
+const runsPerPhase = 30;
 
-/** 40 second-granularity crons every 5 to 8 s at every offset, and 10 one-shots due before the run can end (its sleeps alone last 38 s). */
+/**
+ * 40 second-granularity crons every 5 to 8 s at every offset, 3 slow ones (each run lasts
+ * 1.5 s, so a fault can land mid-run), and 10 one-shots due every 3.5 s from the start.
+ */
 function makeSchedules(start: number): Schedule[] {
   const schedules: Schedule[] = [];
   for (const interval of [5, 6, 7, 8]) {
@@ -32,12 +34,18 @@ function makeSchedules(start: number): Schedule[] {
       });
     }
   }
+  for (let offset = 0; offset < 3; offset += 1) {
+    schedules.push({ id: `slow-${offset}`, cron: `${offset}/4 * * * * *`, task: 'slow' });
+  }
   for (let index = 1; index <= 10; index += 1) {
     const at = new Date(Math.floor(start / 1000) * 1000 + index * 3500).toISOString();
     schedules.push({ id: `once-${index}`, at, task: 'once' });
   }
   return schedules;
 }
+
+const isFire = (line: HostLine) => line.words[0] === 'fire';
+const runKey = (line: HostLine) => `${line.words[1]} ${line.words[2]}`;
 
 it('fires every due run exactly once while leaders are killed twice and paused once', async () => {
   const url = await server.createDatabase('three_hosts');
@@ -50,10 +58,29 @@ it('fires every due run exactly once while leaders are killed twice and paused o
   const processes = hosts;
   for (let index = 0; index < 3; index += 1) processes.spawn();
 
+  /** Waits until `pid` has fired `count` runs after line `from`, then for its next slow run; resolves that line. */
+  const slowRunAfter = async (pid: number, from: number, count: number) => {
+    let fired = 0;
+    await processes.waitFor(
+      (line) => line.pid === pid && isFire(line) && ++fired >= count,
+      from,
+      `${count} runs fired by the leader`,
+    );
+    return processes.waitFor(
+      (line) => line.pid === pid && isFire(line) && line.words[1]?.startsWith('slow-') === true,
+      processes.lines.length,
+      'a slow run fired by the leader',
+    );
+  };
+
   const failovers: number[] = [];
+  /** Slow runs under way on a leader at the moment it was killed or paused. */
+  const cutShort: string[] = [];
   let leader = await processes.waitFor((line) => line.words[0] === 'leader');
   for (const fault of ['SIGKILL', 'SIGKILL', 'SIGSTOP'] as const) {
-    await sleep(phaseMs);
+    // The fault lands while the leader is in the middle of a slow run.
+    const slow = await slowRunAfter(leader.pid, processes.lines.indexOf(leader), runsPerPhase);
+    cutShort.push(runKey(slow));
     const from = processes.lines.length;
     const faultAt = performance.now();
     if (fault === 'SIGKILL') {
@@ -70,18 +97,25 @@ it('fires every due run exactly once while leaders are killed twice and paused o
     );
     failovers.push(Math.round(leader.at - faultAt));
     if (fault === 'SIGSTOP') {
-      await sleep(2 * leaseMs);
+      // Its lease has expired (another host holds it): waking, it stands down and fires nothing.
       const woken = processes.lines.length;
       processes.children.get(paused)?.kill('SIGCONT');
-      // Waking after losing its lease, it notices and stands down.
       await processes.waitFor(
         (line) => line.words[0] === 'lost' && line.pid === paused,
         woken,
         'the woken leader standing down',
       );
+      expect(processes.lines.slice(woken).filter((line) => line.pid === paused && isFire(line))).toEqual([]);
     }
   }
-  await sleep(phaseMs);
+  // The last leader runs a full phase and the last one-shot comes due.
+  let fired = 0;
+  await processes.waitFor(
+    (line) => line.pid === leader.pid && isFire(line) && ++fired >= runsPerPhase,
+    processes.lines.indexOf(leader),
+    `${runsPerPhase} runs fired by the last leader`,
+  );
+  await processes.waitFor((line) => isFire(line) && line.words[1] === 'once-10', 0, 'the last one-shot');
   expect(await processes.stopAll(), 'hosts that did not stop on SIGTERM').toEqual([]);
 
   const sql = postgres(url, { onnotice: () => {} });
@@ -102,8 +136,8 @@ it('fires every due run exactly once while leaders are killed twice and paused o
   await sql.end();
 
   const fires = new Map<string, number>();
-  for (const line of processes.lines.filter((entry) => entry.words[0] === 'fire')) {
-    const key = `${line.words[1]} ${line.words[2]}`;
+  for (const line of processes.lines.filter(isFire)) {
+    const key = runKey(line);
     fires.set(key, (fires.get(key) ?? 0) + 1);
   }
   const records = new Map<string, RunRecord[]>();
@@ -112,13 +146,14 @@ it('fires every due run exactly once while leaders are killed twice and paused o
     records.set(key, [...(records.get(key) ?? []), record]);
   }
 
-  // Every run fired at most once, and a run recorded as done fired exactly once.
+  // Every run fired at most once, and a run recorded as done (or aborted by the clean stop at
+  // the end) fired exactly once.
   expect([...fires.values()].filter((count) => count > 1)).toEqual([]);
   for (const [key, list] of records) {
     expect(list, key).toHaveLength(1);
     const record = list[0] as RunRecord;
-    expect(['ok', 'interrupted'], key).toContain(record.outcome);
-    if (record.outcome === 'ok') expect(fires.get(key), key).toBe(1);
+    expect(['ok', 'interrupted', 'aborted'], key).toContain(record.outcome);
+    if (record.outcome !== 'interrupted') expect(fires.get(key), key).toBe(1);
   }
   for (const key of fires.keys()) expect(records.has(key), `fired but not recorded: ${key}`).toBe(true);
 
@@ -147,6 +182,14 @@ it('fires every due run exactly once while leaders are killed twice and paused o
       list.map((record) => record.due),
       schedule.id,
     ).toEqual([new Date(schedule.at as string).toISOString()]);
+  }
+  // The slow runs a fault cut short: fired once, then recorded as interrupted by the next leader.
+  for (const key of cutShort) {
+    expect(fires.get(key), key).toBe(1);
+    expect(
+      records.get(key)?.map((record) => record.outcome),
+      key,
+    ).toEqual(['interrupted']);
   }
   // A run is recorded as interrupted only by a host taking over from one that was killed or
   // paused mid-run, never by the first leader. (The stop at the end may add a takeover.)
