@@ -1,5 +1,6 @@
 import { describeOpenAiError } from './openai-errors.js';
 import { createOpenAiModel } from './openai-model.js';
+import type { OpenAiServerModel } from './server-info.js';
 
 /** Options of {@link checkOpenAi}. */
 export interface CheckOpenAiOptions {
@@ -52,7 +53,7 @@ export async function checkOpenAi(options: CheckOpenAiOptions): Promise<OpenAiCh
     model: options.model ?? 'unset',
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  let listed: Array<{ id: string; contextLength: number | null }>;
+  let listed: OpenAiServerModel[];
   try {
     listed = await model.listModels(options.signal ? { signal: options.signal } : {});
   } catch (error) {

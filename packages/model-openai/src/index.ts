@@ -5,4 +5,6 @@ export type { OpenAiErrorCode, OpenAiErrorContext } from './openai-errors.js';
 export { describeOpenAiError, toOpenAiError } from './openai-errors.js';
 export type { OpenAiChatModel, OpenAiModelOptions } from './openai-model.js';
 export { createOpenAiModel } from './openai-model.js';
+export type { OpenAiPoolMember } from './openai-pool-member.js';
+export { createOpenAiPoolMember } from './openai-pool-member.js';
 export type { OpenAiServerModel } from './server-info.js';

@@ -14,7 +14,7 @@ import { OPENAI_MODEL_DEFAULTS } from './defaults.js';
 import { describeOpenAiError, toOpenAiError } from './openai-errors.js';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.js';
 import { ReplyAssembler } from './reply-assembler.js';
-import { listServerModels, readLlamaServerContext } from './server-info.js';
+import { listServerModels, type OpenAiServerModel, readLlamaServerContext } from './server-info.js';
 
 /** Options of {@link createOpenAiModel}. */
 export interface OpenAiModelOptions {
@@ -44,10 +44,8 @@ export interface OpenAiModelOptions {
 /** An OpenAI-compatible chat model behind core's port, with the server it talks to. */
 export interface OpenAiChatModel extends ChatModel {
   readonly baseUrl: string;
-  /** The models the server lists, with their context length when it says. */
-  listModels(options?: {
-    signal?: AbortSignal;
-  }): Promise<Array<{ id: string; contextLength: number | null }>>;
+  /** The models the server lists, with their context length and whether loaded, when it says. */
+  listModels(options?: { signal?: AbortSignal }): Promise<OpenAiServerModel[]>;
 }
 
 /**

@@ -8,6 +8,34 @@ export interface OpenAiServerModel {
   id: string;
   /** vLLM's `max_model_len`, or LM Studio's and others' `context_length` / `max_context_length`. */
   contextLength: number | null;
+  /**
+   * Whether the model is in memory now, when the listing says so: see {@link isListedLoaded}.
+   * `null` when the server does not say (LM Studio, Ollama's `/v1`, a hosted API).
+   */
+  loaded: boolean | null;
+}
+
+/**
+ * `owned_by` values of servers that list only what they serve from memory: vLLM and SGLang list the
+ * models they were started with (and their LoRA adapters), a standalone llama-server the one model
+ * it loaded. Read from their sources; OpenAI's own API answers `openai` or `system` there.
+ */
+const SERVES_WHAT_IT_LISTS = new Set(['vllm', 'sglang', 'llamacpp']);
+
+/**
+ * Whether one `/v1/models` entry says its model is loaded. llama-server in router mode marks each
+ * entry with `status.value` (`loaded`, `loading`, `unloaded`, …): only `loaded` counts. Without a
+ * status, an entry from a server that serves what it lists is loaded. Anything else is unknown
+ * (`null`): LM Studio lists every downloaded model while just-in-time loading is on, and Ollama's
+ * `/v1/models` lists every pulled model, with no word on which are in memory.
+ */
+export function isListedLoaded(entry: Record<string, unknown>): boolean | null {
+  const status = entry.status;
+  if (status !== null && typeof status === 'object') {
+    const value = (status as { value?: unknown }).value;
+    if (typeof value === 'string') return value === 'loaded';
+  }
+  return typeof entry.owned_by === 'string' && SERVES_WHAT_IT_LISTS.has(entry.owned_by) ? true : null;
 }
 
 function positiveNumber(value: unknown): number | null {
@@ -52,6 +80,7 @@ export async function listServerModels(
             positiveNumber(raw.context_length) ??
             positiveNumber(raw.max_context_length) ??
             null,
+          loaded: isListedLoaded(raw),
         });
       }
       return models;

@@ -6,6 +6,16 @@ export interface FakeOpenAiModel {
   id: string;
   /** Reported as vLLM's `max_model_len` in `/v1/models`; omitted when not given. */
   maxModelLen?: number;
+  /**
+   * The entry's `owned_by`, where servers put their own name (`vllm`, `sglang`, `llamacpp`);
+   * Ollama's `/v1` puts the model's namespace (`library`). Default `fake`.
+   */
+  ownedBy?: string;
+  /**
+   * llama-server's router mode: the entry's `status.value` (`loaded`, `loading`, `unloaded`).
+   * Omitted when not given, as standalone servers do. The fake serves the model either way.
+   */
+  status?: string;
 }
 
 /** A fault the fake injects instead of a normal reply. */

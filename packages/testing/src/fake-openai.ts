@@ -84,8 +84,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
               id: model.id,
               object: 'model',
               created: 1_767_225_600,
-              owned_by: 'fake',
+              owned_by: model.ownedBy ?? 'fake',
               ...(model.maxModelLen !== undefined ? { max_model_len: model.maxModelLen } : {}),
+              ...(model.status !== undefined ? { status: { value: model.status } } : {}),
             })),
           });
         } else if (request.method === 'GET' && path === '/props' && options.propsContextLength !== null) {

@@ -31,6 +31,20 @@ describe('startFakeOpenAi', () => {
     ]);
   });
 
+  it('lists owned_by and llama-server router status when given, and serves an unloaded model', async () => {
+    const { client } = await start({
+      models: [{ id: 'router-model', ownedBy: 'llamacpp', status: 'unloaded' }, { id: 'plain' }],
+    });
+    const listed: Array<{ id: string; owned_by: string; status?: { value: string } }> = [];
+    for await (const model of client.models.list()) listed.push(model as never);
+    expect(listed.map((model) => [model.owned_by, model.status])).toEqual([
+      ['llamacpp', { value: 'unloaded' }],
+      ['fake', undefined],
+    ]);
+    const reply = await client.chat.completions.create({ model: 'router-model', messages: question });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+  });
+
   it('answers a chat with the scripted content and usage', async () => {
     const { client, fake } = await start({ replies: ['Five.'] });
     const reply = await client.chat.completions.create({ model: 'local-model', messages: question });
