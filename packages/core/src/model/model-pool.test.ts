@@ -180,4 +180,26 @@ describe('createModelPool', () => {
     expect(calls).toEqual(['steady', 'flaky']);
     pool.close();
   });
+
+  it('logs nothing once closed, even for a status check that was under way', async () => {
+    let fail: (error: Error) => void = () => {};
+    const slow: PoolMember = {
+      name: 'slow',
+      model: answeringModel('slow', []),
+      status: () =>
+        new Promise((_, reject) => {
+          fail = reject;
+        }),
+    };
+    const logged: string[] = [];
+    const record = (_data: unknown, message?: string) => void logged.push(message ?? '');
+    const logger = { debug: record, info: record, warn: record, error: record };
+    const pool = createModelPool({ members: [slow], logger });
+    const checking = pool.checkHealth();
+    pool.close();
+    fail(new Error('connection refused'));
+    await checking;
+    expect(pool.members()[0]?.healthy).toBe(false);
+    expect(logged).toEqual([]);
+  });
 });

@@ -52,7 +52,7 @@ export interface ModelPool extends ChatModel {
   members(): PoolMemberView[];
   /** Checks every member's status now; resolves when all have answered or failed. */
   checkHealth(): Promise<void>;
-  /** Stops the background health checks. Requests under way finish. */
+  /** Stops the background health checks, and logging: a check still under way ends quietly. Requests under way finish. */
   close(): void;
 }
 
@@ -115,10 +115,14 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     );
   }
 
+  // After close() the app may have closed its logger too: a check still under way must not log.
+  let closed = false;
+
   function markDown(state: MemberState, error: unknown): void {
     if (!state.healthy) return;
     state.healthy = false;
-    logger.warn({ member: state.member.name, err: error }, 'model pool member failed; routing around it');
+    if (!closed)
+      logger.warn({ member: state.member.name, err: error }, 'model pool member failed; routing around it');
   }
 
   async function attempt(
@@ -195,7 +199,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     }
     try {
       state.status = await status.call(state.member, AbortSignal.timeout(statusTimeoutMs));
-      if (!state.healthy) logger.info({ member: state.member.name }, 'model pool member is back');
+      if (!state.healthy && !closed) logger.info({ member: state.member.name }, 'model pool member is back');
       state.healthy = true;
     } catch (error) {
       markDown(state, error);
@@ -236,7 +240,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         loaded: state.status?.loaded,
       })),
     checkHealth,
-    close: () => clearInterval(timer),
+    close: () => {
+      closed = true;
+      clearInterval(timer);
+    },
   };
 }
 
