@@ -7,6 +7,7 @@ import { parseDiagnosticsSetting } from './diagnostics.js';
 import {
   MODEL_CONFIG_KEYS,
   type ModelProvider,
+  parseBaseUrls,
   parseKeepAlive,
   parseModelProvider,
   parseTokenCount,
@@ -49,8 +50,16 @@ export interface AppConfig {
   discordShardCount: number | undefined;
   /** `MODEL_PROVIDER`: `ollama` (default) or `openai` (an OpenAI-compatible server). */
   modelProvider: ModelProvider;
-  /** `OPENAI_BASE_URL`: the OpenAI-compatible API, e.g. `http://127.0.0.1:8080/v1`. */
+  /**
+   * `OPENAI_BASE_URL`: the OpenAI-compatible API, e.g. `http://127.0.0.1:8080/v1`. With
+   * `OPENAI_BASE_URLS` set, the first of those.
+   */
   openaiBaseUrl: string | undefined;
+  /**
+   * `OPENAI_BASE_URLS` (comma-separated URLs): several OpenAI-compatible servers answering as one
+   * pool. Unset: `[openaiBaseUrl]`, or none.
+   */
+  openaiBaseUrls: string[];
   /** `OPENAI_API_KEY`, when the server wants one. */
   openaiApiKey: string | undefined;
   /** `OPENAI_MODEL`; when unset the first model the server lists. */
@@ -107,9 +116,12 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     .map((host) => host.trim())
     .filter((host) => host !== '');
   const ollamaHost = ollamaHosts[0] ?? get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
+  const openaiBaseUrls = parseBaseUrls(get('OPENAI_BASE_URLS'), get('OPENAI_BASE_URL'));
+  warnings.push(...openaiBaseUrls.warnings);
   return {
     modelProvider: provider.value,
-    openaiBaseUrl: get('OPENAI_BASE_URL'),
+    openaiBaseUrl: openaiBaseUrls.first,
+    openaiBaseUrls: openaiBaseUrls.all,
     openaiApiKey: get('OPENAI_API_KEY'),
     openaiModel: get('OPENAI_MODEL'),
     ollamaKeepAlive: keepAlive.value,

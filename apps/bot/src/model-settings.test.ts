@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
+import { parseBaseUrls, parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
 
 describe('model settings', () => {
   it('reads MODEL_PROVIDER, and a wrong one is one warning and Ollama', () => {
@@ -25,5 +25,38 @@ describe('model settings', () => {
       /^MODEL_CONTEXT_LENGTH="big" is not a token count/,
     );
     expect(parseTokenCount('MODEL_CONTEXT_LENGTH', '100').warning).toBeDefined();
+  });
+
+  it('reads OPENAI_BASE_URLS as a list whose first URL stands for OPENAI_BASE_URL', () => {
+    expect(parseBaseUrls('http://a:8080/v1/, http://b:8080/v1,http://a:8080/v1', undefined)).toEqual({
+      first: 'http://a:8080/v1',
+      all: ['http://a:8080/v1', 'http://b:8080/v1'],
+      warnings: [],
+    });
+    expect(parseBaseUrls(undefined, 'http://one/v1')).toEqual({
+      first: 'http://one/v1',
+      all: ['http://one/v1'],
+      warnings: [],
+    });
+    expect(parseBaseUrls(' , ', undefined)).toEqual({ first: undefined, all: [], warnings: [] });
+  });
+
+  it('leaves out an OPENAI_BASE_URLS entry that is not an http(s) URL, with one sentence', () => {
+    const read = parseBaseUrls('ftp://a/v1,http://b/v1', undefined);
+    expect(read.all).toEqual(['http://b/v1']);
+    expect(read.warnings).toEqual([
+      'OPENAI_BASE_URLS entry "ftp://a/v1" is not an http(s) URL such as http://127.0.0.1:8080/v1; it is left out of the pool.',
+    ]);
+    expect(parseBaseUrls('nonsense', 'http://one/v1')).toMatchObject({
+      first: 'http://one/v1',
+      all: ['http://one/v1'],
+    });
+  });
+
+  it('warns when OPENAI_BASE_URL names a server OPENAI_BASE_URLS leaves out', () => {
+    expect(parseBaseUrls('http://a/v1,http://b/v1', 'http://b/v1/').warnings).toEqual([]);
+    expect(parseBaseUrls('http://a/v1,http://b/v1', 'http://c/v1').warnings).toEqual([
+      'OPENAI_BASE_URL (http://c/v1) is not in OPENAI_BASE_URLS; the pool is OPENAI_BASE_URLS alone, so remove one of them.',
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 export const MODEL_CONFIG_KEYS = [
   'MODEL_PROVIDER',
   'OPENAI_BASE_URL',
+  'OPENAI_BASE_URLS',
   'OPENAI_API_KEY',
   'OPENAI_MODEL',
 ] as const;
@@ -46,4 +47,45 @@ export function parseTokenCount(
   return {
     warning: `${name}="${text}" is not a token count: use a whole number from 512 up (8192, or 8k); the default is used.`,
   };
+}
+
+/**
+ * Reads `OPENAI_BASE_URLS`, comma-separated OpenAI-compatible API addresses answering as one pool.
+ * An entry that is not an http(s) URL is left out with one warning; repeats count once. When the
+ * list is set, its first URL takes the place of `OPENAI_BASE_URL` (checked at start, asked which
+ * model to use), so `OPENAI_BASE_URL` set to another address is one warning. Unset or empty: the
+ * list is `OPENAI_BASE_URL` alone.
+ */
+export function parseBaseUrls(
+  list: string | undefined,
+  single: string | undefined,
+): { first: string | undefined; all: string[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const all: string[] = [];
+  for (const entry of (list ?? '').split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    if (!isHttpUrl(entry)) {
+      warnings.push(
+        `OPENAI_BASE_URLS entry "${entry}" is not an http(s) URL such as http://127.0.0.1:8080/v1; it is left out of the pool.`,
+      );
+      continue;
+    }
+    const url = entry.replace(/\/+$/, '');
+    if (!all.includes(url)) all.push(url);
+  }
+  if (all.length === 0) return { first: single, all: single ? [single] : [], warnings };
+  if (single && !all.includes(single.replace(/\/+$/, '')))
+    warnings.push(
+      `OPENAI_BASE_URL (${single}) is not in OPENAI_BASE_URLS; the pool is OPENAI_BASE_URLS alone, so remove one of them.`,
+    );
+  return { first: all[0], all, warnings };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

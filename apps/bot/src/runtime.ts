@@ -8,8 +8,9 @@ import {
   createOllamaPoolMember,
   type Logger,
   type MemoryStore,
+  type ModelPool,
 } from '@macstats/core';
-import { checkOpenAi, createOpenAiModel } from '@macstats/model-openai';
+import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
@@ -51,35 +52,18 @@ export interface Runtime {
 export const OPENAI_BASE_URL_MISSING =
   "MODEL_PROVIDER=openai needs OPENAI_BASE_URL, the server's API address such as http://127.0.0.1:8080/v1 (llama-server) or http://127.0.0.1:1234/v1 (LM Studio).";
 
-/** Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems. */
+/**
+ * Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems.
+ * With several OpenAI-compatible servers (OPENAI_BASE_URLS) all are asked at once and the first, in
+ * the list's order, that serves the model answers for the pool: one server down is not a problem
+ * while another serves (the pool routes around it).
+ */
 export async function checkModelServer(config: AppConfig, signal?: AbortSignal): Promise<ModelServerCheck> {
   if (config.modelProvider === 'openai') {
-    const url = config.openaiBaseUrl ?? '';
-    const base = {
-      ok: false,
-      reachable: false,
-      provider: 'openai' as const,
-      url,
-      model: null,
-      models: [],
-      tools: null,
-    };
-    if (!config.openaiBaseUrl) return { ...base, problem: OPENAI_BASE_URL_MISSING };
-    const found = await checkOpenAi({
-      baseUrl: config.openaiBaseUrl,
-      apiKey: config.openaiApiKey,
-      model: config.openaiModel,
-      signal,
-    });
-    // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
-    return {
-      ...base,
-      ok: found.ok,
-      reachable: found.reachable,
-      model: found.model,
-      models: found.models,
-      problem: found.problem,
-    };
+    if (!config.openaiBaseUrl) return { ...openAiBase(''), problem: OPENAI_BASE_URL_MISSING };
+    const urls = config.openaiBaseUrls.length > 0 ? config.openaiBaseUrls : [config.openaiBaseUrl];
+    const each = await Promise.all(urls.map((url) => checkOpenAiServer(config, url, signal)));
+    return each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
   }
   const found = await checkOllama({
     host: config.ollamaHost,
@@ -98,6 +82,40 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
   };
 }
 
+function openAiBase(url: string) {
+  return {
+    ok: false,
+    reachable: false,
+    provider: 'openai' as const,
+    url,
+    model: null,
+    models: [],
+    tools: null,
+  };
+}
+
+async function checkOpenAiServer(
+  config: AppConfig,
+  url: string,
+  signal: AbortSignal | undefined,
+): Promise<ModelServerCheck> {
+  const found = await checkOpenAi({
+    baseUrl: url,
+    apiKey: config.openaiApiKey,
+    model: config.openaiModel,
+    signal,
+  });
+  // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
+  return {
+    ...openAiBase(url),
+    ok: found.ok,
+    reachable: found.reachable,
+    model: found.model,
+    models: found.models,
+    problem: found.problem,
+  };
+}
+
 /** The chat model of the configured server for `model`. */
 export function chatModel(config: AppConfig, model: string): ChatModel {
   if (config.modelProvider === 'openai')
@@ -107,6 +125,29 @@ export function chatModel(config: AppConfig, model: string): ChatModel {
       model,
     });
   return createOllamaModel({ host: config.ollamaHost, model, keepAlive: config.ollamaKeepAlive });
+}
+
+/**
+ * Several servers of the configured provider (`OLLAMA_HOSTS`, `OPENAI_BASE_URLS`) as one pool:
+ * loaded first, then least busy; a server that fails is routed around. One server: no pool.
+ */
+function createPool(config: AppConfig, model: string, logger: Logger): ModelPool | undefined {
+  if (config.modelProvider === 'openai') {
+    if (config.openaiBaseUrls.length < 2) return undefined;
+    return createModelPool({
+      members: config.openaiBaseUrls.map((baseUrl) =>
+        createOpenAiPoolMember({ baseUrl, apiKey: config.openaiApiKey, model }),
+      ),
+      logger,
+    });
+  }
+  if (config.ollamaHosts.length < 2) return undefined;
+  return createModelPool({
+    members: config.ollamaHosts.map((host) =>
+      createOllamaPoolMember({ host, model, keepAlive: config.ollamaKeepAlive }),
+    ),
+    logger,
+  });
 }
 
 /** How the resolver asks the server for a model again while none is known. */
@@ -145,16 +186,7 @@ export async function createRuntime(
     initial: server.model,
     lookup: lookup(config),
   });
-  // Several Ollama hosts: one pool (loaded first, then least busy; a host that fails is routed around).
-  const pool =
-    config.modelProvider === 'ollama' && config.ollamaHosts.length > 1
-      ? createModelPool({
-          members: config.ollamaHosts.map((host) =>
-            createOllamaPoolMember({ host, model: model.known, keepAlive: config.ollamaKeepAlive }),
-          ),
-          logger,
-        })
-      : undefined;
+  const pool = createPool(config, model.known, logger);
   const installed = createInstalledModels({
     list: async () => {
       const found = await checkModelServer(config, AbortSignal.timeout(3000));

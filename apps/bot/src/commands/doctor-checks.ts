@@ -26,8 +26,27 @@ export async function checkModelServer(config: AppConfig): Promise<Check[]> {
   return config.modelProvider === 'openai' ? checkOpenAiServer(config) : checkOllamaAndModel(config);
 }
 
+/**
+ * The OpenAI-compatible server, or each server of the pool when OPENAI_BASE_URLS lists several:
+ * while one of them serves the model, the others' problems are warnings (the pool routes around them).
+ */
 export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
-  if (!config.openaiBaseUrl)
+  if (config.openaiBaseUrls.length < 2) return checkOneOpenAiServer(config, config.openaiBaseUrl, '');
+  const each = await Promise.all(
+    config.openaiBaseUrls.map((url) => checkOneOpenAiServer(config, url, ` at ${url}`)),
+  );
+  const poolServes = each.some((checks) => checks.every((check) => check.status === 'ok'));
+  return each
+    .flat()
+    .map((check) => (poolServes && check.status === 'fail' ? { ...check, status: 'warn' as const } : check));
+}
+
+async function checkOneOpenAiServer(
+  config: AppConfig,
+  baseUrl: string | undefined,
+  where: string,
+): Promise<Check[]> {
+  if (!baseUrl)
     return [
       {
         status: 'fail',
@@ -36,7 +55,7 @@ export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
       },
     ];
   const result = await checkOpenAi({
-    baseUrl: config.openaiBaseUrl,
+    baseUrl,
     apiKey: config.openaiApiKey,
     model: config.openaiModel,
     signal: timeout(),
@@ -45,14 +64,14 @@ export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
     return [
       {
         status: 'fail',
-        text: result.problem ?? `The OpenAI-compatible server at ${config.openaiBaseUrl} is not reachable`,
+        text: result.problem ?? `The OpenAI-compatible server at ${baseUrl} is not reachable`,
       },
-      { status: 'skip', text: 'model: not checked while the server is not reachable' },
+      { status: 'skip', text: `model${where}: not checked while the server is not reachable` },
     ];
   const checks: Check[] = [
     {
       status: 'ok',
-      text: `OpenAI-compatible server is reachable at ${config.openaiBaseUrl} (${result.models.length} models listed)`,
+      text: `OpenAI-compatible server is reachable at ${baseUrl} (${result.models.length} models listed)`,
     },
   ];
   if (!result.ok || !result.model) {
@@ -61,7 +80,7 @@ export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
   }
   const chosen = config.openaiModel ? '' : ' (picked: OPENAI_MODEL is unset)';
   const context = result.contextLength ? `, context ${result.contextLength} tokens` : '';
-  checks.push({ status: 'ok', text: `model ${result.model}${chosen} is listed${context}` });
+  checks.push({ status: 'ok', text: `model ${result.model}${chosen} is listed${where}${context}` });
   return checks;
 }
 
