@@ -136,13 +136,11 @@ it('runs the bots of docs/deploy/compose.scale.yaml as written: shared schedules
 
   const seeding = await connectPostgres({ url });
   const at = new Date(Date.now() + 3000).toISOString();
-  await seeding
-    .schedulerStores()
-    .source.import(
-      JSON.stringify({
-        schedules: [{ id: 'standup', at, task: 'Say standup time', reply_to_channel_id: zero }],
-      }),
-    );
+  await seeding.schedulerStores().source.import(
+    JSON.stringify({
+      schedules: [{ id: 'standup', at, task: 'Say standup time', reply_to_channel_id: zero }],
+    }),
+  );
   await seeding.close();
 
   // One Ollama host goes away: every bot's pool answers on the other.
