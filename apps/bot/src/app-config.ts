@@ -7,9 +7,11 @@ import { parseDiagnosticsSetting } from './diagnostics.js';
 import {
   MODEL_CONFIG_KEYS,
   type ModelProvider,
-  parseBaseUrls,
+  OLLAMA_SERVERS,
+  OPENAI_SERVERS,
   parseKeepAlive,
   parseModelProvider,
+  parseServerList,
   parseTokenCount,
 } from './model-settings.js';
 
@@ -20,7 +22,7 @@ export interface AppConfig {
   ollamaHost: string;
   /**
    * `OLLAMA_HOSTS` (comma-separated URLs): several Ollama servers answering as one pool. Unset:
-   * `[ollamaHost]`. The first is the one checked at start and asked for the model list.
+   * `[ollamaHost]`. All are checked at start; the first that has the model is asked for the list.
    */
   ollamaHosts: string[];
   /** `OLLAMA_MODEL`; when unset the first suitable model Ollama lists is picked. */
@@ -111,12 +113,10 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const maxContext = parseTokenCount('MODEL_MAX_CONTEXT', get('MODEL_MAX_CONTEXT'));
   for (const warning of [contextLength.warning, maxContext.warning]) if (warning) warnings.push(warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
-  const ollamaHosts = (get('OLLAMA_HOSTS') ?? '')
-    .split(',')
-    .map((host) => host.trim())
-    .filter((host) => host !== '');
-  const ollamaHost = ollamaHosts[0] ?? get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST;
-  const openaiBaseUrls = parseBaseUrls(get('OPENAI_BASE_URLS'), get('OPENAI_BASE_URL'));
+  const ollamaHosts = parseServerList(OLLAMA_SERVERS, get('OLLAMA_HOSTS'), get('OLLAMA_HOST'));
+  warnings.push(...ollamaHosts.warnings);
+  const ollamaHost = ollamaHosts.first ?? DEFAULT_OLLAMA_HOST;
+  const openaiBaseUrls = parseServerList(OPENAI_SERVERS, get('OPENAI_BASE_URLS'), get('OPENAI_BASE_URL'));
   warnings.push(...openaiBaseUrls.warnings);
   return {
     modelProvider: provider.value,
@@ -129,7 +129,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     modelMaxContext: maxContext.value,
     home: loaded.macstatsHome,
     ollamaHost,
-    ollamaHosts: ollamaHosts.length > 0 ? ollamaHosts : [ollamaHost],
+    ollamaHosts: ollamaHosts.all.length > 0 ? ollamaHosts.all : [ollamaHost],
     ollamaModel: get('OLLAMA_MODEL'),
     discordToken: get('DISCORD_BOT_TOKEN'),
     discordApiUrl: get('DISCORD_API_URL'),

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseBaseUrls, parseKeepAlive, parseModelProvider, parseTokenCount } from './model-settings.js';
+import {
+  OLLAMA_SERVERS,
+  OPENAI_SERVERS,
+  parseKeepAlive,
+  parseModelProvider,
+  parseServerList,
+  parseTokenCount,
+} from './model-settings.js';
+
+const parseBaseUrls = (list: string | undefined, single: string | undefined) =>
+  parseServerList(OPENAI_SERVERS, list, single);
 
 describe('model settings', () => {
   it('reads MODEL_PROVIDER, and a wrong one is one warning and Ollama', () => {

@@ -49,14 +49,34 @@ export function parseTokenCount(
   };
 }
 
+/** Which settings {@link parseServerList} reads: the list, the single address it replaces, an example. */
+export interface ServerListSetting {
+  list: string;
+  single: string;
+  example: string;
+}
+
+export const OPENAI_SERVERS: ServerListSetting = {
+  list: 'OPENAI_BASE_URLS',
+  single: 'OPENAI_BASE_URL',
+  example: 'http://127.0.0.1:8080/v1',
+};
+
+export const OLLAMA_SERVERS: ServerListSetting = {
+  list: 'OLLAMA_HOSTS',
+  single: 'OLLAMA_HOST',
+  example: 'http://127.0.0.1:11434',
+};
+
 /**
- * Reads `OPENAI_BASE_URLS`, comma-separated OpenAI-compatible API addresses answering as one pool.
- * An entry that is not an http(s) URL is left out with one warning; repeats count once. When the
- * list is set, its first URL takes the place of `OPENAI_BASE_URL` (checked at start, asked which
- * model to use), so `OPENAI_BASE_URL` set to another address is one warning. Unset or empty: the
- * list is `OPENAI_BASE_URL` alone.
+ * Reads a comma-separated list of servers answering as one pool (`OPENAI_BASE_URLS`,
+ * `OLLAMA_HOSTS`). An entry that is not an http(s) URL is left out with one warning; repeats
+ * count once. When the list is set, its first URL takes the place of the single setting
+ * (`OPENAI_BASE_URL`, `OLLAMA_HOST`), so that setting naming another address is one warning.
+ * Unset or empty: the list is the single address alone.
  */
-export function parseBaseUrls(
+export function parseServerList(
+  setting: ServerListSetting,
   list: string | undefined,
   single: string | undefined,
 ): { first: string | undefined; all: string[]; warnings: string[] } {
@@ -66,7 +86,7 @@ export function parseBaseUrls(
     if (entry === '') continue;
     if (!isHttpUrl(entry)) {
       warnings.push(
-        `OPENAI_BASE_URLS entry "${entry}" is not an http(s) URL such as http://127.0.0.1:8080/v1; it is left out of the pool.`,
+        `${setting.list} entry "${entry}" is not an http(s) URL such as ${setting.example}; it is left out of the pool.`,
       );
       continue;
     }
@@ -76,7 +96,7 @@ export function parseBaseUrls(
   if (all.length === 0) return { first: single, all: single ? [single] : [], warnings };
   if (single && !all.includes(single.replace(/\/+$/, '')))
     warnings.push(
-      `OPENAI_BASE_URL (${single}) is not in OPENAI_BASE_URLS; the pool is OPENAI_BASE_URLS alone, so remove one of them.`,
+      `${setting.single} (${single}) is not in ${setting.list}; the pool is ${setting.list} alone, so remove one of them.`,
     );
   return { first: all[0], all, warnings };
 }

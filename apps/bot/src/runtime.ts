@@ -54,7 +54,7 @@ export const OPENAI_BASE_URL_MISSING =
 
 /**
  * Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems.
- * With several OpenAI-compatible servers (OPENAI_BASE_URLS) all are asked at once and the first, in
+ * With several servers (OLLAMA_HOSTS, OPENAI_BASE_URLS) all are asked at once and the first, in
  * the list's order, that serves the model answers for the pool: one server down is not a problem
  * while another serves (the pool routes around it).
  */
@@ -65,8 +65,18 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
     const each = await Promise.all(urls.map((url) => checkOpenAiServer(config, url, signal)));
     return each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
   }
+  const hosts = config.ollamaHosts.length > 0 ? config.ollamaHosts : [config.ollamaHost];
+  const each = await Promise.all(hosts.map((host) => checkOllamaServer(config, host, signal)));
+  return each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
+}
+
+async function checkOllamaServer(
+  config: AppConfig,
+  host: string,
+  signal: AbortSignal | undefined,
+): Promise<ModelServerCheck> {
   const found = await checkOllama({
-    host: config.ollamaHost,
+    host,
     ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
     ...(signal ? { signal } : {}),
   });
@@ -74,7 +84,7 @@ export async function checkModelServer(config: AppConfig, signal?: AbortSignal):
     ok: found.ok,
     reachable: found.reachable,
     provider: 'ollama',
-    url: config.ollamaHost,
+    url: host,
     model: found.model,
     models: found.models,
     tools: found.tools,

@@ -26,15 +26,18 @@ export async function checkModelServer(config: AppConfig): Promise<Check[]> {
   return config.modelProvider === 'openai' ? checkOpenAiServer(config) : checkOllamaAndModel(config);
 }
 
-/**
- * The OpenAI-compatible server, or each server of the pool when OPENAI_BASE_URLS lists several:
- * while one of them serves the model, the others' problems are warnings (the pool routes around them).
- */
+/** The OpenAI-compatible server, or each server of the pool when OPENAI_BASE_URLS lists several. */
 export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
   if (config.openaiBaseUrls.length < 2) return checkOneOpenAiServer(config, config.openaiBaseUrl, '');
-  const each = await Promise.all(
-    config.openaiBaseUrls.map((url) => checkOneOpenAiServer(config, url, ` at ${url}`)),
-  );
+  return checkPool(config.openaiBaseUrls, (url) => checkOneOpenAiServer(config, url, ` at ${url}`));
+}
+
+/**
+ * Each server of a pool: while one of them serves the model, the others' problems are warnings
+ * (the pool routes around them).
+ */
+async function checkPool(urls: string[], checkOne: (url: string) => Promise<Check[]>): Promise<Check[]> {
+  const each = await Promise.all(urls.map(checkOne));
   const poolServes = each.some((checks) => checks.every((check) => check.status === 'ok'));
   return each
     .flat()
@@ -84,32 +87,40 @@ async function checkOneOpenAiServer(
   return checks;
 }
 
+/** Ollama and the model, or each host of the pool when OLLAMA_HOSTS lists several. */
 export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
+  if (config.ollamaHosts.length < 2) return checkOneOllama(config, config.ollamaHost, '');
+  return checkPool(config.ollamaHosts, (host) => checkOneOllama(config, host, ` at ${host}`));
+}
+
+async function checkOneOllama(config: AppConfig, host: string, where: string): Promise<Check[]> {
   const result = await checkOllama({
-    host: config.ollamaHost,
+    host,
     ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
   });
   if (!result.reachable) {
     return [
       {
         status: 'fail',
-        text: `Ollama is not reachable at ${config.ollamaHost}`,
-        fix: 'run `ollama serve`, or set OLLAMA_HOST',
+        text: `Ollama is not reachable at ${host}`,
+        fix: where
+          ? 'start Ollama there, or take it out of OLLAMA_HOSTS'
+          : 'run `ollama serve`, or set OLLAMA_HOST',
       },
-      { status: 'skip', text: 'model: not checked while Ollama is not reachable' },
+      { status: 'skip', text: `model${where}: not checked while Ollama is not reachable` },
     ];
   }
   const checks: Check[] = [
     {
       status: 'ok',
-      text: `Ollama ${result.version ?? ''} is reachable at ${config.ollamaHost}`.replace('  ', ' '),
+      text: `Ollama ${result.version ?? ''} is reachable at ${host}`.replace('  ', ' '),
     },
   ];
   if (!result.model) {
     const wanted = config.ollamaModel ?? 'a chat model';
     checks.push({
       status: 'fail',
-      text: `${wanted} is not pulled`,
+      text: `${wanted} is not pulled${where}`,
       fix: `run \`ollama pull ${config.ollamaModel ?? 'llama3.2'}\``,
     });
   } else {
@@ -117,7 +128,7 @@ export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
       ? 'supports native tool calling'
       : 'has no native tool calling; the text protocol is used';
     const chosen = config.ollamaModel ? '' : ' (picked: OLLAMA_MODEL is unset)';
-    checks.push({ status: 'ok', text: `model ${result.model}${chosen} ${how}` });
+    checks.push({ status: 'ok', text: `model ${result.model}${chosen} ${how}${where}` });
   }
   return checks;
 }
