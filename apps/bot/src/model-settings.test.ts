@@ -69,4 +69,12 @@ describe('model settings', () => {
       'OPENAI_BASE_URL (http://c/v1) is not in OPENAI_BASE_URLS; the pool is OPENAI_BASE_URLS alone, so remove one of them.',
     ]);
   });
+  it('reads OLLAMA_HOSTS the same way, naming its own settings', () => {
+    const read = parseServerList(OLLAMA_SERVERS, 'http://a:11434/,nope', 'http://b:11434');
+    expect(read.all).toEqual(['http://a:11434']);
+    expect(read.warnings).toEqual([
+      'OLLAMA_HOSTS entry "nope" is not an http(s) URL such as http://127.0.0.1:11434; it is left out of the pool.',
+      'OLLAMA_HOST (http://b:11434) is not in OLLAMA_HOSTS; the pool is OLLAMA_HOSTS alone, so remove one of them.',
+    ]);
+  });
 });

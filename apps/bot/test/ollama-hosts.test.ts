@@ -24,7 +24,7 @@ async function goneUrl(): Promise<string> {
   return gone.url;
 }
 
-const escape = (text: string) => text.replace(/[./]/g, '\\$&');
+const literal = (text: string) => text.replace(/[./]/g, '\\$&');
 
 describe('OLLAMA_HOSTS', () => {
   it('answers through the pool when the first host is down at start', async () => {
@@ -44,9 +44,9 @@ describe('OLLAMA_HOSTS', () => {
     const up = await server('second');
     const home = await tempHome();
     const { code, stdout } = await runCli(['doctor'], home, { OLLAMA_HOSTS: `${gone},${up.url}` });
-    expect(stdout).toMatch(new RegExp(`! Ollama is not reachable at ${escape(gone)}`));
+    expect(stdout).toMatch(new RegExp(`! Ollama is not reachable at ${literal(gone)}`));
     expect(stdout).toContain(`– model at ${gone}: not checked while Ollama is not reachable`);
-    expect(stdout).toMatch(new RegExp(`✓ model llama3\\.2:3b .* at ${escape(up.url)}`));
+    expect(stdout).toMatch(new RegExp(`✓ model llama3\\.2:3b .* at ${literal(up.url)}`));
     expect(stdout).toContain('All checks passed.');
     expect(code).toBe(0);
   });
