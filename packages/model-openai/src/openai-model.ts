@@ -89,11 +89,14 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
 
   async function chat(request: ChatRequest): Promise<ChatReply> {
     const started = performance.now();
-    const deadline = createTokenDeadline({
-      firstTokenMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
-      betweenTokensMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
-    });
-    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+    const deadline = createTokenDeadline(
+      {
+        firstTokenMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
+        betweenTokensMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
+      },
+      request.signal,
+    );
+    const signal = deadline.signal;
     const tools = request.tools && request.tools.length > 0 ? toOpenAiTools(request.tools) : undefined;
     const body: ChatCompletionCreateParamsBase = {
       model: request.model ?? name,

@@ -46,9 +46,8 @@ export async function runTool(
   options: RunToolOptions,
 ): Promise<{ result: ToolResult; durationMs: number }> {
   const started = performance.now();
-  const deadline = createDeadline(options.timeoutMs, 'tool did not finish');
-  const timeout = deadline.signal;
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const deadline = createDeadline(options.timeoutMs, 'tool did not finish', options.signal);
+  const signal = deadline.signal;
   const context: ToolContext = { signal, logger: options.logger };
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
   if (options.onStatus) context.onStatus = options.onStatus;
@@ -60,7 +59,7 @@ export async function runTool(
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const durationMs = performance.now() - started;
-    if (timeout.aborted) {
+    if (signal.aborted) {
       return {
         result: {
           text: `${tool.name} took longer than ${formatDuration(options.timeoutMs)} and was stopped.`,

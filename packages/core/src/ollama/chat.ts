@@ -59,7 +59,7 @@ export function createOllamaSession(host: string): OllamaSession {
     host,
     fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       const own = init?.signal ?? undefined;
-      const signal = own && current ? AbortSignal.any([own, current]) : (own ?? current);
+      const signal = own && current ? either(own, current) : (own ?? current);
       return fetch(input, signal ? { ...init, signal } : init);
     },
   });
@@ -71,14 +71,27 @@ export function createOllamaSession(host: string): OllamaSession {
   };
 }
 
+/**
+ * A signal that aborts when either does. Both live for one request only, so their listeners go
+ * with them: no need for `AbortSignal.any`, which costs tens of microseconds per call on Node 20.
+ */
+function either(first: AbortSignal, second: AbortSignal): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
+}
+
 /** Runs `work` with a client bound to the caller's signal plus a timeout; maps failures to `OLLAMA_*` errors. */
 export async function withOllama<T>(
   host: string,
   options: { signal?: AbortSignal | undefined; timeoutMs: number; session?: OllamaSession | undefined },
   work: (client: Ollama, phase: { started: boolean }) => Promise<T>,
 ): Promise<T> {
-  const deadline = createDeadline(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const deadline = createDeadline(options.timeoutMs, undefined, options.signal);
+  const signal = deadline.signal;
   const session = options.session ?? createOllamaSession(host);
   session.setSignal(signal);
   const phase = { started: false };
@@ -119,11 +132,11 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
     ...(params.keepAlive !== undefined ? { keep_alive: params.keepAlive } : {}),
     ...(params.options ? { options: params.options } : {}),
   };
-  const deadline = createTokenDeadline({
-    firstTokenMs: params.firstTokenTimeoutMs,
-    betweenTokensMs: params.betweenTokensTimeoutMs,
-  });
-  const signal = params.signal ? AbortSignal.any([params.signal, deadline.signal]) : deadline.signal;
+  const deadline = createTokenDeadline(
+    { firstTokenMs: params.firstTokenTimeoutMs, betweenTokensMs: params.betweenTokensTimeoutMs },
+    params.signal,
+  );
+  const signal = deadline.signal;
   const session = params.session ?? createOllamaSession(params.host);
   session.setSignal(signal);
   let streaming = false;

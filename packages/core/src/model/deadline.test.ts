@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDeadline, createTokenDeadline } from './deadline.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createDeadline', () => {
+  it('aborts with a TimeoutError naming the limit when the time runs out', () => {
+    vi.useFakeTimers();
+    const deadline = createDeadline(1000, 'tool did not finish');
+    vi.advanceTimersByTime(999);
+    expect(deadline.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(deadline.signal.reason).toMatchObject({
+      name: 'TimeoutError',
+      message: 'tool did not finish within 1000 ms',
+    });
+  });
+
+  it("follows its parent: aborts with the parent's reason, at once when it is aborted already", () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(60_000, undefined, parent.signal);
+    parent.abort(new Error('stopped by the user'));
+    expect(deadline.signal.reason).toEqual(new Error('stopped by the user'));
+    deadline.clear();
+    const late = createDeadline(60_000, undefined, parent.signal);
+    expect(late.signal.reason).toEqual(new Error('stopped by the user'));
+    late.clear();
+  });
+
+  it('stops following its parent once cleared', () => {
+    const parent = new AbortController();
+    const deadline = createDeadline(60_000, undefined, parent.signal);
+    deadline.clear();
+    parent.abort();
+    expect(deadline.signal.aborted).toBe(false);
+  });
+});
+
+describe('createTokenDeadline', () => {
+  it('waits the first-token limit, then the between-tokens limit from the last token', () => {
+    vi.useFakeTimers();
+    const deadline = createTokenDeadline({ firstTokenMs: 5000, betweenTokensMs: 1000 });
+    vi.advanceTimersByTime(4000);
+    deadline.tokenArrived();
+    vi.advanceTimersByTime(900);
+    deadline.tokenArrived();
+    vi.advanceTimersByTime(900);
+    expect(deadline.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(200);
+    expect(deadline.expired()).toBe('between-tokens');
+    expect(deadline.signal.reason).toMatchObject({ message: 'no further token within 1000 ms' });
+  });
+
+  it("follows its parent until cleared, and the parent's abort is not a timeout", () => {
+    const parent = new AbortController();
+    const deadline = createTokenDeadline({ firstTokenMs: 60_000, betweenTokensMs: 1000 }, parent.signal);
+    parent.abort(new Error('cancelled'));
+    expect(deadline.signal.reason).toEqual(new Error('cancelled'));
+    expect(deadline.expired()).toBeUndefined();
+    deadline.clear();
+    const other = new AbortController();
+    const cleared = createTokenDeadline({ firstTokenMs: 60_000, betweenTokensMs: 1000 }, other.signal);
+    cleared.clear();
+    other.abort();
+    expect(cleared.signal.aborted).toBe(false);
+  });
+});
