@@ -93,7 +93,7 @@ const program = new Command()
     `
 Configuration comes from the environment, then ./.config.env, then $MACSTATS_HOME/.config.env
 (MACSTATS_HOME defaults to ~/.mac-stats). See docs/bot.md.
-${exitCodes(['0  ok', '1  a check, an answer or the start failed', '2  bad usage', '3  invalid configuration (schedules.json, a refused Discord token)', '130  interrupted (SIGINT)'])}`,
+${exitCodes(['0  ok', '1  a check, an answer or the start failed', '2  bad usage', '3  invalid configuration (schedules.json or its import, a refused Discord token)', '130  interrupted (SIGINT)'])}`,
   );
 
 program
@@ -187,15 +187,60 @@ program
     ),
   );
 
-program
+const schedules = program
   .command('schedules')
-  .description('list every schedule with its next run times')
+  .description(
+    'list every schedule with its next run times and its last run (from schedules.json, or the database with DATABASE_URL)',
+  )
   .option('-n, --count <n>', 'run times per schedule', integerIn(1, 100, '--count'), 3)
-  .addHelpText('after', exitCodes(['0  listed (or no schedules.json)', '3  schedules.json has errors']))
+  .addHelpText(
+    'after',
+    exitCodes([
+      '0  listed (or no schedules yet)',
+      '1  the database (DATABASE_URL) could not be reached or used',
+      '3  the schedules have errors',
+    ]),
+  )
   .action((options: { count: number }) =>
     run('file-only', async (config, io) =>
       (await import('./commands/schedules-command.js')).schedulesCommand(config, io, {
         count: options.count,
+      }),
+    ),
+  );
+
+schedules
+  .command('import')
+  .description("replace the database's schedules (DATABASE_URL) with a schedules.json")
+  .argument('<file>', 'the schedules.json to load')
+  .addHelpText(
+    'after',
+    `
+Without DATABASE_URL the schedules already live in $MACSTATS_HOME/schedules.json: edit that file.
+${exitCodes(['0  imported (entries with errors are kept and listed; the scheduler skips them)', '1  the database could not be reached or used', '2  no DATABASE_URL is set', '3  the file cannot be read or is not a schedules file: nothing changed'])}`,
+  )
+  .action((file: string) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/schedules-transfer-command.js')).importSchedulesCommand(config, io, {
+        file,
+      }),
+    ),
+  );
+
+schedules
+  .command('export')
+  .description('print the schedules as a schedules.json document, or write them to a file (atomically)')
+  .argument('[file]', 'where to write; standard output when left out')
+  .addHelpText(
+    'after',
+    `
+With DATABASE_URL the schedules come from the database; without it from $MACSTATS_HOME/schedules.json.
+${exitCodes(['0  exported', '1  the database could not be reached, or the file could not be written'])}`,
+  )
+  .action((file: string | undefined) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/schedules-transfer-command.js')).exportSchedulesCommand(config, io, {
+        file,
       }),
     ),
   );

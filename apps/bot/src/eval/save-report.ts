@@ -1,19 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../write-file-atomic.js';
 import type { EvalReport } from './eval-report.js';
 
 /** Writes the report atomically (a temporary file in the same folder, then a rename). */
 export async function saveEvalReport(file: string, report: EvalReport): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(report, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /** The last saved report, or null when there is none or it cannot be read. */
