@@ -2,6 +2,7 @@
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
 import { MacstatsError } from '@macstats/core';
+import type { PostgresStore } from '@macstats/store-postgres';
 import { readAppConfig } from './cli/app-config.js';
 import { createAppTools } from './cli/app-tools.js';
 import { CliError, parseCliArgs, USAGE } from './cli/cli-args.js';
@@ -26,7 +27,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = readAppConfig(process.env, process.cwd());
   const logger = createConsoleLogger(process.env['MACSTATS_DEBUG'] === '1');
-  const appTools = await createAppTools(config, logger);
+  // DATABASE_URL: the schedules, their runs, the leadership and conversation memory are shared
+  // with the bot hosts. A database that cannot be reached stops the start with its one sentence.
+  let database: PostgresStore | undefined;
+  if (config.databaseUrl) {
+    const { connectPostgres } = await import('@macstats/store-postgres');
+    database = await connectPostgres({ url: config.databaseUrl, logger });
+  }
+  const appTools = await createAppTools(config, logger).catch(async (error: unknown) => {
+    await database?.close();
+    throw error;
+  });
   for (const warning of [...config.warnings, ...appTools.warnings]) console.error(warning);
 
   let dashboard: Dashboard;
@@ -42,6 +53,9 @@ async function main(argv: string[]): Promise<number> {
       ...(config.openai ? { openai: config.openai } : {}),
       context: config.context,
       tools: appTools.tools,
+      ...(database
+        ? { shared: { scheduler: database.schedulerStores(), memoryStore: database.memoryStore() } }
+        : {}),
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
       environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL', 'OPENAI_BASE_URL', 'OPENAI_MODEL'].filter(
         (name) => config.fixedAboveHomeFile.includes(name),
@@ -50,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     await appTools.close();
+    await database?.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       console.error(
         `Port ${args.port} is in use: choose another with --port, or leave it out for a free one.`,
@@ -71,6 +86,11 @@ async function main(argv: string[]): Promise<number> {
   else if (ollama.provider === 'openai')
     console.log(`OpenAI-compatible server at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
   else console.log(`Ollama ${ollama.version ?? ''} at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
+  if (database) {
+    console.log(
+      `Schedules, their runs and conversation memory are shared on PostgreSQL at ${database.database}.`,
+    );
+  }
   if (dashboard.scheduler && !dashboard.scheduler.isLeader) {
     console.log('Another macstats process runs the schedules; this dashboard shows and edits them.');
   }
@@ -80,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
   console.log('Stopping the dashboard…');
   await dashboard.close();
   await appTools.close();
+  await database?.close();
   return 0;
 }
 

@@ -48,6 +48,15 @@ describe('readAppConfig', () => {
     expect(config.ollamaModel).toBe('from-data');
   });
 
+  it('reads DATABASE_URL from the environment or a .config.env, and leaves it unset by default', () => {
+    expect(readAppConfig({}, cwd, userHome).databaseUrl).toBeUndefined();
+    writeFileSync(join(userHome, '.mac-stats', '.config.env'), 'DATABASE_URL=postgres://home/db\n');
+    expect(readAppConfig({}, cwd, userHome).databaseUrl).toBe('postgres://home/db');
+    expect(readAppConfig({ DATABASE_URL: 'postgres://env/db' }, cwd, userHome).databaseUrl).toBe(
+      'postgres://env/db',
+    );
+  });
+
   it('treats an empty value as unset', () => {
     writeFileSync(join(cwd, '.config.env'), 'OLLAMA_MODEL=from-cwd\n');
     expect(readAppConfig({ OLLAMA_MODEL: '' }, cwd, userHome).ollamaModel).toBe('from-cwd');

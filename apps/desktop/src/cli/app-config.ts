@@ -14,6 +14,11 @@ export interface AppConfig {
   context: { contextLength?: number; maxContextLength?: number };
   /** `MODEL_PROVIDER=openai` with `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`: an OpenAI-compatible server. */
   openai: { baseUrl: string; apiKey: string | undefined; model: string | undefined } | undefined;
+  /**
+   * `DATABASE_URL`: PostgreSQL shared with the bot hosts (the schedules, their state, history and
+   * leadership, and conversation memory). Unset: files under MACSTATS_HOME, this machine only.
+   */
+  databaseUrl: string | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
@@ -42,6 +47,7 @@ export function readAppConfig(
     ollamaKeepAlive: keepAlive(config.get('OLLAMA_KEEP_ALIVE'), warnings),
     openai: openAiSettings(config.get, warnings),
     context: contextSettings(config.get, warnings),
+    databaseUrl: config.get('DATABASE_URL')?.trim() || undefined,
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];

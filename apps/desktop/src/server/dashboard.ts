@@ -6,6 +6,7 @@ import {
   createOllamaModel,
   type Logger,
   MacstatsError,
+  type MemoryStore,
   modelNotInstalled,
   sameModel,
   silentLogger,
@@ -20,10 +21,18 @@ import {
 } from '@macstats/metrics';
 import { createOpenAiModel } from '@macstats/model-openai';
 import {
+  createFileScheduleSource,
   createScheduler,
   createScheduleTools,
   createTaskExecutor,
+  type LeaderLock,
+  type RunHistoryStore,
+  type RunRecord,
+  readRunHistory,
   type Scheduler,
+  type ScheduleSource,
+  type ScheduleStateStore,
+  STATE_FILES,
 } from '@macstats/scheduler';
 import { createMemoryTool, createNoteStore, formatNotes } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
@@ -35,6 +44,23 @@ import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
 import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
+
+/**
+ * State shared with other macstats hosts through one database (`DATABASE_URL`): what
+ * `@macstats/store-postgres` gives as `database.schedulerStores()` and `database.memoryStore()`.
+ */
+export interface DashboardSharedState {
+  /** The scheduler's lease, state, run history and schedules: this dashboard leads or follows. */
+  scheduler: {
+    lock: LeaderLock;
+    stateStore: ScheduleStateStore;
+    history: RunHistoryStore & { read(limit?: number): Promise<RunRecord[]> };
+    source: ScheduleSource;
+    lockRetryMs?: number;
+  };
+  /** Conversation memory: a chat continues with the same memory as on the other hosts. */
+  memoryStore: MemoryStore;
+}
 
 /** Options of {@link startDashboard}. */
 export interface DashboardOptions {
@@ -55,6 +81,11 @@ export interface DashboardOptions {
   tools?: Tool[];
   /** The metrics collector; default: a new one, started here and stopped on close. */
   collector?: MetricsCollector;
+  /**
+   * Schedules, their state and history, the scheduler's leadership and conversation memory
+   * shared through a database. Default: files in `home`, one host. The caller closes the database.
+   */
+  shared?: DashboardSharedState;
   /** Run the scheduler (when no other process holds its lock). Default true. */
   scheduler?: boolean;
   /** Names of settings fixed by the environment (shown in Settings). Default none. */
@@ -86,12 +117,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const logger = options.logger ?? silentLogger;
   const { home } = options;
   const schedulesFile = join(home, 'schedules.json');
+  const sessionsDir = join(home, 'sessions');
+  const { shared } = options;
+  // One code path for edits: the SCHEDULER tool and the page change the schedules through this.
+  const scheduleSource = shared?.scheduler.source ?? createFileScheduleSource(schedulesFile);
+  const readHistory = (limit: number) =>
+    shared ? shared.scheduler.history.read(limit) : readRunHistory(join(home, STATE_FILES.history), limit);
+  const memory = shared ? { store: shared.memoryStore } : { dir: sessionsDir };
   const ownCollector = options.collector === undefined;
   const collector = options.collector ?? createMetricsCollector({ topProcesses: 10, logger });
   if (ownCollector) collector.start();
   let checkOllama: (() => Promise<OllamaStatus>) | undefined;
   let scheduler: Scheduler | undefined;
-  const sessionsDir = join(home, 'sessions');
   // The chat's agent of the current host and model, so a deleted chat leaves its memory too.
   let chatAgent: Agent | undefined;
   // The chat's tools, once the server made them: a note that calls one of them is refused.
@@ -107,7 +144,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       const tools = [
         ...(options.tools ?? []),
         createMetricsTool(collector),
-        ...createScheduleTools({ file: schedulesFile }),
+        ...createScheduleTools({ source: scheduleSource }),
         // The dashboard's user owns the machine: only here may the global notes be written.
         createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
       ];
@@ -134,7 +171,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
               : createOllamaModel({ host, model, keepAlive: options.ollama.keepAlive }),
             tools,
             logger,
-            memory: { dir: sessionsDir },
+            memory,
             ...options.context,
             // Scheduled runs have no page; chat answers add RUN_JS to their tools.
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
@@ -153,7 +190,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         forget: (conversationId) =>
           chatAgent
             ? chatAgent.forget(conversationId)
-            : createMemoryStore({ dir: sessionsDir, logger }).delete(conversationId),
+            : (shared?.memoryStore ?? createMemoryStore({ dir: sessionsDir, logger })).delete(conversationId),
         context: async (conversationId) => {
           const latest = collector.latest();
           const parts = [
@@ -183,15 +220,14 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         });
         let onEvent: Parameters<typeof createScheduler>[0]['onEvent'];
         const created = createScheduler({
-          file: schedulesFile,
-          stateDir: home,
+          ...(shared ? shared.scheduler : { file: schedulesFile, stateDir: home }),
           execute,
           logger,
           onEvent: (event) => onEvent?.(event),
         });
         const schedules = createSchedulesFeature(core, {
-          file: schedulesFile,
-          stateDir: home,
+          source: scheduleSource,
+          readHistory,
           scheduler: created,
         });
         onEvent = schedules.onSchedulerEvent;

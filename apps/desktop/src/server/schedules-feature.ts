@@ -1,15 +1,13 @@
-import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import {
-  editSchedulesFile,
   type LockHolder,
   nextRunTimes,
   parseSchedules,
-  readRunHistory,
+  type RunRecord,
   type Schedule,
   type Scheduler,
   type SchedulerEvent,
-  STATE_FILES,
+  type ScheduleSource,
 } from '@macstats/scheduler';
 import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
 import { scheduleRunRoute } from './schedule-run-route.js';
@@ -17,10 +15,13 @@ import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
 /** Options of {@link createSchedulesFeature}. */
 export interface SchedulesFeatureOptions {
-  /** Path of `schedules.json`. */
-  file: string;
-  /** The scheduler's state folder (run history). Default: the file's folder. */
-  stateDir: string;
+  /**
+   * Where the schedules are kept and edited: the scheduler's own source, `schedules.json`
+   * (`createFileScheduleSource`) or the shared table with `DATABASE_URL`.
+   */
+  source: ScheduleSource;
+  /** The newest `limit` run records, newest last: `runs.jsonl`, or the database's history. */
+  readHistory(limit: number): Promise<RunRecord[]>;
   scheduler: Scheduler;
   /** Zone for entries without `timezone` (the scheduler's). Default: the system's. */
   timezone?: string;
@@ -35,14 +36,15 @@ const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id', '
 
 /**
  * Schedules in the page: the list with next runs and run history; add, edit and remove, each
- * written to `schedules.json` through the scheduler package (atomic, never clobbering a
- * concurrent edit) and picked up by the running scheduler at once; and run now.
+ * written through the scheduler's `ScheduleSource` (`schedules.json` atomically, or the shared
+ * table in one transaction; never clobbering a concurrent edit) and picked up by the running
+ * scheduler at once; and run now.
  */
 export function createSchedulesFeature(
   core: DashboardCore,
   options: SchedulesFeatureOptions,
 ): DashboardFeature & { onSchedulerEvent(event: SchedulerEvent): void } {
-  const { scheduler, file } = options;
+  const { scheduler, source } = options;
   const maxTaskChars = options.maxTaskChars ?? SCHEDULES_DEFAULTS.maxTaskChars;
   const zoneOptions = options.timezone === undefined ? {} : { timezone: options.timezone };
   let lockHolder: LockHolder | undefined;
@@ -74,7 +76,7 @@ export function createSchedulesFeature(
 
   async function edit(change: (entries: unknown[]) => void): Promise<void> {
     try {
-      await editSchedulesFile(file, (document) => change(document.schedules));
+      await source.edit((document) => change(document.schedules));
     } catch (error) {
       if (MacstatsError.isInstance(error)) throw new HttpError(409, error.message);
       throw error;
@@ -88,13 +90,11 @@ export function createSchedulesFeature(
 
   async function overview() {
     const upcoming = new Map(scheduler.dryRun(SCHEDULES_DEFAULTS.nextRuns).map((item) => [item.id, item]));
-    const history = await readRunHistory(
-      join(options.stateDir, STATE_FILES.history),
-      SCHEDULES_DEFAULTS.historyRuns,
-    );
+    const history = await options.readHistory(SCHEDULES_DEFAULTS.historyRuns);
     const leader = scheduler.isLeader;
     return {
-      file,
+      // Where they are kept, for the page: the file's path or the table.
+      file: source.description,
       leader,
       statusText: leader
         ? 'This dashboard runs the schedules.'

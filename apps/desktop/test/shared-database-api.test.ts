@@ -1,0 +1,162 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMetricsCollector } from '@macstats/metrics';
+import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
+import { type FakeOllama, startFakeOllama, startTestPostgres, type TestPostgres } from '@macstats/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
+import { createApiClient } from './http-client.js';
+
+// Two dashboards on two machines (two homes) and one PostgreSQL, as DATABASE_URL sets them up.
+let server: TestPostgres;
+let fake: FakeOllama;
+let url: string;
+const homes: string[] = [];
+const databases: PostgresStore[] = [];
+const dashboards: Dashboard[] = [];
+const collector = createMetricsCollector();
+/** A second host's view of the database: it reads what the dashboards wrote. */
+let reader: PostgresStore;
+
+beforeAll(async () => {
+  server = await startTestPostgres();
+  url = await server.createDatabase('dashboards');
+  fake = await startFakeOllama({ reply: () => 'All disks are fine.' });
+  reader = await connectPostgres({ url });
+});
+afterAll(async () => {
+  for (const dashboard of dashboards.splice(0).reverse()) await dashboard.close();
+  await Promise.all([...databases.splice(0), reader].map((database) => database.close()));
+  await fake.close();
+  await server.close();
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+/** Starts a dashboard with its own home on the shared database, as main.ts does with DATABASE_URL. */
+async function dashboardOnDatabase(leaseMs = 60_000) {
+  const home = mkdtempSync(join(tmpdir(), 'macstats-shared-'));
+  homes.push(home);
+  const database = await connectPostgres({ url });
+  databases.push(database);
+  const dashboard = await startDashboard({
+    home,
+    ollama: { host: fake.url },
+    collector,
+    shared: { scheduler: database.schedulerStores({ leaseMs }), memoryStore: database.memoryStore() },
+  });
+  dashboards.push(dashboard);
+  return { home, dashboard, api: createApiClient(dashboard.port, dashboard.token) };
+}
+
+async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const tableSchedules = async () =>
+  (
+    JSON.parse((await reader.schedulerStores().source.read()) ?? '{"schedules": []}') as {
+      schedules: { id: string; task: string }[];
+    }
+  ).schedules;
+
+describe('the dashboard with DATABASE_URL', () => {
+  let first: Awaited<ReturnType<typeof dashboardOnDatabase>>;
+  beforeAll(async () => {
+    first = await dashboardOnDatabase();
+  });
+
+  it('adds a schedule over its API into the table, where another host reads it, and writes no schedules.json', async () => {
+    const disks = { id: 'disks', task: 'Check the disks', cron: '30 2 * * *', timezone: 'UTC' };
+    expect((await first.api('POST', '/api/schedules', { schedule: disks })).status).toBe(201);
+    expect(await tableSchedules()).toEqual([disks]);
+    const { json } = await first.api('GET', '/api/schedules');
+    expect(json.leader).toBe(true);
+    expect(json.file).toMatch(/^the schedules "default" at 127\.0\.0\.1:\d+\/dashboards$/);
+    expect(json.schedules.map((entry: { schedule: { id: string } }) => entry.schedule.id)).toEqual(['disks']);
+    expect(existsSync(join(first.home, 'schedules.json'))).toBe(false);
+  });
+
+  it('edits and removes through the table too, refusing a duplicate name with 409', async () => {
+    const extra = { id: 'extra', task: 'Say hello', cron: '0 9 * * *', timezone: 'UTC' };
+    expect((await first.api('POST', '/api/schedules', { schedule: extra })).status).toBe(201);
+    const duplicate = await first.api('POST', '/api/schedules', { schedule: extra });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.json.error).toBe('A schedule named "extra" exists already: choose another name.');
+    const edited = { ...extra, task: 'Say good morning' };
+    expect((await first.api('PUT', '/api/schedules/extra', { schedule: edited })).status).toBe(200);
+    expect((await tableSchedules()).find((entry) => entry.id === 'extra')?.task).toBe('Say good morning');
+    expect((await first.api('DELETE', '/api/schedules/extra')).status).toBe(200);
+    expect((await tableSchedules()).map((entry) => entry.id)).toEqual(['disks']);
+  });
+
+  it("shows a run's history row from the database after it ran, and writes no runs.jsonl", async () => {
+    expect((await first.api('POST', '/api/schedules/disks/run')).status).toBe(202);
+    const shown = await until(async () => {
+      const { json } = await first.api('GET', '/api/schedules');
+      return json.history.find((run: { id: string }) => run.id === 'disks');
+    });
+    expect(shown).toMatchObject({ id: 'disks', outcome: 'ok', manual: true });
+    const stored = await reader.schedulerStores().history.read(10);
+    expect(stored.filter((run) => run.id === 'disks')).toEqual([shown]);
+    expect(existsSync(join(first.home, 'runs.jsonl'))).toBe(false);
+  });
+
+  it('picks up a schedule another host imported into the table', async () => {
+    const imported = { id: 'from-elsewhere', task: 'Post the weather', cron: '0 7 * * *', timezone: 'UTC' };
+    const current = await tableSchedules();
+    await reader.schedulerStores().source.import(JSON.stringify({ schedules: [...current, imported] }));
+    // The shared source is polled (every 5 s by default): wait for the change, not for a time.
+    await until(async () => {
+      const { json } = await first.api('GET', '/api/schedules');
+      return json.schedules.some(
+        (entry: { schedule: { id: string } }) => entry.schedule.id === 'from-elsewhere',
+      )
+        ? true
+        : undefined;
+    });
+  });
+
+  it('keeps chat memory in the database, where another host loads it, and a deleted chat leaves it', async () => {
+    const chat = { conversationId: 'shared-chat', clientId: 'c', message: 'How are the disks?' };
+    expect((await first.api('POST', '/api/chat', chat)).status).toBe(202);
+    const memory = reader.memoryStore();
+    const record = await until(() => memory.load('shared-chat'));
+    expect(JSON.stringify(record)).toContain('How are the disks?');
+    expect(existsSync(join(first.home, 'sessions'))).toBe(false);
+    await until(async () => {
+      const { json } = await first.api('GET', '/api/conversations/shared-chat');
+      return json.turns.every((turn: { status: string }) => turn.status !== 'running') ? true : undefined;
+    });
+    expect((await first.api('DELETE', '/api/conversations/shared-chat')).status).toBe(200);
+    expect(await memory.load('shared-chat')).toBeUndefined();
+  });
+
+  it('lets a second dashboard follow, and lead once the first has stopped', async () => {
+    const second = await dashboardOnDatabase(1500);
+    expect(second.dashboard.scheduler?.isLeader).toBe(false);
+    const { json } = await second.api('GET', '/api/schedules');
+    expect(json.leader).toBe(false);
+    expect(json.statusText).toMatch(
+      /^Another macstats process \(pid \d+ on .+\) runs the schedules; this page shows and edits them\.$/,
+    );
+    // The follower edits the same table.
+    const late = { id: 'late', task: 'Say good night', cron: '0 22 * * *', timezone: 'UTC' };
+    expect((await second.api('POST', '/api/schedules', { schedule: late })).status).toBe(201);
+    expect((await tableSchedules()).map((entry) => entry.id)).toContain('late');
+
+    await first.dashboard.close();
+    dashboards.splice(dashboards.indexOf(first.dashboard), 1);
+    await until(async () => (second.dashboard.scheduler?.isLeader ? true : undefined));
+    expect((await second.api('POST', '/api/schedules/disks/run')).status).toBe(202);
+    const runs = await until(async () => {
+      const found = (await reader.schedulerStores().history.read(20)).filter((run) => run.id === 'disks');
+      return found.length === 2 ? found : undefined;
+    });
+    expect(runs.map((run) => run.outcome)).toEqual(['ok', 'ok']);
+  });
+});
