@@ -1,9 +1,12 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectPostgres } from '@macstats/store-postgres';
-import { startTestPostgres, type TestPostgres } from '@macstats/testing';
+import { type FakeOllama, startFakeOllama, startTestPostgres, type TestPostgres } from '@macstats/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, runCli, tempHome } from './helpers.js';
+import { CLI, cleanUp, runCli, tempHome } from './helpers.js';
 
 let server: TestPostgres;
 let databases = 0;
@@ -205,6 +208,70 @@ describe('macstats schedules export', () => {
       const { code, stdout } = await runCli(args, home);
       expect(code, args.join(' ')).toBe(0);
       expect(stdout, args.join(' ')).toContain('Exit codes:');
+    }
+  });
+});
+
+describe('the SCHEDULER tool and memory of ask and mcp with DATABASE_URL', () => {
+  const stretch = { action: 'add', when: '0 9 * * 1-5', task: 'Stretch', id: 'stretch', timezone: 'UTC' };
+
+  it('ask adds a schedule to the table and keeps its conversation in the database, not in files', async () => {
+    const url = await database();
+    const ollama: FakeOllama = await startFakeOllama({
+      replies: [{ toolCalls: [{ name: 'SCHEDULER', arguments: stretch }] }, 'Scheduled.'],
+    });
+    try {
+      const home = await tempHome();
+      const { code, stdout } = await runCli(['ask', '-c', 'talk', 'Remind me to stretch'], home, {
+        OLLAMA_HOST: ollama.url,
+        OLLAMA_MODEL: 'llama3.2:3b',
+        DATABASE_URL: url,
+      });
+      expect(code).toBe(0);
+      expect(stdout.trim()).toBe('Scheduled.');
+      expect(JSON.parse((await tableText(url)) ?? '').schedules).toEqual([
+        { id: 'stretch', cron: '0 9 * * 1-5', task: 'Stretch', timezone: 'UTC' },
+      ]);
+      const store = await connectPostgres({ url });
+      const record = await store.memoryStore().load('talk');
+      await store.close();
+      expect(JSON.stringify(record)).toContain('Remind me to stretch');
+      expect(
+        (await readdir(home)).filter((name) => name === 'schedules.json' || name === 'sessions'),
+      ).toEqual([]);
+    } finally {
+      await ollama.close();
+    }
+  });
+
+  it('mcp serves a SCHEDULER that adds to the table', async () => {
+    const url = await database();
+    const home = await tempHome();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp'],
+        cwd: home,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          MACSTATS_HOME: home,
+          OLLAMA_HOST: 'http://127.0.0.1:9',
+          DATABASE_URL: url,
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const added = (await client.callTool({ name: 'SCHEDULER', arguments: stretch })) as CallToolResult;
+      expect((added.content[0] as { text: string }).text).toMatch(/^Added schedule "stretch"/);
+      expect(
+        JSON.parse((await tableText(url)) ?? '').schedules.map((entry: { id: string }) => entry.id),
+      ).toEqual(['stretch']);
+      await expect(readFile(join(home, 'schedules.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await client.close();
     }
   });
 });

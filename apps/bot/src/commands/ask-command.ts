@@ -3,17 +3,23 @@ import { createAnswerStream } from '../answer-stream.js';
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { connectSharedState } from '../shared-state.js';
 
-/** `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard error. */
+/**
+ * `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard
+ * error. With `DATABASE_URL` its SCHEDULER tool and conversation memory (`-c`) are the shared ones.
+ */
 export async function askCommand(
   config: AppConfig,
   io: CommandIo,
   options: { question: string; signal: AbortSignal; conversationId?: string },
 ): Promise<number> {
+  const shared = await connectSharedState(config, io.logger);
   let runtime: Runtime;
   try {
-    runtime = await createRuntime(config, io.logger, options.signal);
+    runtime = await createRuntime(config, io.logger, options.signal, shared);
   } catch (error) {
+    await shared.close();
     if (options.signal.aborted) return EXIT.interrupted;
     throw error;
   }
@@ -58,6 +64,7 @@ export async function askCommand(
     throw error;
   } finally {
     await runtime.close();
+    await shared.close();
   }
 }
 

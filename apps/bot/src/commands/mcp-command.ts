@@ -6,6 +6,7 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { selectServedTools } from '../mcp/served-tools.js';
 import { createToolServerFactory } from '../mcp/tool-server.js';
+import { connectSharedState } from '../shared-state.js';
 
 /** Options of {@link mcpCommand}. */
 export interface McpCommandOptions {
@@ -26,14 +27,22 @@ export const MCP_CONVERSATION_ID = 'mcp';
  * `macstats mcp`: the bot's tools as an MCP server, over stdio (standard output is the protocol,
  * so everything else goes to standard error and the log file) or, with `--http`, over
  * Streamable HTTP on 127.0.0.1 behind a bearer token. Runs until SIGINT/SIGTERM, or until the
- * client closes standard input in stdio mode.
+ * client closes standard input in stdio mode. With `DATABASE_URL` its SCHEDULER tool edits the
+ * shared table.
  */
 export async function mcpCommand(
   config: AppConfig,
   io: CommandIo,
   options: McpCommandOptions,
 ): Promise<number> {
-  const assembled = await assembleTools(config, { logger: io.logger });
+  const shared = await connectSharedState(config, io.logger);
+  const assembled = await assembleTools(config, {
+    logger: io.logger,
+    scheduleSource: shared.scheduleSource,
+  }).catch(async (error: unknown) => {
+    await shared.close();
+    throw error;
+  });
   try {
     const { tools, problems } = selectServedTools(assembled.tools, config.mcpServeTools);
     for (const problem of [...assembled.problems, ...problems]) io.err(`macstats mcp: ${problem}`);
@@ -72,5 +81,6 @@ export async function mcpCommand(
     return EXIT.ok;
   } finally {
     await assembled.close();
+    await shared.close();
   }
 }

@@ -1,0 +1,35 @@
+import type { Logger, MemoryStore } from '@macstats/core';
+import type { ScheduleSource } from '@macstats/scheduler';
+import type { AppConfig } from './app-config.js';
+
+/** What `ask` and `mcp` share through `DATABASE_URL`, as `createRuntime` and `assembleTools` take it. */
+export interface SharedState {
+  /** The shared table the SCHEDULER tool edits; undefined: `schedules.json`. */
+  scheduleSource: ScheduleSource | undefined;
+  /** Conversation memory shared by every host; undefined: files under `sessions/`. */
+  memoryStore: MemoryStore | undefined;
+  /** Closes the database's connections (nothing to do without one). */
+  close(): Promise<void>;
+}
+
+/**
+ * With `DATABASE_URL`, connects (and migrates) as `macstats start` does, so a command's SCHEDULER
+ * tool and conversation memory work on the shared database; without it, nothing is shared.
+ * Rejects with the store's one sentence when the database cannot be reached or used.
+ */
+export async function connectSharedState(
+  config: Pick<AppConfig, 'databaseUrl'>,
+  logger: Logger,
+): Promise<SharedState> {
+  if (!config.databaseUrl) {
+    return { scheduleSource: undefined, memoryStore: undefined, close: async () => {} };
+  }
+  // Loaded on demand: commands without a database do not pay for the client.
+  const { connectPostgres } = await import('@macstats/store-postgres');
+  const database = await connectPostgres({ url: config.databaseUrl, logger, maxConnections: 2 });
+  return {
+    scheduleSource: database.schedulerStores().source,
+    memoryStore: database.memoryStore(),
+    close: () => database.close(),
+  };
+}
