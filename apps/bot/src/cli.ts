@@ -145,7 +145,9 @@ program
 
 program
   .command('doctor')
-  .description('check Ollama, the model, Discord, Brave, MCP servers, MACSTATS_HOME and schedules.json')
+  .description(
+    'check Ollama, the model, Discord, Brave, MCP servers, MACSTATS_HOME and schedules.json (with DATABASE_URL: the database and its schedules)',
+  )
   .addHelpText('after', exitCodes(['0  every check passed (or was skipped)', '1  a check failed']))
   .action(() =>
     run('file-only', async (config, io) =>

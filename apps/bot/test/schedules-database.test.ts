@@ -212,6 +212,30 @@ describe('macstats schedules export', () => {
   });
 });
 
+describe('macstats doctor with DATABASE_URL', () => {
+  const env = (url: string) => ({ DATABASE_URL: url, OLLAMA_HOST: 'http://127.0.0.1:9' });
+
+  it("checks the database and the table's schedules instead of schedules.json", async () => {
+    const url = await database(document(weekday, { id: 'broken', cron: '61 * * * *', task: 'hi' }));
+    const home = await tempHome();
+    await writeFile(join(home, 'schedules.json'), document(nightly));
+    const { code, stdout } = await runCli(['doctor'], home, env(url));
+    expect(code).toBe(1);
+    expect(stdout).toContain('✓ DATABASE_URL: PostgreSQL is reachable and its schema current\n');
+    expect(stdout).toMatch(
+      /✗ the schedules "default" at .*: Schedule "broken": .*61.* — fix: `macstats schedules export <file>`/,
+    );
+    expect(stdout).not.toContain('schedules.json');
+  });
+
+  it('fails the database check with its one sentence when it cannot be reached', async () => {
+    const { stdout } = await runCli(['doctor'], await tempHome(), env('postgres://u:p@127.0.0.1:1/nowhere'));
+    expect(stdout).toContain(
+      '✗ DATABASE_URL: Cannot reach PostgreSQL at 127.0.0.1:1/nowhere (ECONNREFUSED); check DATABASE_URL and that the server is running.\n',
+    );
+  });
+});
+
 describe('the SCHEDULER tool and memory of ask and mcp with DATABASE_URL', () => {
   const stretch = { action: 'add', when: '0 9 * * 1-5', task: 'Stretch', id: 'stretch', timezone: 'UTC' };
 

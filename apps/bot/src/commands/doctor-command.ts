@@ -1,6 +1,7 @@
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { checkConfiguredModels } from './configured-models-check.js';
+import { checkSharedSchedules } from './database-check.js';
 import {
   type Check,
   checkBrave,
@@ -25,7 +26,8 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     checkBrave(config),
     checkMcp(config),
     checkHome(config),
-    checkSchedules(config),
+    // DATABASE_URL: the schedules live in the database's table, not in schedules.json.
+    config.databaseUrl ? checkSharedSchedules(config, io.logger) : checkSchedules(config),
   ]);
   const checks: Check[] = groups.flat();
   for (const check of checks) {
