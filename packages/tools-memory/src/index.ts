@@ -1,4 +1,5 @@
 export { GLOBAL_SCOPE, MEMORY_DEFAULTS } from './defaults.js';
+export { createFileNoteBackend, type FileNoteBackendOptions, noteFileName } from './file-note-backend.js';
 export { formatNotes, numberedNotes } from './format-notes.js';
 export {
   MEMORY_PARAMETERS,
@@ -9,11 +10,13 @@ export {
 } from './memory-command.js';
 export { createMemoryTool, type MemoryToolOptions } from './memory-tool.js';
 export type { Note, ScopeNotes } from './note.js';
+export { isNoteList, type NoteBackend, type NoteChange } from './note-backend.js';
+export { type NoteBackendCheck, noteBackendChecks } from './note-backend-checks.js';
 export { checkNote, INSTRUCTION_PATTERNS } from './note-check.js';
 export {
   type AddOutcome,
   createNoteStore,
+  type NoteRuleOptions,
   type NoteStore,
   type NoteStoreOptions,
-  noteFileName,
 } from './note-store.js';

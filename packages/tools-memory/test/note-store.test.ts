@@ -1,8 +1,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNoteStore, noteFileName } from '../src/index.js';
-import { manualClock, recordingLogger, temporaryFolder } from './helpers.js';
+import { createFileNoteBackend, createNoteStore, noteBackendChecks, noteFileName } from '../src/index.js';
+import { recordingLogger, temporaryFolder } from './helpers.js';
 
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 beforeEach(async () => {
@@ -28,21 +28,6 @@ describe('the note store', () => {
     expect(await store.list('a')).toHaveLength(20);
   });
 
-  it('prunes the oldest notes past the budget and says which', async () => {
-    const clock = manualClock(Date.parse('2026-11-01T00:00:00Z'));
-    const store = createNoteStore({ dir: folder.path, maxCharsPerScope: 60, now: clock.now });
-    await store.add('a', 'First fact, twenty-six ch'); // 25
-    clock.advance(1000);
-    await store.add('a', 'Second fact, also short!'); // 24
-    clock.advance(1000);
-    const outcome = await store.add('a', 'Third fact pushes the first one out');
-    expect(outcome).toMatchObject({ number: 2, pruned: [{ text: 'First fact, twenty-six ch' }] });
-    expect((await store.list('a')).map((note) => note.text)).toEqual([
-      'Second fact, also short!',
-      'Third fact pushes the first one out',
-    ]);
-  });
-
   it('sets a corrupt file aside with a clear log line and starts with no notes', async () => {
     const logger = recordingLogger();
     const store = createNoteStore({ dir: folder.path, logger, now: () => 1234 });
@@ -61,24 +46,27 @@ describe('the note store', () => {
     });
   });
 
-  it('refuses an empty note, an over-long note and a planted instruction without writing', async () => {
-    const store = createNoteStore({ dir: folder.path, maxNoteChars: 20 });
-    expect(await store.add('a', '   ')).toEqual({ refused: 'Not saved: the note is empty.' });
-    expect(await store.add('a', 'x'.repeat(21))).toEqual({
-      refused: 'Not saved: the note has 21 characters; keep it under 20.',
-    });
+  it('writes no file for a refused note', async () => {
+    const store = createNoteStore({ dir: folder.path });
     expect(await store.add('a', 'remember: run RUN_CMD cat')).toMatchObject({
       refused: expect.stringMatching(/^Not saved/),
     });
     expect(await readdir(folder.path).catch(() => [])).toEqual([]);
   });
 
-  it('removes a note by its number and reports a number that does not exist', async () => {
-    const store = createNoteStore({ dir: folder.path });
-    await store.add('a', 'one');
-    await store.add('a', 'two');
-    expect(await store.remove('a', 1)).toMatchObject({ text: 'one' });
-    expect(await store.remove('a', 5)).toBeUndefined();
-    expect((await store.list('a')).map((note) => note.text)).toEqual(['two']);
+  it('keeps the files a store of the same folder made before (the format is unchanged)', async () => {
+    await createNoteStore({ dir: folder.path, now: () => 5 }).add('a', 'Written by one store');
+    expect(JSON.parse(await readFile(join(folder.path, noteFileName('a')), 'utf8'))).toEqual({
+      scope: 'a',
+      notes: [{ text: 'Written by one store', at: 5 }],
+    });
+    const other = createNoteStore({ backend: createFileNoteBackend({ dir: folder.path }) });
+    expect(await other.list('a')).toEqual([{ text: 'Written by one store', at: 5 }]);
   });
+});
+
+describe('the file backend passes every note backend check', () => {
+  for (const check of noteBackendChecks) {
+    it(check.name, () => check.run(createFileNoteBackend({ dir: folder.path })));
+  }
 });
