@@ -1,10 +1,17 @@
 import { type Logger, type MemoryStore, silentLogger } from '@macstats/core';
+import {
+  createNoteStore,
+  type NoteBackend,
+  type NoteRuleOptions,
+  type NoteStore,
+} from '@macstats/tools-memory';
 import postgres, { type Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
 import { PostgresLeaderLease } from './leader-lease.js';
 import { migrate } from './migrations.js';
 import { describeConnectError, describeDatabase } from './postgres-errors.js';
 import { createPostgresMemoryStore } from './postgres-memory-store.js';
+import { createPostgresNoteBackend } from './postgres-note-backend.js';
 import { PostgresRunHistory } from './postgres-run-history.js';
 import { PostgresScheduleSource } from './postgres-schedule-source.js';
 import { PostgresStateStore } from './postgres-state-store.js';
@@ -53,6 +60,10 @@ export interface PostgresStore {
   schedulerStores(options?: SchedulerStoresOptions): PostgresSchedulerStores;
   /** Conversation memory shared by every host on this database. */
   memoryStore(): MemoryStore;
+  /** Where the MEMORY tool's notes are kept for every host on this database: give it to `createNoteStore({ backend })`. */
+  noteBackend(): NoteBackend;
+  /** A MEMORY note store on this database: `createNoteStore({ ...options, backend: noteBackend() })`. */
+  noteStore(options?: NoteRuleOptions): NoteStore;
   /** Ends the pool's connections (queries under way finish first, up to 5 s). */
   close(): Promise<void>;
 }
@@ -102,6 +113,13 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
       };
     },
     memoryStore: () => createPostgresMemoryStore(sql, logger),
+    noteBackend: () => createPostgresNoteBackend(sql, logger),
+    noteStore: (noteOptions = {}) =>
+      createNoteStore({
+        logger,
+        ...noteOptions,
+        backend: createPostgresNoteBackend(sql, noteOptions.logger ?? logger),
+      }),
     close: () => sql.end({ timeout: 5 }),
   };
 }

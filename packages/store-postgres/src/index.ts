@@ -9,6 +9,7 @@ export { STORE_POSTGRES_DEFAULTS } from './defaults.js';
 export { PostgresLeaderLease } from './leader-lease.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { createPostgresMemoryStore } from './postgres-memory-store.js';
+export { createPostgresNoteBackend } from './postgres-note-backend.js';
 export { PostgresRunHistory } from './postgres-run-history.js';
 export { PostgresScheduleSource } from './postgres-schedule-source.js';
 export { PostgresStateStore } from './postgres-state-store.js';

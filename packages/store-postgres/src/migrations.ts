@@ -53,6 +53,17 @@ const MIGRATIONS: readonly Migration[] = [
       create index macstats_conversations_updated_at on macstats_conversations (updated_at);
     `,
   },
+  {
+    version: 2,
+    description: 'MEMORY notes, one row per scope',
+    statements: `
+      create table macstats_notes (
+        scope text primary key,
+        notes jsonb not null default '[]'::jsonb,
+        updated_at timestamptz not null default now()
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -35,6 +35,22 @@ describe('connectPostgres', () => {
     expect((error as Error).message).toMatch(/schema is version \d+, newer than this code knows/);
   });
 
+  it('upgrades a database of schema version 1 in place, keeping its rows, and adds the notes table', async () => {
+    const url = await freshDatabase();
+    await (await connectPostgres({ url })).close();
+    const sql = postgres(url, { onnotice: () => {} });
+    // A database as the first release left it: no notes table, version 1, a conversation kept.
+    await sql`drop table macstats_notes`;
+    await sql`update macstats_schema_version set version = 1`;
+    await sql`insert into macstats_conversations (id, record, updated_at) values ('kept', '{}', 1)`;
+    const store = await connectPostgres({ url });
+    expect(await sql`select version from macstats_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
+    expect(await sql`select id from macstats_conversations`).toEqual([{ id: 'kept' }]);
+    expect(await store.noteStore().add('discord-1', 'The NAS is at 10.0.0.2')).toMatchObject({ number: 1 });
+    await store.close();
+    await sql.end();
+  });
+
   it('says the database is unreachable, naming where and never the password', async () => {
     const url = `postgres://postgres:secret-password@127.0.0.1:${server.port + 1}/nothing`;
     const error = await connectPostgres({ url, connectTimeoutMs: 2000 }).catch((caught: unknown) => caught);
