@@ -4,7 +4,7 @@ import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
-import { createMemoryTool, createNoteStore, type NoteStore } from '@macstats/tools-memory';
+import { createMemoryTool, createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
 import { metricsSourceWithRates } from './metrics-source.js';
@@ -44,7 +44,12 @@ export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this
  */
 export async function assembleTools(
   config: AppConfig,
-  options: { logger: Logger; scheduleSource?: ScheduleSource | undefined },
+  options: {
+    logger: Logger;
+    scheduleSource?: ScheduleSource | undefined;
+    /** Where MEMORY keeps its notes (DATABASE_URL: the database, shared by every host); default the files. */
+    noteBackend?: NoteBackend | undefined;
+  },
 ): Promise<AssembledTools> {
   const { logger } = options;
   const tools: Tool[] = [createFetchUrlTool({ allowHosts: config.fetchAllowHosts, logger })];
@@ -97,7 +102,7 @@ export async function assembleTools(
   );
   // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
   const notes = createNoteStore({
-    dir: paths(config).memory,
+    ...(options.noteBackend ? { backend: options.noteBackend } : { dir: paths(config).memory }),
     logger,
     toolNames: () => tools.map((tool) => tool.name),
   });

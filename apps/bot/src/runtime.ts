@@ -12,6 +12,7 @@ import {
 } from '@macstats/core';
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { ScheduleSource } from '@macstats/scheduler';
+import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
 import { createInstalledModels } from './installed-models.js';
@@ -175,11 +176,15 @@ export async function createRuntime(
   config: AppConfig,
   logger: Logger,
   signal?: AbortSignal,
-  shared: { scheduleSource?: ScheduleSource | undefined; memoryStore?: MemoryStore | undefined } = {},
+  shared: {
+    scheduleSource?: ScheduleSource | undefined;
+    memoryStore?: MemoryStore | undefined;
+    noteBackend?: NoteBackend | undefined;
+  } = {},
 ): Promise<Runtime> {
   const [checked, assembled] = await Promise.allSettled([
     checkModelServer(config, signal),
-    assembleTools(config, { logger, scheduleSource: shared.scheduleSource }),
+    assembleTools(config, { logger, scheduleSource: shared.scheduleSource, noteBackend: shared.noteBackend }),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
   const tools = assembled.value;

@@ -55,8 +55,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const graceMs = options.shutdownGraceMs ?? START_DEFAULTS.shutdownGraceMs;
   logger.info({ home: config.home, config: config.describe().split('\n') }, 'macstats starting');
   for (const warning of config.warnings) logger.warn({}, warning);
-  // DATABASE_URL: schedules, their state and history, the leadership and conversation memory are
-  // shared by every host.
+  // DATABASE_URL: schedules, their state and history, the leadership, conversation memory and
+  // MEMORY notes are shared by every host.
   let database: PostgresStore | undefined;
   if (config.databaseUrl) {
     try {
@@ -72,6 +72,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const runtime = await createRuntime(config, logger, undefined, {
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
+    noteBackend: database?.noteBackend(),
   });
   logger.info(
     {
