@@ -34,7 +34,7 @@ import {
   type ScheduleStateStore,
   STATE_FILES,
 } from '@macstats/scheduler';
-import { createMemoryTool, createNoteStore, formatNotes } from '@macstats/tools-memory';
+import { createMemoryTool, createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
 import { createMetricsFeature } from './metrics-feature.js';
@@ -86,6 +86,12 @@ export interface DashboardOptions {
    * shared through a database. Default: files in `home`, one host. The caller closes the database.
    */
   shared?: DashboardSharedState;
+  /**
+   * Where MEMORY notes are kept (shown and edited in the page, read into each chat answer):
+   * with DATABASE_URL, `database.noteBackend()`, so the bot hosts and this dashboard share them.
+   * Default: files in `home/memory`.
+   */
+  noteBackend?: NoteBackend | undefined;
   /** Run the scheduler (when no other process holds its lock). Default true. */
   scheduler?: boolean;
   /** Names of settings fixed by the environment (shown in Settings). Default none. */
@@ -133,7 +139,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let chatAgent: Agent | undefined;
   // The chat's tools, once the server made them: a note that calls one of them is refused.
   let toolNames: readonly string[] = [];
-  const notes = createNoteStore({ dir: join(home, 'memory'), logger, toolNames: () => toolNames });
+  const notes = createNoteStore({
+    ...(options.noteBackend ? { backend: options.noteBackend } : { dir: join(home, 'memory') }),
+    logger,
+    toolNames: () => toolNames,
+  });
 
   const server = await startHttpDashboard({
     logger,
