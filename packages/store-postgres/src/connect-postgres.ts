@@ -113,12 +113,12 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
       };
     },
     memoryStore: () => createPostgresMemoryStore(sql, logger),
-    noteBackend: () => createPostgresNoteBackend(sql, logger),
+    noteBackend: () => createPostgresNoteBackend(sql, logger, database),
     noteStore: (noteOptions = {}) =>
       createNoteStore({
         logger,
         ...noteOptions,
-        backend: createPostgresNoteBackend(sql, noteOptions.logger ?? logger),
+        backend: createPostgresNoteBackend(sql, noteOptions.logger ?? logger, database),
       }),
     close: () => sql.end({ timeout: 5 }),
   };

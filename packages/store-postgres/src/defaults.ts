@@ -15,4 +15,6 @@ export const STORE_POSTGRES_DEFAULTS = {
   scope: 'default',
   /** Tries of one schedules edit when other hosts keep writing between its read and its write: 20. */
   scheduleEditAttempts: 20,
+  /** Tries of one MEMORY notes update (an add, a remove) when other hosts keep writing the scope: 50. */
+  noteUpdateAttempts: 50,
 } as const;

@@ -60,6 +60,7 @@ const MIGRATIONS: readonly Migration[] = [
       create table macstats_notes (
         scope text primary key,
         notes jsonb not null default '[]'::jsonb,
+        version bigint not null default 0,
         updated_at timestamptz not null default now()
       );
     `,

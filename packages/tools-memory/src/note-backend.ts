@@ -23,8 +23,10 @@ export interface NoteBackend {
   /**
    * Reads a scope's notes, calls `change` on them and writes what it returns, as one atomic
    * step: two updates of one scope (from this process or, for a shared backend, another host)
-   * never lose each other's change. `change` is synchronous and may be called only once; when it
-   * throws, nothing is written and `update` rejects with its error.
+   * never lose each other's change. `change` is synchronous and free of side effects: a backend
+   * may call it again on fresher notes when another writer got in first, and resolves with the
+   * result of the call whose notes it wrote. When it throws, nothing is written and `update`
+   * rejects with its error.
    */
   update<T>(scope: string, change: (notes: Note[]) => NoteChange<T>): Promise<T>;
 }
