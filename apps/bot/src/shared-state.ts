@@ -1,5 +1,6 @@
 import type { Logger, MemoryStore } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
+import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
 
 /** What `ask` and `mcp` share through `DATABASE_URL`, as `createRuntime` and `assembleTools` take it. */
@@ -8,13 +9,15 @@ export interface SharedState {
   scheduleSource: ScheduleSource | undefined;
   /** Conversation memory shared by every host; undefined: files under `sessions/`. */
   memoryStore: MemoryStore | undefined;
+  /** Where MEMORY keeps its notes, shared by every host; undefined: files under `memory/`. */
+  noteBackend: NoteBackend | undefined;
   /** Closes the database's connections (nothing to do without one). */
   close(): Promise<void>;
 }
 
 /**
  * With `DATABASE_URL`, connects (and migrates) as `macstats start` does, so a command's SCHEDULER
- * tool and conversation memory work on the shared database; without it, nothing is shared.
+ * tool, conversation memory and MEMORY notes work on the shared database; without it, nothing is shared.
  * Rejects with the store's one sentence when the database cannot be reached or used.
  */
 export async function connectSharedState(
@@ -22,7 +25,12 @@ export async function connectSharedState(
   logger: Logger,
 ): Promise<SharedState> {
   if (!config.databaseUrl) {
-    return { scheduleSource: undefined, memoryStore: undefined, close: async () => {} };
+    return {
+      scheduleSource: undefined,
+      memoryStore: undefined,
+      noteBackend: undefined,
+      close: async () => {},
+    };
   }
   // Loaded on demand: commands without a database do not pay for the client.
   const { connectPostgres } = await import('@macstats/store-postgres');
@@ -30,6 +38,7 @@ export async function connectSharedState(
   return {
     scheduleSource: database.schedulerStores().source,
     memoryStore: database.memoryStore(),
+    noteBackend: database.noteBackend(),
     close: () => database.close(),
   };
 }

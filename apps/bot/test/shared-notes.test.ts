@@ -8,9 +8,12 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from '@macstats/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanUp, startCli, tempHome } from './helpers.js';
+import { CLI, cleanUp, runCli, startCli, tempHome } from './helpers.js';
 
 const TOKEN = 'fake-discord-token-1234';
 let database: TestPostgres;
@@ -89,4 +92,64 @@ it('with DATABASE_URL, a MEMORY note kept by one bot host is in the prompt of an
   expect(rows).toEqual([
     { scope: `discord-${channel}`, notes: [expect.objectContaining({ text: 'The NAS is at 10.0.0.2' })] },
   ]);
+}, 90_000);
+
+it('with DATABASE_URL, macstats mcp keeps MEMORY notes and SCHEDULER schedules in the database, and macstats ask on another home reads the notes', async () => {
+  const url = await database.createDatabase('mcp_ask');
+  const home = await tempHome();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: home,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        MACSTATS_HOME: home,
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+        DATABASE_URL: url,
+      },
+      stderr: 'pipe',
+    }),
+  );
+  const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+  try {
+    expect(
+      text(
+        await client.callTool({
+          name: 'MEMORY',
+          arguments: { action: 'add', note: 'The printer is on floor 2' },
+        }),
+      ),
+    ).toBe('Saved note 1 in this conversation.');
+    const scheduled = await client.callTool({
+      name: 'SCHEDULER',
+      arguments: { action: 'add', when: '0 9 * * *', task: 'Say good morning' },
+    });
+    expect((scheduled as CallToolResult).isError).not.toBe(true);
+  } finally {
+    await client.close();
+  }
+  expect(await readdir(home)).not.toContain('memory');
+  expect(await readdir(home)).not.toContain('schedules.json');
+  const sql = postgres(url, { onnotice: () => {} });
+  const [schedules] = await sql<{ document: string }[]>`select document from macstats_schedules`;
+  await sql.end();
+  expect(schedules?.document).toContain('Say good morning');
+
+  const model = await startFakeOllama({ models: [{ name: 'gemma2:2b', capabilities: ['completion'] }] });
+  try {
+    model.enqueue('On floor 2.');
+    const asked = await runCli(['ask', '-c', 'mcp', 'Where is the printer?'], await tempHome(), {
+      OLLAMA_HOST: model.url,
+      OLLAMA_MODEL: 'gemma2:2b',
+      DATABASE_URL: url,
+    });
+    expect(asked.code).toBe(0);
+    const prompt = model.requests[0]?.messages.map((message) => message.content).join('\n');
+    expect(prompt).toContain('The printer is on floor 2');
+  } finally {
+    await model.close();
+  }
 }, 90_000);

@@ -27,8 +27,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = readAppConfig(process.env, process.cwd());
   const logger = createConsoleLogger(process.env['MACSTATS_DEBUG'] === '1');
-  // DATABASE_URL: the schedules, their runs, the leadership and conversation memory are shared
-  // with the bot hosts. A database that cannot be reached stops the start with its one sentence.
+  // DATABASE_URL: the schedules, their runs, the leadership, conversation memory and MEMORY notes
+  // are shared with the bot hosts. A database that cannot be reached stops the start with its one sentence.
   let database: PostgresStore | undefined;
   if (config.databaseUrl) {
     const { connectPostgres } = await import('@macstats/store-postgres');
@@ -54,7 +54,10 @@ async function main(argv: string[]): Promise<number> {
       context: config.context,
       tools: appTools.tools,
       ...(database
-        ? { shared: { scheduler: database.schedulerStores(), memoryStore: database.memoryStore() } }
+        ? {
+            shared: { scheduler: database.schedulerStores(), memoryStore: database.memoryStore() },
+            noteBackend: database.noteBackend(),
+          }
         : {}),
       // Settings saves to $MACSTATS_HOME/.config.env; these win over it at the next start.
       environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL', 'OPENAI_BASE_URL', 'OPENAI_MODEL'].filter(
@@ -88,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   else console.log(`Ollama ${ollama.version ?? ''} at ${ollama.host}, model ${ollama.model ?? 'none'}.`);
   if (database) {
     console.log(
-      `Schedules, their runs and conversation memory are shared on PostgreSQL at ${database.database}.`,
+      `Schedules, their runs, conversation memory and MEMORY notes are shared on PostgreSQL at ${database.database}.`,
     );
   }
   if (dashboard.scheduler && !dashboard.scheduler.isLeader) {

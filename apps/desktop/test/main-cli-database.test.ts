@@ -63,12 +63,12 @@ function start(databaseUrl: string) {
 }
 
 describe('npm start with DATABASE_URL (dist/main.js)', () => {
-  it('runs the schedules from the database, says so, and closes the database on SIGTERM', async () => {
+  it('runs the schedules and keeps the notes in the database, says so, and closes the database on SIGTERM', async () => {
     const url = await server.createDatabase('main_cli');
     const app = start(url);
     const output = await app.waitFor(/shared on PostgreSQL at .*\n/);
     expect(output).toMatch(
-      /\nSchedules, their runs and conversation memory are shared on PostgreSQL at 127\.0\.0\.1:\d+\/main_cli\.\n/,
+      /\nSchedules, their runs, conversation memory and MEMORY notes are shared on PostgreSQL at 127\.0\.0\.1:\d+\/main_cli\.\n/,
     );
     const page = new URL(/^macstats dashboard: (\S+)$/m.exec(output)?.[1] ?? '');
     const api = createApiClient(Number(page.port), page.searchParams.get('token') ?? '');
@@ -79,6 +79,11 @@ describe('npm start with DATABASE_URL (dist/main.js)', () => {
       expect(JSON.parse((await reader.schedulerStores().source.read()) ?? '')).toEqual({
         schedules: [hello],
       });
+      // The page's notes, the global ones included, are the ones every bot host reads.
+      expect((await api('POST', '/api/notes', { text: 'The office closes at 18:00' })).status).toBe(201);
+      expect((await reader.noteStore().readNotes('discord-1')).global.map((note) => note.text)).toEqual([
+        'The office closes at 18:00',
+      ]);
       app.child.kill('SIGTERM');
       // The process ends by itself only once the database's connections are closed.
       expect(await app.exited).toBe(0);

@@ -7,7 +7,8 @@ import { connectSharedState } from '../shared-state.js';
 
 /**
  * `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard
- * error. With `DATABASE_URL` its SCHEDULER tool and conversation memory (`-c`) are the shared ones.
+ * error. With `DATABASE_URL` its SCHEDULER tool, conversation memory (`-c`) and MEMORY notes are
+ * the shared ones.
  */
 export async function askCommand(
   config: AppConfig,

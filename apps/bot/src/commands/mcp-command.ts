@@ -27,8 +27,8 @@ export const MCP_CONVERSATION_ID = 'mcp';
  * `macstats mcp`: the bot's tools as an MCP server, over stdio (standard output is the protocol,
  * so everything else goes to standard error and the log file) or, with `--http`, over
  * Streamable HTTP on 127.0.0.1 behind a bearer token. Runs until SIGINT/SIGTERM, or until the
- * client closes standard input in stdio mode. With `DATABASE_URL` its SCHEDULER tool edits the
- * shared table.
+ * client closes standard input in stdio mode. With `DATABASE_URL` its SCHEDULER and MEMORY tools
+ * work on the shared schedules and notes.
  */
 export async function mcpCommand(
   config: AppConfig,
@@ -39,6 +39,7 @@ export async function mcpCommand(
   const assembled = await assembleTools(config, {
     logger: io.logger,
     scheduleSource: shared.scheduleSource,
+    noteBackend: shared.noteBackend,
   }).catch(async (error: unknown) => {
     await shared.close();
     throw error;
