@@ -107,7 +107,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
       return {
         lock,
         stateStore: new PostgresStateStore(sql, lock, { scope, database }),
-        history: new PostgresRunHistory(sql, lock, { scope }),
+        history: new PostgresRunHistory(sql, lock, { scope, database }),
         source: new PostgresScheduleSource(sql, { scope, database }),
         lockRetryMs: Math.max(1, Math.floor(leaseMs / 3)),
       };

@@ -28,9 +28,16 @@ export function describeDatabase(url: string): string {
  * password); other errors come back as they are.
  */
 export function describeConnectError(error: unknown, url: string): unknown {
+  return describeDatabaseError(error, describeDatabase(url));
+}
+
+/**
+ * {@link describeConnectError} for a database already named (`host:port/database`): what a
+ * shared store's reads and edits throw when the server went away after the start.
+ */
+export function describeDatabaseError(error: unknown, where: string): unknown {
   if (MacstatsError.isInstance(error)) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
-  const where = describeDatabase(url);
   if (typeof code === 'string' && unreachableCodes.has(code)) {
     return new MacstatsError(
       'DATABASE_UNREACHABLE',
@@ -46,4 +53,13 @@ export function describeConnectError(error: unknown, url: string): unknown {
     );
   }
   return error;
+}
+
+/** Runs `work`, turning a lost or refused connection into {@link describeDatabaseError}'s sentence. */
+export async function describingFailures<T>(where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw describeDatabaseError(error, where);
+  }
 }

@@ -2,6 +2,7 @@ import { type Logger, MacstatsError } from '@macstats/core';
 import { isNoteList, type Note, type NoteBackend, type NoteChange } from '@macstats/tools-memory';
 import type { JSONValue, Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+import { describingFailures } from './postgres-errors.js';
 
 /**
  * MEMORY notes in `macstats_notes`, one row per scope holding the scope's notes as a JSON array
@@ -21,34 +22,38 @@ export function createPostgresNoteBackend(sql: Sql, logger: Logger, database: st
   }
 
   return {
-    async read(scope) {
-      const rows = await sql<{ notes: unknown }[]>`select notes from macstats_notes where scope = ${scope}`;
-      return notesOf(scope, rows[0]?.notes);
-    },
-    async update<T>(scope: string, change: (notes: Note[]) => NoteChange<T>): Promise<T> {
-      for (let attempt = 1; ; attempt += 1) {
-        const rows = await sql<{ notes: unknown; version: string }[]>`
+    read: (scope) =>
+      describingFailures(database, async () => {
+        const rows = await sql<{ notes: unknown }[]>`select notes from macstats_notes where scope = ${scope}`;
+        return notesOf(scope, rows[0]?.notes);
+      }),
+    update: <T>(scope: string, change: (notes: Note[]) => NoteChange<T>): Promise<T> =>
+      describingFailures(database, () => updateNotes(scope, change)),
+  };
+
+  async function updateNotes<T>(scope: string, change: (notes: Note[]) => NoteChange<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const rows = await sql<{ notes: unknown; version: string }[]>`
           select notes, version from macstats_notes where scope = ${scope}`;
-        const row = rows[0];
-        const { notes, result } = change(notesOf(scope, row?.notes));
-        if (notes === undefined) return result;
-        const value = sql.json(notes as unknown as JSONValue);
-        const written =
-          row === undefined
-            ? await sql`
+      const row = rows[0];
+      const { notes, result } = change(notesOf(scope, row?.notes));
+      if (notes === undefined) return result;
+      const value = sql.json(notes as unknown as JSONValue);
+      const written =
+        row === undefined
+          ? await sql`
                 insert into macstats_notes (scope, notes, version) values (${scope}, ${value}, 1)
                 on conflict (scope) do nothing returning 1`
-            : await sql`
+          : await sql`
                 update macstats_notes set notes = ${value}, version = version + 1, updated_at = now()
                 where scope = ${scope} and version = ${row.version} returning 1`;
-        if (written.length > 0) return result;
-        if (attempt >= STORE_POSTGRES_DEFAULTS.noteUpdateAttempts) {
-          throw new MacstatsError(
-            'NOTES_BUSY',
-            `The notes of "${scope}" at ${database} kept changing under this update (${attempt} tries); it was not saved, try again.`,
-          );
-        }
+      if (written.length > 0) return result;
+      if (attempt >= STORE_POSTGRES_DEFAULTS.noteUpdateAttempts) {
+        throw new MacstatsError(
+          'NOTES_BUSY',
+          `The notes of "${scope}" at ${database} kept changing under this update (${attempt} tries); it was not saved, try again.`,
+        );
       }
-    },
-  };
+    }
+  }
 }

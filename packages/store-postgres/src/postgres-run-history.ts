@@ -2,6 +2,7 @@ import type { RunHistoryStore, RunRecord } from '@macstats/scheduler';
 import type { Sql } from 'postgres';
 import { writeFenced } from './fenced-write.js';
 import type { PostgresLeaderLease } from './leader-lease.js';
+import { describingFailures } from './postgres-errors.js';
 
 /** Run records in `macstats_scheduler_runs`, each written in one statement fenced by the lease. */
 export class PostgresRunHistory implements RunHistoryStore {
@@ -9,10 +10,13 @@ export class PostgresRunHistory implements RunHistoryStore {
   readonly #scope: string;
   readonly #lease: PostgresLeaderLease;
 
-  constructor(sql: Sql, lease: PostgresLeaderLease, options: { scope: string }) {
+  readonly #database: string;
+
+  constructor(sql: Sql, lease: PostgresLeaderLease, options: { scope: string; database: string }) {
     this.#sql = sql;
     this.#lease = lease;
     this.#scope = options.scope;
+    this.#database = options.database;
   }
 
   async append(record: RunRecord): Promise<void> {
@@ -21,12 +25,14 @@ export class PostgresRunHistory implements RunHistoryStore {
   }
 
   /** The newest `limit` records (newest last), as `readRunHistory` gives them from a file. */
-  async read(limit = 100): Promise<RunRecord[]> {
-    const rows = await this.#sql<{ record: RunRecord }[]>`
-      select record from (
-        select seq, record from macstats_scheduler_runs where scope = ${this.#scope}
-        order by seq desc limit ${limit}
-      ) newest order by seq`;
-    return rows.map((row) => row.record);
+  read(limit = 100): Promise<RunRecord[]> {
+    return describingFailures(this.#database, async () => {
+      const rows = await this.#sql<{ record: RunRecord }[]>`
+        select record from (
+          select seq, record from macstats_scheduler_runs where scope = ${this.#scope}
+          order by seq desc limit ${limit}
+        ) newest order by seq`;
+      return rows.map((row) => row.record);
+    });
   }
 }

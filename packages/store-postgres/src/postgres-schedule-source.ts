@@ -2,6 +2,7 @@ import { MacstatsError } from '@macstats/core';
 import { parseSchedules, type ScheduleSource, type SchedulesFile } from '@macstats/scheduler';
 import type { Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+import { describingFailures } from './postgres-errors.js';
 
 /**
  * The schedules document (`{"schedules": [...]}`, the same JSON as `schedules.json`) kept in
@@ -14,19 +15,28 @@ export class PostgresScheduleSource implements ScheduleSource {
   readonly #sql: Sql;
   readonly #scope: string;
 
+  readonly #database: string;
+
   constructor(sql: Sql, options: { scope: string; database: string }) {
     this.#sql = sql;
     this.#scope = options.scope;
+    this.#database = options.database;
     this.description = `the schedules "${options.scope}" at ${options.database}`;
   }
 
-  async read(): Promise<string | undefined> {
-    const rows = await this.#sql<{ document: string }[]>`
-      select document from macstats_schedules where scope = ${this.#scope}`;
-    return rows[0]?.document;
+  read(): Promise<string | undefined> {
+    return describingFailures(this.#database, async () => {
+      const rows = await this.#sql<{ document: string }[]>`
+        select document from macstats_schedules where scope = ${this.#scope}`;
+      return rows[0]?.document;
+    });
   }
 
-  async edit<T>(change: (document: SchedulesFile) => T | Promise<T>): Promise<T> {
+  edit<T>(change: (document: SchedulesFile) => T | Promise<T>): Promise<T> {
+    return describingFailures(this.#database, () => this.#edit(change));
+  }
+
+  async #edit<T>(change: (document: SchedulesFile) => T | Promise<T>): Promise<T> {
     // Optimistic: read, change, write only if nobody wrote meanwhile (the version), else again.
     // No transaction is held open across the change (see writeFenced for why that matters).
     for (let attempt = 1; ; attempt += 1) {

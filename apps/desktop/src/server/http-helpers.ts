@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MacstatsError } from '@macstats/core';
 import { SECURITY_HEADERS } from './security.js';
 
 /** A request the client got wrong; answered with `status` and the message as one sentence. */
@@ -9,6 +10,11 @@ export class HttpError extends Error {
     this.name = 'HttpError';
     this.status = status;
   }
+}
+
+/** An error saying a server the dashboard relies on cannot be reached or refused it (`DATABASE_UNREACHABLE`, say). */
+export function isServerAway(error: unknown): boolean {
+  return MacstatsError.isInstance(error) && /_(UNREACHABLE|REFUSED)$/.test(error.code);
 }
 
 /** Largest JSON body the API accepts (schedules and chat messages are small). */

@@ -9,7 +9,7 @@ import {
   type SchedulerEvent,
   type ScheduleSource,
 } from '@macstats/scheduler';
-import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
+import { HttpError, isServerAway, readJsonBody, sendJson } from './http-helpers.js';
 import { scheduleRunRoute } from './schedule-run-route.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
@@ -78,7 +78,8 @@ export function createSchedulesFeature(
     try {
       await source.edit((document) => change(document.schedules));
     } catch (error) {
-      if (MacstatsError.isInstance(error)) throw new HttpError(409, error.message);
+      // The table or file was not usable as it is (409); a database away is the caller's 503.
+      if (MacstatsError.isInstance(error) && !isServerAway(error)) throw new HttpError(409, error.message);
       throw error;
     }
     await scheduler.reload();

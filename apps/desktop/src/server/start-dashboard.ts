@@ -5,6 +5,7 @@ import { createEventHub, type EventHub, type StreamClient } from './event-hub.js
 import {
   checkId,
   HttpError,
+  isServerAway,
   readJsonBody,
   sendError,
   sendJson,
@@ -194,6 +195,11 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
         response.destroy();
       } else if (error instanceof HttpError) {
         sendError(response, error.status, error.message);
+      } else if (isServerAway(error)) {
+        // A shared database (or model server) that went away: its own sentence, and a retry may work.
+        const message = (error as Error).message;
+        logger.warn({ err: error, path: url.pathname }, message);
+        sendError(response, 503, message);
       } else {
         logger.error({ err: error, path: url.pathname }, 'request failed');
         sendError(
