@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeChatRequest } from '@macstats/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -194,4 +196,28 @@ export async function cleanUp(): Promise<void> {
   running.clear();
   await Promise.all([...folders].map((dir) => rm(dir, { recursive: true, force: true })));
   folders.clear();
+}
+
+/**
+ * An MCP client connected to `macstats mcp` over stdio, with `home` as MACSTATS_HOME, a dead
+ * Ollama (the tools need none) and `env` on top.
+ */
+export async function connectMcpStdio(home: string, env: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      cwd: home,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        MACSTATS_HOME: home,
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+        ...env,
+      },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
 }

@@ -2,11 +2,10 @@ import { createServer, type Server as HttpServer, request as httpRequest } from 
 import type { AddressInfo } from 'node:net';
 import { connectMcp } from '@macstats/tools-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cleanUp, startCli, tempHome } from './helpers.js';
+import { cleanUp, connectMcpStdio, startCli, tempHome } from './helpers.js';
 
 /** A Brave Search API stand-in on loopback: one result naming the query. */
 let brave: HttpServer;
@@ -45,17 +44,7 @@ function environment(home: string, extra: Record<string, string> = {}): Record<s
 }
 
 async function stdioClient(home: string, extra: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd: home,
-      env: environment(home, extra),
-      stderr: 'pipe',
-    }),
-  );
-  return client;
+  return connectMcpStdio(home, environment(home, extra));
 }
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;

@@ -2,11 +2,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectPostgres } from '@macstats/store-postgres';
 import { type FakeOllama, startFakeOllama, startTestPostgres, type TestPostgres } from '@macstats/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cleanUp, runCli, tempHome } from './helpers.js';
+import { cleanUp, connectMcpStdio, runCli, tempHome } from './helpers.js';
 
 let server: TestPostgres;
 let databases = 0;
@@ -271,22 +269,7 @@ describe('the SCHEDULER tool and memory of ask and mcp with DATABASE_URL', () =>
   it('mcp serves a SCHEDULER that adds to the table', async () => {
     const url = await database();
     const home = await tempHome();
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp'],
-        cwd: home,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: home,
-          MACSTATS_HOME: home,
-          OLLAMA_HOST: 'http://127.0.0.1:9',
-          DATABASE_URL: url,
-        },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await connectMcpStdio(home, { DATABASE_URL: url });
     try {
       const added = (await client.callTool({ name: 'SCHEDULER', arguments: stretch })) as CallToolResult;
       expect((added.content[0] as { text: string }).text).toMatch(/^Added schedule "stretch"/);

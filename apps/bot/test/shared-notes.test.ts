@@ -8,12 +8,10 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from '@macstats/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CLI, cleanUp, runCli, startCli, tempHome } from './helpers.js';
+import { cleanUp, connectMcpStdio, runCli, startCli, tempHome } from './helpers.js';
 
 const TOKEN = 'fake-discord-token-1234';
 let database: TestPostgres;
@@ -97,22 +95,7 @@ it('with DATABASE_URL, a MEMORY note kept by one bot host is in the prompt of an
 it('with DATABASE_URL, macstats mcp keeps MEMORY notes and SCHEDULER schedules in the database, and macstats ask on another home reads the notes', async () => {
   const url = await database.createDatabase('mcp_ask');
   const home = await tempHome();
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp'],
-      cwd: home,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        MACSTATS_HOME: home,
-        OLLAMA_HOST: 'http://127.0.0.1:9',
-        DATABASE_URL: url,
-      },
-      stderr: 'pipe',
-    }),
-  );
+  const client = await connectMcpStdio(home, { DATABASE_URL: url });
   const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
   try {
     expect(

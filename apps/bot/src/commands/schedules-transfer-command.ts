@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { parseSchedules } from '@macstats/scheduler';
+import writeFileAtomic from 'write-file-atomic';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { openScheduleStore } from '../schedule-store.js';
-import { writeFileAtomic } from '../write-file-atomic.js';
 
 /** What `export` writes when there are no schedules yet: an empty, valid `schedules.json`. */
 const EMPTY_DOCUMENT = '{\n  "schedules": []\n}\n';

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-write.js';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
 /**
  * Sets keys in a `.config.env` file, keeping every other line (comments, secrets, order) as it
@@ -33,5 +34,6 @@ export async function updateConfigEnv(
     if (value !== undefined) kept.push(`${key}=${value}`);
   }
   for (const [key, value] of pending) if (value !== undefined) kept.push(`${key}=${value}`);
-  await writeFileAtomic(path, `${kept.join('\n')}\n`);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, `${kept.join('\n')}\n`, { mode: 0o600 });
 }

@@ -1,12 +1,13 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import type { Conversation } from '../shared/chat-types.js';
-import { createSerialQueue, writeFileAtomic } from './atomic-write.js';
 import {
   CONVERSATION_LIST_DEFAULTS,
   createConversationLister,
   type SavedConversationList,
 } from './conversation-list.js';
+import { createSerialQueue } from './serial-queue.js';
 
 export type { ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 
@@ -69,7 +70,10 @@ export function createConversationStore(
         conversation.turns.splice(0, conversation.turns.length - maxTurns);
       cache.set(conversation.id, conversation);
       const content = `${JSON.stringify(conversation, null, 1)}\n`;
-      return serial(conversation.id, () => writeFileAtomic(fileOf(conversation.id), content));
+      return serial(conversation.id, async () => {
+        await mkdir(dir, { recursive: true });
+        await writeFileAtomic(fileOf(conversation.id), content, { mode: 0o600 });
+      });
     },
     list: createConversationLister(dir, options.listLimit ?? CONVERSATION_DEFAULTS.listLimit),
     remove(id) {
