@@ -1,10 +1,12 @@
 import type { AgentEvent } from '@macstats/core';
 import type { ChatInputCommandInteraction } from 'discord.js';
+import type { ActiveAnswers } from './active-answers.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { AnswerContext } from './answer-turn.js';
 import { channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
 import { isModelFailure } from './failure-reply.js';
+import type { KeyedQueue } from './keyed-queue.js';
 import { splitMessage } from './split-message.js';
 import { StatusMessage } from './status-message.js';
 import { statusForEvent } from './status-text.js';
@@ -27,10 +29,12 @@ export async function answerInteraction(
 ): Promise<void> {
   const { logger } = context;
   const channelId = interaction.channelId;
-  const settings = await context.channelsFile.current();
-  const parentId = interaction.channel?.isThread() ? (interaction.channel.parentId ?? undefined) : undefined;
-  const config = channelConfig(settings, channelId, parentId);
   const where = { interactionId: interaction.id, channelId, authorId: interaction.user.id };
+  // Registered before the first await: the `/ask` left the waiting turns just before.
+  const controls = answerControls(context, channelId, {
+    askerId: interaction.user.id,
+    isOwnMessage: async () => false,
+  });
   const edit = async (text: string) => {
     await interaction.editReply({ content: text, allowedMentions: { parse: [] } });
   };
@@ -46,15 +50,18 @@ export async function answerInteraction(
     context.timers,
     logger,
   );
-  const controls = answerControls(context, channelId, {
-    askerId: interaction.user.id,
-    isOwnMessage: async () => false,
-  });
   const conversationId = `discord-${channelId}`;
   let reply: string | undefined;
   let modelFailed = false;
-  const model = context.modelFor({ channelId, config });
   try {
+    const settings = await context.channelsFile.current();
+    const parentId = interaction.channel?.isThread()
+      ? (interaction.channel.parentId ?? undefined)
+      : undefined;
+    const config = channelConfig(settings, channelId, parentId);
+    const model = context.modelFor({ channelId, config });
+    // A `stop` while the settings were read: the agent is not asked.
+    controls.signal.throwIfAborted();
     const answer = await context.agent.answer(question, {
       conversationId,
       signal: controls.signal,
@@ -91,4 +98,47 @@ export async function answerInteraction(
   } catch (error) {
     logger.error({ ...where, err: error }, 'reply could not be sent');
   }
+}
+
+/** What queuing an `/ask` needs beyond answering it. */
+export interface InteractionQueueContext extends InteractionAnswerContext {
+  /** One task at a time per channel: the `/ask` waits there behind the channel's answers. */
+  workQueue: KeyedQueue;
+  /** What the asker reads when they stopped their `/ask` before it started. */
+  stoppedMessage: string;
+  /** False once the bot is stopping: an `/ask` still waiting is left unanswered. */
+  answering(): boolean;
+}
+
+/**
+ * Queues a deferred `/ask` behind the channel's earlier answers. While it waits, it is one of the
+ * channel's waiting turns ({@link ActiveAnswers.wait}): a `stop` from its asker drops it, the
+ * deferred reply becomes the stopped notice at once, and the agent is never asked (memory keeps
+ * nothing of it, as for a message turn dropped before it started).
+ */
+export async function queueInteraction(
+  interaction: ChatInputCommandInteraction,
+  question: string,
+  context: InteractionQueueContext,
+): Promise<void> {
+  const { logger } = context;
+  const channelId = interaction.channelId;
+  const where = { interactionId: interaction.id, channelId, authorId: interaction.user.id };
+  let cancelled = false;
+  const started = context.active.wait(channelId, {
+    askerId: interaction.user.id,
+    cancel: () => {
+      cancelled = true;
+      logger.info(where, 'waiting /ask stopped by the asker');
+      interaction
+        .editReply({ content: context.stoppedMessage, allowedMentions: { parse: [] } })
+        .catch((error: unknown) => logger.warn({ ...where, err: error }, 'stop notice could not be sent'));
+    },
+  });
+  logger.debug(where, '/ask queued');
+  await context.workQueue.run(channelId, async () => {
+    started();
+    if (cancelled || !context.answering()) return;
+    await answerInteraction(interaction, question, context);
+  });
 }

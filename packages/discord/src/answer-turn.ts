@@ -25,7 +25,7 @@ export interface AnswerContext {
   typingIntervalMs: number;
   answerTimeoutMs: number;
   errorMessage: string;
-  /** The answer running in each channel, for `stop` and ❌. */
+  /** The answer running in each channel and the turns waiting behind it, for `stop` and ❌. */
   active: ActiveAnswers;
   botId: string;
   /** Earlier messages of a reply chain given to the model. */
@@ -121,6 +121,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
       replied && context.replyChainLimit > 0
         ? formatReplyChain(await replyChain(replied, context.replyChainLimit, context.botId, logger))
         : undefined;
+    // A `stop` while the images or the reply chain were fetched: the agent is not asked.
+    signal.throwIfAborted();
     const answer = await context.agent.answer(
       question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question,
       {

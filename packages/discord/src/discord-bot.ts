@@ -1,7 +1,7 @@
 import { MacstatsError, silentLogger } from '@macstats/core';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';
-import { answerInteraction } from './answer-interaction.js';
+import { queueInteraction } from './answer-interaction.js';
 import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
@@ -187,15 +187,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         : undefined,
     memoryNotes: options.memoryNotes ?? false,
     ask: (interaction, question) =>
-      workQueue.run(interaction.channelId, () =>
-        state === 'running'
-          ? answerInteraction(interaction, question, {
-              ...answerContext,
-              channelsFile,
-              maxReplyChars: options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars,
-            })
-          : Promise.resolve(),
-      ),
+      queueInteraction(interaction, question, {
+        ...answerContext,
+        channelsFile,
+        maxReplyChars: options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars,
+        workQueue,
+        stoppedMessage: DISCORD_BOT_DEFAULTS.stoppedMessage,
+        answering: () => state === 'running',
+      }),
   };
   client.on(Events.InteractionCreate, (interaction) => {
     if (state !== 'running') return;

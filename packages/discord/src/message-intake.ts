@@ -45,9 +45,11 @@ export interface IntakeContext {
 
 /**
  * The way in for every message (live, replayed, or fetched by a catch-up): drops one seen before,
- * lets the asker stop their running answer with `stop`, decides in order per channel whether to
- * answer, merges rapid messages from one asker ({@link TurnMerger}), and queues the answer. The last message handled per channel is recorded in order
- * behind the answers, so a restart starts after what was really answered.
+ * then, in order per channel, lets the asker stop their running answer or their newest waiting
+ * turn with `stop` ({@link ActiveAnswers.stop}), decides whether to answer, merges rapid messages
+ * from one asker ({@link TurnMerger}), and queues the answer. The last message handled per
+ * channel is recorded in order behind the answers, so a restart starts after what was really
+ * answered.
  */
 export function createMessageIntake(context: IntakeContext): MessageIntake {
   const { logger } = context;
@@ -61,12 +63,25 @@ export function createMessageIntake(context: IntakeContext): MessageIntake {
       .run(channelId, task)
       .catch((error: unknown) => logger.error({ err: error, messageId }, 'message handling failed'));
 
-  const merger = new TurnMerger(context.mergeWindowMs, context.timers, queue, async (outcome) => {
-    const last = outcome.turn.messages.at(-1);
-    if (outcome.kind === 'cancelled') {
-      if (last) await context.reply(last, context.stoppedMessage);
-    } else if (!(await context.answer(outcome.turn))) return; // dropped by stop(): left for the next start
-    for (const each of outcome.turn.messages) markSeen(each);
+  const merger = new TurnMerger({
+    windowMs: context.mergeWindowMs,
+    timers: context.timers,
+    queue,
+    active: context.active,
+    stopped: (turn) => {
+      const last = turn.messages.at(-1);
+      if (!last) return;
+      context
+        .reply(last, context.stoppedMessage)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, messageId: last.id }, 'stop notice could not be sent'),
+        );
+    },
+    handle: async (outcome) => {
+      // A dropped turn was told so when it was stopped; its place in the queue only marks it seen.
+      if (outcome.kind === 'answer' && !(await context.answer(outcome.turn))) return; // dropped by stop(): left for the next start
+      for (const each of outcome.turn.messages) markSeen(each);
+    },
   });
 
   async function take(message: Message, botId: string): Promise<void> {
@@ -106,18 +121,19 @@ export function createMessageIntake(context: IntakeContext): MessageIntake {
       return;
     }
     if (message.author.id === botId) return;
-    if (isStopRequest(questionOf(message, botId))) {
-      const running = context.active.in(message.channelId);
-      const asker = message.author.id;
-      if (running?.askerId === asker) running.cancel();
-      if (running?.askerId === asker || merger.cancel(message.channelId, asker)) {
-        logger.info({ messageId: message.id, channelId: message.channelId }, 'stop requested');
-        void queue(message.channelId, async () => markSeen(message), message.id);
-        return;
-      }
-    }
     deciding
-      .run(message.channelId, () => take(message, botId))
+      .run(message.channelId, async () => {
+        // In order behind the channel's earlier messages: a question sent just before is queued.
+        if (isStopRequest(questionOf(message, botId))) {
+          const stopped = context.active.stop(message.channelId, message.author.id);
+          if (stopped) {
+            logger.info({ messageId: message.id, channelId: message.channelId, stopped }, 'stop requested');
+            void queue(message.channelId, async () => markSeen(message), message.id);
+            return;
+          }
+        }
+        await take(message, botId);
+      })
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: message.id }, 'message handling failed'),
       );

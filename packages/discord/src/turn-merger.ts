@@ -1,3 +1,4 @@
+import type { ActiveAnswers } from './active-answers.js';
 import type { Turn } from './decide-message.js';
 import type { Timers } from './timers.js';
 
@@ -17,31 +18,42 @@ interface Batch {
 /** What happens to a batch once its turn comes. */
 export type BatchOutcome = { kind: 'answer'; turn: Turn } | { kind: 'cancelled'; turn: Turn };
 
+/** What a {@link TurnMerger} works with. */
+export interface TurnMergerOptions {
+  /** Rapid messages within this many milliseconds are one turn; 0 merges nothing. */
+  windowMs: number;
+  timers: Timers;
+  /** Queues a channel's task behind its earlier ones. */
+  queue: (channelId: string, task: () => Promise<void>, messageId: string) => void;
+  /** Where each batch waits until it starts, so its asker can drop it with `stop`. */
+  active: ActiveAnswers;
+  /** Tells the asker at once that a batch they dropped will not be answered. */
+  stopped: (turn: Turn) => void;
+  /** Runs a batch when its turn comes: answered, or (dropped before) only its bookkeeping. */
+  handle: (outcome: BatchOutcome) => Promise<void>;
+}
+
 /**
  * Merges rapid messages: a question from the asker of a turn not started yet (still within the
  * window after their last message, or waiting behind another answer) joins that turn, so "hey"
  * then "what's the load?" get one answer. The window restarts with each message; another asker's
  * message closes the open turn to merging. With a window of 0, nothing is merged or delayed.
+ * Every batch waits in {@link ActiveAnswers} until it starts: its asker's `stop` drops it.
  */
 export class TurnMerger {
   private readonly open = new Map<string, Batch>();
 
-  constructor(
-    private readonly windowMs: number,
-    private readonly timers: Timers,
-    /** Queues a channel's task behind its earlier ones. */
-    private readonly queue: (channelId: string, task: () => Promise<void>, messageId: string) => void,
-    private readonly handle: (outcome: BatchOutcome) => Promise<void>,
-  ) {}
+  constructor(private readonly options: TurnMergerOptions) {}
 
   /**
    * Adds a turn of one message: merged into the asker's open turn (true), or queued as a new one
    * (false).
    */
   add(turn: Turn): boolean {
+    const { windowMs } = this.options;
     const open = this.open.get(turn.channelId);
     if (
-      this.windowMs > 0 &&
+      windowMs > 0 &&
       open &&
       !open.started &&
       !open.cancelled &&
@@ -54,40 +66,46 @@ export class TurnMerger {
       return true;
     }
     const batch = this.newBatch(turn);
-    if (this.windowMs > 0) this.open.set(turn.channelId, batch);
+    if (windowMs > 0) this.open.set(turn.channelId, batch);
     else this.open.delete(turn.channelId);
-    this.queue(
+    const startedNow = this.options.active.wait(turn.channelId, {
+      askerId: turn.askerId,
+      cancel: () => this.cancel(batch),
+    });
+    this.options.queue(
       turn.channelId,
       async () => {
         await batch.windowPassed;
         batch.started = true;
+        startedNow();
         if (this.open.get(turn.channelId) === batch) this.open.delete(turn.channelId);
-        await this.handle({ kind: batch.cancelled ? 'cancelled' : 'answer', turn: batch.turn });
+        await this.options.handle({ kind: batch.cancelled ? 'cancelled' : 'answer', turn: batch.turn });
       },
       turn.messages[0]?.id ?? '',
     );
     return false;
   }
 
-  /** Cancels the asker's turn that has not started yet; true when there was one. */
-  cancel(channelId: string, askerId: string): boolean {
-    const open = this.open.get(channelId);
-    if (!open || open.started || open.cancelled || open.turn.askerId !== askerId) return false;
-    open.cancelled = true;
-    this.timers.clearTimeout(open.timer);
-    open.endWindow();
-    return true;
-  }
-
   /** Ends every window now (the bot is stopping: nothing waits any longer). */
   flush(): void {
     for (const batch of this.open.values()) {
-      this.timers.clearTimeout(batch.timer);
+      this.options.timers.clearTimeout(batch.timer);
       batch.endWindow();
     }
   }
 
+  /** Drops a batch that has not started: no more merging into it, its window ends now. */
+  private cancel(batch: Batch): void {
+    if (batch.started || batch.cancelled) return;
+    batch.cancelled = true;
+    if (this.open.get(batch.turn.channelId) === batch) this.open.delete(batch.turn.channelId);
+    this.options.timers.clearTimeout(batch.timer);
+    batch.endWindow();
+    this.options.stopped(batch.turn);
+  }
+
   private newBatch(turn: Turn): Batch {
+    const { windowMs, timers } = this.options;
     let endWindow!: () => void;
     const windowPassed = new Promise<void>((resolve) => {
       endWindow = resolve;
@@ -100,13 +118,13 @@ export class TurnMerger {
       windowPassed,
       endWindow,
     };
-    if (this.windowMs > 0) batch.timer = this.timers.setTimeout(endWindow, this.windowMs);
+    if (windowMs > 0) batch.timer = timers.setTimeout(endWindow, windowMs);
     else endWindow();
     return batch;
   }
 
   private restartWindow(batch: Batch): void {
-    this.timers.clearTimeout(batch.timer);
-    batch.timer = this.timers.setTimeout(batch.endWindow, this.windowMs);
+    this.options.timers.clearTimeout(batch.timer);
+    batch.timer = this.options.timers.setTimeout(batch.endWindow, this.options.windowMs);
   }
 }
