@@ -14,6 +14,7 @@ import {
   parseServerList,
   parseTokenCount,
 } from './model-settings.js';
+import { parseSchedulerLease } from './scheduler-lease-setting.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {
@@ -46,6 +47,11 @@ export interface AppConfig {
    * the scheduler's leadership). Unset: files under MACSTATS_HOME, one host.
    */
   databaseUrl: string | undefined;
+  /**
+   * `SCHEDULER_LEASE_MS`: with `DATABASE_URL`, how long the scheduler's lease lasts without
+   * renewal (1000 to 600000); a dead leader is replaced within about this long. Unset: the store's default.
+   */
+  schedulerLeaseMs: number | undefined;
   /** `DISCORD_SHARDS` (`0,1` or `0-3`): the gateway shards this process holds. Unset: all of them. */
   discordShards: number[] | undefined;
   /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
@@ -94,6 +100,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       'MCP_SERVE_TOOLS',
       'MACSTATS_MCP_TOKEN',
       'DATABASE_URL',
+      'SCHEDULER_LEASE_MS',
       'DISCORD_SHARDS',
       'DISCORD_SHARD_COUNT',
       'OLLAMA_HOSTS',
@@ -111,7 +118,9 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   if (keepAlive.warning) warnings.push(keepAlive.warning);
   const contextLength = parseTokenCount('MODEL_CONTEXT_LENGTH', get('MODEL_CONTEXT_LENGTH'));
   const maxContext = parseTokenCount('MODEL_MAX_CONTEXT', get('MODEL_MAX_CONTEXT'));
-  for (const warning of [contextLength.warning, maxContext.warning]) if (warning) warnings.push(warning);
+  const lease = parseSchedulerLease(get('SCHEDULER_LEASE_MS'));
+  for (const warning of [contextLength.warning, maxContext.warning, lease.warning])
+    if (warning) warnings.push(warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
   const ollamaHosts = parseServerList(OLLAMA_SERVERS, get('OLLAMA_HOSTS'), get('OLLAMA_HOST'));
   warnings.push(...ollamaHosts.warnings);
@@ -145,6 +154,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       .filter((name) => name !== ''),
     mcpToken: get('MACSTATS_MCP_TOKEN'),
     databaseUrl: get('DATABASE_URL'),
+    schedulerLeaseMs: lease.value,
     discordShards: shards.shards,
     discordShardCount: shards.count,
     logLevel: get('LOG_LEVEL') ?? 'info',

@@ -55,7 +55,12 @@ async function main(argv: string[]): Promise<number> {
       tools: appTools.tools,
       ...(database
         ? {
-            shared: { scheduler: database.schedulerStores(), memoryStore: database.memoryStore() },
+            shared: {
+              scheduler: database.schedulerStores(
+                config.schedulerLeaseMs === undefined ? {} : { leaseMs: config.schedulerLeaseMs },
+              ),
+              memoryStore: database.memoryStore(),
+            },
             noteBackend: database.noteBackend(),
           }
         : {}),

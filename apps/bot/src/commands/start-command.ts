@@ -7,7 +7,7 @@ import {
   type Scheduler,
   type SchedulerEvent,
 } from '@macstats/scheduler';
-import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
+import { connectPostgres, type PostgresStore, STORE_POSTGRES_DEFAULTS } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { startDiagnostics } from '../diagnostics.js';
@@ -60,7 +60,15 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   let database: PostgresStore | undefined;
   if (config.databaseUrl) {
     try {
-      database = await connectPostgres({ url: config.databaseUrl, logger });
+      database = await connectPostgres({
+        url: config.databaseUrl,
+        logger,
+        // A session left inside a transaction (this host paused) must not outlast the lease.
+        idleInTransactionTimeoutMs: Math.min(
+          STORE_POSTGRES_DEFAULTS.idleInTransactionTimeoutMs,
+          config.schedulerLeaseMs ?? STORE_POSTGRES_DEFAULTS.leaseMs,
+        ),
+      });
     } catch (error) {
       logger.error({ err: error }, `could not start: ${(error as Error).message}`);
       io.err(`macstats could not start: ${(error as Error).message}`);
@@ -68,7 +76,9 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     }
     logger.info({ database: database.database }, 'shared state on PostgreSQL');
   }
-  const shared = database?.schedulerStores();
+  const shared = database?.schedulerStores(
+    config.schedulerLeaseMs === undefined ? {} : { leaseMs: config.schedulerLeaseMs },
+  );
   const runtime = await createRuntime(config, logger, undefined, {
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
@@ -110,7 +120,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
     execute: createTaskExecutor({ tools: runtime.tools.tools, agent: scheduledAgent(runtime) }),
-    onEvent: (event) => logSchedulerEvent(io, event),
+    onEvent: (event) => logSchedulerEvent(io, event, shared !== undefined),
     onDeliver: async (schedule, result) => {
       const message = formatDelivery(schedule, result);
       const where = {
@@ -196,14 +206,29 @@ function isRefusal(error: unknown): boolean {
   return error.code === 'DISCORD_LOGIN_FAILED' && (cause?.code === 'TokenInvalid' || cause?.status === 401);
 }
 
-function logSchedulerEvent(io: CommandIo, event: SchedulerEvent): void {
+/** Logs the scheduler's events; `shared`: the lock is the database's lease, not this home's lock file. */
+function logSchedulerEvent(io: CommandIo, event: SchedulerEvent, shared: boolean): void {
   const { logger } = io;
-  if (event.type === 'lock-waiting')
+  if (event.type === 'lock-waiting' && shared) {
+    // On a shared database one host leads and the others wait: that is how it should be.
+    const holder = event.holder ? `pid ${event.holder.pid} on ${event.holder.hostname}` : 'unknown';
+    logger.info(
+      { holder: event.holder },
+      `another macstats host (${holder}) leads the schedules; this one takes over if it stops`,
+    );
+  } else if (event.type === 'lock-waiting')
     logger.warn(
       { holder: event.holder },
       'another macstats runs the schedules of this MACSTATS_HOME; waiting for its lock (give each bot its own MACSTATS_HOME)',
     );
   else if (event.type === 'lock-acquired') logger.info({}, 'scheduler lock taken; schedules will fire here');
+  else if (event.type === 'lock-lost')
+    logger.warn(
+      {},
+      shared
+        ? 'this host lost the scheduler lease (paused or cut off from the database for longer than the lease, and another host took over); it fires nothing until it leads again'
+        : 'this process lost the scheduler lock; it fires nothing until it takes the lock again',
+    );
   else if (event.type === 'run-start') logger.info({ schedule: event.id }, 'scheduled task started');
   else if (event.type === 'run-end')
     logger.info({ schedule: event.id, outcome: event.record.outcome }, 'scheduled task finished');

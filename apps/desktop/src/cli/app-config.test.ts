@@ -57,6 +57,16 @@ describe('readAppConfig', () => {
     );
   });
 
+  it('reads SCHEDULER_LEASE_MS as the bot does: 1000 to 600000 ms, anything else one warning and the default', () => {
+    expect(readAppConfig({}, cwd, userHome).schedulerLeaseMs).toBeUndefined();
+    expect(readAppConfig({ SCHEDULER_LEASE_MS: '2500' }, cwd, userHome).schedulerLeaseMs).toBe(2500);
+    const bad = readAppConfig({ SCHEDULER_LEASE_MS: '15s' }, cwd, userHome);
+    expect(bad.schedulerLeaseMs).toBeUndefined();
+    expect(bad.warnings).toEqual([
+      'SCHEDULER_LEASE_MS="15s" is not a lease length: use a whole number of milliseconds from 1000 to 600000 (15000 is 15 s); the default is used.',
+    ]);
+  });
+
   it('treats an empty value as unset', () => {
     writeFileSync(join(cwd, '.config.env'), 'OLLAMA_MODEL=from-cwd\n');
     expect(readAppConfig({ OLLAMA_MODEL: '' }, cwd, userHome).ollamaModel).toBe('from-cwd');

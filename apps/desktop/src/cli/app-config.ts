@@ -19,6 +19,11 @@ export interface AppConfig {
    * leadership, and conversation memory). Unset: files under MACSTATS_HOME, this machine only.
    */
   databaseUrl: string | undefined;
+  /**
+   * `SCHEDULER_LEASE_MS`: with `DATABASE_URL`, how long the scheduler's lease lasts without
+   * renewal, 1000 to 600000 ms, as the bot reads it. Unset or bad (one warning): the store's default.
+   */
+  schedulerLeaseMs: number | undefined;
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
@@ -48,6 +53,7 @@ export function readAppConfig(
     openai: openAiSettings(config.get, warnings),
     context: contextSettings(config.get, warnings),
     databaseUrl: config.get('DATABASE_URL')?.trim() || undefined,
+    schedulerLeaseMs: leaseSetting(config.get('SCHEDULER_LEASE_MS'), warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
@@ -91,6 +97,18 @@ function keepAlive(text: string | undefined, warnings: string[]): string | numbe
   if (/^\d+(\.\d+)?(ms|s|m|h)$/.test(value)) return value;
   warnings.push(
     `OLLAMA_KEEP_ALIVE="${value}" is not a duration: use seconds (300, -1 for ever) or 30m, 1h; Ollama's default is used.`,
+  );
+  return undefined;
+}
+
+/** `SCHEDULER_LEASE_MS` as the bot reads it: whole milliseconds from 1000 to 600000; anything else is one warning. */
+function leaseSetting(text: string | undefined, warnings: string[]): number | undefined {
+  const value = text?.trim().replace(/_/g, '');
+  if (value === undefined || value === '') return undefined;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (parsed >= 1000 && parsed <= 600_000) return parsed;
+  warnings.push(
+    `SCHEDULER_LEASE_MS="${text}" is not a lease length: use a whole number of milliseconds from 1000 to 600000 (15000 is 15 s); the default is used.`,
   );
   return undefined;
 }
