@@ -76,7 +76,6 @@ it('three bots on one PostgreSQL: every due run fires once through SIGKILL, SIGK
   const schedules = makeSchedules(Date.now(), channel);
   await seeding.schedulerStores().source.import(JSON.stringify({ schedules }));
   await seeding.close();
-  const started = Date.now();
   const db = postgres(url, { onnotice: () => {}, max: 1 });
   sql = db;
 
@@ -234,7 +233,6 @@ it('three bots on one PostgreSQL: every due run fires once through SIGKILL, SIGK
       .filter((time) => time <= lastDue);
     expect(dues, schedule.id).toEqual(expected);
     expect(expected.length, schedule.id).toBeGreaterThanOrEqual(3);
-    expect((dues[0] ?? 0) - started, `${schedule.id} started late`).toBeLessThan(60_000);
   }
   // Every one-shot recorded once, at its time.
   for (const schedule of schedules.filter((entry) => entry.at !== undefined))
