@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CONFIG_KEYS, loadConfig } from '@macstats/app-config';
+import { CONFIG_KEYS, loadConfig, parseSchedulerLease } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
@@ -14,7 +14,6 @@ import {
   parseServerList,
   parseTokenCount,
 } from './model-settings.js';
-import { parseSchedulerLease } from './scheduler-lease-setting.js';
 
 /** Everything the bot reads from the environment and `.config.env` files. */
 export interface AppConfig {

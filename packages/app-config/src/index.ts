@@ -3,3 +3,4 @@ export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './load-config.js';
 export { isSecretKey, maskConfigValue, maskSecret } from './mask-config-value.js';
 export type { ParsedEnvFile } from './parse-env-file.js';
 export { parseEnvFile } from './parse-env-file.js';
+export { parseSchedulerLease, SCHEDULER_LEASE_BOUNDS } from './scheduler-lease.js';

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { CONFIG_FILE_NAME, loadConfig } from '@macstats/app-config';
+import { CONFIG_FILE_NAME, loadConfig, parseSchedulerLease } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 
 /** The app's settings, read by `@macstats/app-config`'s `loadConfig` in the order API.md binds. */
@@ -53,7 +53,7 @@ export function readAppConfig(
     openai: openAiSettings(config.get, warnings),
     context: contextSettings(config.get, warnings),
     databaseUrl: config.get('DATABASE_URL')?.trim() || undefined,
-    schedulerLeaseMs: leaseSetting(config.get('SCHEDULER_LEASE_MS'), warnings),
+    schedulerLeaseMs: schedulerLease(config.get('SCHEDULER_LEASE_MS'), warnings),
     values: config.values,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
@@ -101,18 +101,6 @@ function keepAlive(text: string | undefined, warnings: string[]): string | numbe
   return undefined;
 }
 
-/** `SCHEDULER_LEASE_MS` as the bot reads it: whole milliseconds from 1000 to 600000; anything else is one warning. */
-function leaseSetting(text: string | undefined, warnings: string[]): number | undefined {
-  const value = text?.trim().replace(/_/g, '');
-  if (value === undefined || value === '') return undefined;
-  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (parsed >= 1000 && parsed <= 600_000) return parsed;
-  warnings.push(
-    `SCHEDULER_LEASE_MS="${text}" is not a lease length: use a whole number of milliseconds from 1000 to 600000 (15000 is 15 s); the default is used.`,
-  );
-  return undefined;
-}
-
 /** `MODEL_CONTEXT_LENGTH` and `MODEL_MAX_CONTEXT`: whole numbers from 512 up (or `8k`); anything else is one warning. */
 function contextSettings(get: (key: string) => string | undefined, warnings: string[]): AppConfig['context'] {
   const read = (name: string) => {
@@ -131,4 +119,11 @@ function contextSettings(get: (key: string) => string | undefined, warnings: str
     ...(contextLength === undefined ? {} : { contextLength }),
     ...(maxContextLength === undefined ? {} : { maxContextLength }),
   };
+}
+
+/** `SCHEDULER_LEASE_MS`, read as the bot reads it; a bad value is one warning and the default. */
+function schedulerLease(text: string | undefined, warnings: string[]): number | undefined {
+  const lease = parseSchedulerLease(text);
+  if (lease.warning) warnings.push(lease.warning);
+  return lease.value;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAppConfig } from './app-config.js';
-import { parseSchedulerLease } from './scheduler-lease-setting.js';
+import { parseSchedulerLease } from './scheduler-lease.js';
 
 describe('SCHEDULER_LEASE_MS', () => {
   it('reads milliseconds from 1000 to 600000; unset is the default', () => {
@@ -19,17 +18,5 @@ describe('SCHEDULER_LEASE_MS', () => {
         `SCHEDULER_LEASE_MS="${text}" is not a lease length: use a whole number of milliseconds from 1000 to 600000 (15000 is 15 s); the default is used.`,
       );
     }
-  });
-
-  it('reaches the bot configuration, with its warning', () => {
-    const home = '/nonexistent-macstats-home';
-    expect(readAppConfig({ MACSTATS_HOME: home, SCHEDULER_LEASE_MS: '2500' }, home).schedulerLeaseMs).toBe(
-      2500,
-    );
-    const bad = readAppConfig({ MACSTATS_HOME: home, SCHEDULER_LEASE_MS: '10' }, home);
-    expect(bad.schedulerLeaseMs).toBeUndefined();
-    expect(bad.warnings).toContainEqual(
-      expect.stringMatching(/^SCHEDULER_LEASE_MS="10" is not a lease length/),
-    );
   });
 });
