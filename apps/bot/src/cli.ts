@@ -248,6 +248,27 @@ ${exitCodes(['0  exported', '1  the database could not be reached, or the file c
   );
 
 program
+  .command('database')
+  .description('move this host onto the database of DATABASE_URL (see docs/scale.md)')
+  .command('import')
+  .description(
+    "copy this host's files into the database: MEMORY notes, conversations, and schedules.json while the table has none",
+  )
+  .addHelpText(
+    'after',
+    `
+Notes are merged (a note whose text its scope already has is skipped); a conversation the
+database already has keeps the database's record; the files are never changed. Run it again:
+it copies nothing new.
+${exitCodes(['0  copied (files that could not be read are named and skipped)', '1  the database could not be reached or used', '2  no DATABASE_URL is set'])}`,
+  )
+  .action(() =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/database-import-command.js')).databaseImportCommand(config, io),
+    ),
+  );
+
+program
   .command('mcp')
   .description(
     'serve the tools (FETCH_URL, BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
