@@ -15,6 +15,7 @@ describe('macstats --help and usage', () => {
       ['doctor', '--help'],
       ['tools', '--help'],
       ['schedules', '--help'],
+      ['database', 'import', '--help'],
     ]) {
       const { code, stdout } = await runCli(args, home);
       expect(code, args.join(' ')).toBe(0);
