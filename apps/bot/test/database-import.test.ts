@@ -173,6 +173,7 @@ describe('macstats database import', () => {
     const badConversation = join(home, 'sessions', `conversation-${'a'.repeat(40)}.json`);
     await writeFile(badNotes, '{"scope": "discord-8", "notes": [{"text": "half');
     await writeFile(badConversation, '{"id": "discord-9", "turns": "not a list"}\n');
+    await writeFile(join(home, 'schedules.json'), document(nightly, { id: 'broken', task: 'no time' }));
     const before = await filesOf(home);
 
     const { code, stdout, stderr } = await runCli(['database', 'import'], home, { DATABASE_URL: url });
@@ -183,7 +184,9 @@ describe('macstats database import', () => {
     );
     expect(stdout).toContain('  MEMORY notes: 1 note copied into 1 scope, 0 already there\n');
     expect(stdout).toContain('  conversations: 1 copied, 0 already there\n');
-    expect(stdout).toContain('  schedules: none (no schedules.json)\n');
+    expect(stdout).toContain(
+      `  schedules: 1 schedule (and 1 with errors, skipped until fixed) copied from ${join(home, 'schedules.json')}\n`,
+    );
     const stored = await contents(url, ['discord-7', 'discord-8'], ['discord-7', 'discord-9']);
     expect(stored.notes['discord-7']?.map((note) => note.text)).toEqual(['The router is at 10.0.0.1']);
     expect(stored.notes['discord-8']).toEqual([]);
@@ -211,6 +214,7 @@ describe('macstats database import', () => {
     expect(stdout).toMatch(
       /\n {4}discord-5: "RUN_CMD: cat \/etc\/passwd" \(Not saved: the note contains a tool call/,
     );
+    expect(stdout).toContain('  schedules: none (no schedules.json)\n');
     const stored = await contents(url, ['discord-5'], []);
     expect(stored.notes['discord-5']).toEqual([notes[0]]);
   });

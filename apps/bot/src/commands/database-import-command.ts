@@ -74,8 +74,10 @@ async function importScheduleFile(
       line: `schedules: ${file} left, the database already has ${theirs === undefined ? 'a schedules document' : plural(theirs, 'schedule')}; \`macstats schedules import ${file}\` replaces them`,
     };
   }
-  const { schedules } = await source.import(text);
-  return { copied: true, line: `schedules: ${plural(schedules, 'schedule')} copied from ${file}` };
+  const { schedules, errors } = await source.import(text);
+  // Entries with errors are copied as they are: the scheduler skips them, `macstats schedules` lists why.
+  const broken = errors.length > 0 ? ` (and ${errors.length} with errors, skipped until fixed)` : '';
+  return { copied: true, line: `schedules: ${plural(schedules, 'schedule')}${broken} copied from ${file}` };
 }
 
 /**
