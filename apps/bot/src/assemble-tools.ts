@@ -37,6 +37,20 @@ export function channelOfConversation(context: ToolContext): string | undefined 
 export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
 
 /**
+ * Every tool the bot can offer (with every setting on), for checks that need the names without
+ * building the tools: a MEMORY note calling one of them is refused, a plain `NAS: 10.0.0.2` is kept.
+ */
+export const BOT_TOOL_NAMES: readonly string[] = [
+  'FETCH_URL',
+  'BRAVE_SEARCH',
+  'RUN_CMD',
+  'MCP',
+  'METRICS',
+  'SCHEDULER',
+  'MEMORY',
+];
+
+/**
  * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
  * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
  * server that is down is tried again in the background), METRICS, SCHEDULER and MEMORY always. RUN_JS

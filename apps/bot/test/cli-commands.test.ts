@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BOT_TOOL_NAMES } from '../src/assemble-tools.js';
 import { cleanUp, everythingStdio, runCli, tempHome } from './helpers.js';
 
 afterEach(cleanUp);
@@ -68,10 +69,13 @@ describe('macstats tools', () => {
       MCP_SERVER_STDIO: everythingStdio(),
     });
     expect(code).toBe(0);
-    const [offered, leftOut] = stdout.split('Left out:');
+    const [offered = '', leftOut] = stdout.split('Left out:');
     for (const name of ['BRAVE_SEARCH:', 'RUN_CMD:', 'MCP:']) expect(offered).toContain(name);
     expect(offered).toContain('- echo');
     expect(leftOut).not.toMatch(/BRAVE_SEARCH|RUN_CMD|MCP/);
+    // With every setting on, the tools offered are exactly the list the note check uses.
+    const names = [...offered.matchAll(/^ {2}([A-Z_]+):/gm)].map((match) => match[1]);
+    expect(names.sort()).toEqual([...BOT_TOOL_NAMES].sort());
   });
 
   it('offers MCP while its server is down, telling the model so, with a note', async () => {

@@ -1,12 +1,7 @@
 import type { Logger } from '@macstats/core';
 import { createNoteStore, MEMORY_DEFAULTS, type Note, type NoteBackend } from '@macstats/tools-memory';
+import { BOT_TOOL_NAMES } from '../assemble-tools.js';
 import type { ScopeFile } from './read-file-state.js';
-
-/**
- * Every tool the bot can offer, for the note check: a note that calls one of them is refused,
- * while a plain `NAS: 10.0.0.2` fact is kept (as the bot's own store, given its tool list, does).
- */
-const BOT_TOOL_NAMES = ['FETCH_URL', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS', 'SCHEDULER', 'MEMORY'];
 
 /** What {@link importNotes} did. */
 export interface NotesImport {
