@@ -13,7 +13,7 @@ import {
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLI, cleanUp, startCli, tempHome } from './helpers.js';
+import { botMessages, CLI, cleanUp, startCli, tempHome } from './helpers.js';
 
 /**
  * Runs what `docs/deploy/compose.scale.yaml` describes, without a container engine: each bot
@@ -145,24 +145,20 @@ it('runs the bots of docs/deploy/compose.scale.yaml as written: shared schedules
 
   // One Ollama host goes away: every bot's pool answers on the other.
   await ollamas[0]?.close();
-  const botMessages = (channelId: string) =>
-    fake
-      .channelMessages(channelId)
-      .filter((message) => message.author.id === fake.botUser.id)
-      .map((message) => message.content);
+  const botPosts = (channelId: string) => botMessages(fake, channelId);
   fake.dispatchMessage({ content: 'hello zero', channelId: zero, mentionsBot: true });
   fake.dispatchMessage({ content: 'hello one', channelId: one, mentionsBot: true });
-  await fake.waitFor(() => botMessages(zero).length > 1 && botMessages(one).length > 0, {
+  await fake.waitFor(() => botPosts(zero).length > 1 && botPosts(one).length > 0, {
     timeoutMs: 45_000,
     what: 'the answers and the scheduled delivery',
   });
   for (const { bot } of processes) bot.child.kill('SIGTERM');
   expect(await Promise.all(processes.map(({ bot }) => bot.exited))).toEqual([0, 0]);
 
-  expect(botMessages(one)).toEqual(['Answer to: hello one']);
-  expect(botMessages(zero).filter((text) => !text.startsWith('[Schedule: standup]'))).toEqual([
+  expect(botPosts(one)).toEqual(['Answer to: hello one']);
+  expect(botPosts(zero).filter((text) => !text.startsWith('[Schedule: standup]'))).toEqual([
     'Answer to: hello zero',
   ]);
-  expect(botMessages(zero).filter((text) => text.startsWith('[Schedule: standup]'))).toHaveLength(1);
+  expect(botPosts(zero).filter((text) => text.startsWith('[Schedule: standup]'))).toHaveLength(1);
   expect(ollamas[1]?.requests.length).toBeGreaterThanOrEqual(3);
 }, 120_000);

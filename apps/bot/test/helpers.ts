@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FakeChatRequest } from '@macstats/testing';
+import type { FakeChatRequest, FakeDiscord } from '@macstats/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -220,4 +220,12 @@ export async function connectMcpStdio(home: string, env: Record<string, string> 
     }),
   );
   return client;
+}
+
+/** What the bot posted in a channel of the fake Discord, oldest first. */
+export function botMessages(discord: FakeDiscord, channelId: string): string[] {
+  return discord
+    .channelMessages(channelId)
+    .filter((message) => message.author.id === discord.botUser.id)
+    .map((message) => message.content);
 }

@@ -10,7 +10,7 @@ import {
 } from '@macstats/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanUp, startCli, tempHome } from './helpers.js';
+import { botMessages, cleanUp, startCli, tempHome } from './helpers.js';
 
 const TOKEN = 'fake-discord-token-1234';
 let database: TestPostgres;
@@ -66,23 +66,19 @@ it('two bot hosts on one DATABASE_URL and two shards: one fires the schedule, on
       return bot;
     }),
   );
-  const botMessages = (channelId: string) =>
-    discord
-      .channelMessages(channelId)
-      .filter((message) => message.author.id === discord.botUser.id)
-      .map((message) => message.content);
+  const botPosts = (channelId: string) => botMessages(discord, channelId);
   discord.dispatchMessage({ content: 'hello zero', channelId: zero, mentionsBot: true });
   discord.dispatchMessage({ content: 'hello one', channelId: one, mentionsBot: true });
-  await discord.waitFor(() => botMessages(zero).length > 0 && botMessages(one).length > 1, {
+  await discord.waitFor(() => botPosts(zero).length > 0 && botPosts(one).length > 1, {
     timeoutMs: 30_000,
     what: 'the answers and the scheduled delivery',
   });
   for (const bot of bots) bot.child.kill('SIGTERM');
   expect(await Promise.all(bots.map((bot) => bot.exited))).toEqual([0, 0]);
 
-  expect(botMessages(zero)).toEqual([expect.stringContaining('Answer to:')]);
-  expect(botMessages(one).filter((text) => text.startsWith('[Schedule: standup]'))).toHaveLength(1);
-  expect(botMessages(one).filter((text) => !text.startsWith('[Schedule:'))).toHaveLength(1);
+  expect(botPosts(zero)).toEqual([expect.stringContaining('Answer to:')]);
+  expect(botPosts(one).filter((text) => text.startsWith('[Schedule: standup]'))).toHaveLength(1);
+  expect(botPosts(one).filter((text) => !text.startsWith('[Schedule:'))).toHaveLength(1);
   const sql = postgres(url, { onnotice: () => {} });
   const runs = await sql`select outcome from macstats_scheduler_runs where schedule_id = 'standup'`;
   await sql.end();
