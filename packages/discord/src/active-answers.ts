@@ -17,6 +17,8 @@ export interface ActiveAnswer {
 export interface WaitingTurn {
   /** Who asked: only they can drop it. */
   askerId: string;
+  /** Whether a message is one of this turn's questions (a ❌ on it drops the turn); none for `/ask`. */
+  isOwnMessage?(messageId: string): boolean;
   /**
    * Drops the turn before it starts: the model is never asked, memory keeps nothing of it, and
    * the asker reads the stopped notice at once. Its place in the queue is still taken, for the
@@ -103,17 +105,31 @@ export class ActiveAnswers {
     if (list.length === 0) this.waitingByChannel.delete(channelId);
   }
 
-  /** Stops the channel's answer when its asker put {@link STOP_EMOJI} on its status message or question. */
+  /**
+   * Stops the channel's answer when its asker put {@link STOP_EMOJI} on its status message or
+   * question, or drops their waiting turn when the ❌ is on one of its questions.
+   */
   onReaction(
     reaction: { channelId: string; messageId: string; emoji: string | null },
     userId: string,
     logger: Logger,
   ): void {
+    if (reaction.emoji !== STOP_EMOJI) return;
+    const where = { channelId: reaction.channelId, messageId: reaction.messageId };
+    const waiting = this.waitingByChannel
+      .get(reaction.channelId)
+      ?.find((turn) => turn.askerId === userId && turn.isOwnMessage?.(reaction.messageId) === true);
+    if (waiting) {
+      logger.info(where, 'stop requested for a waiting question');
+      this.removeWaiting(reaction.channelId, waiting);
+      waiting.cancel();
+      return;
+    }
     const running = this.in(reaction.channelId);
-    if (!running || reaction.emoji !== STOP_EMOJI || userId !== running.askerId) return;
+    if (!running || userId !== running.askerId) return;
     void running.isOwnMessage(reaction.messageId).then((own) => {
       if (!own) return;
-      logger.info({ channelId: reaction.channelId, messageId: reaction.messageId }, 'stop requested');
+      logger.info(where, 'stop requested');
       running.cancel();
     });
   }

@@ -105,11 +105,9 @@ export function createMessageIntake(context: IntakeContext): MessageIntake {
       );
       return;
     }
-    if (merger.add(decision.turn))
-      logger.debug(
-        { messageId: message.id, channelId: message.channelId },
-        'message merged into the open turn',
-      );
+    const where = { messageId: message.id, channelId: message.channelId };
+    if (merger.add(decision.turn)) logger.debug(where, 'message merged into the open turn');
+    else logger.debug(where, 'message queued');
   }
 
   const onMessage = (message: Message) => {

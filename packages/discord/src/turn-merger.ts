@@ -70,6 +70,8 @@ export class TurnMerger {
     else this.open.delete(turn.channelId);
     const startedNow = this.options.active.wait(turn.channelId, {
       askerId: turn.askerId,
+      // Messages merged in later count too: the batch's turn is read when the ❌ comes.
+      isOwnMessage: (messageId) => batch.turn.messages.some((message) => message.id === messageId),
       cancel: () => this.cancel(batch),
     });
     this.options.queue(

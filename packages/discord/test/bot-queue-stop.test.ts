@@ -190,4 +190,41 @@ describe('createDiscordBot stop of a waiting turn', () => {
     await h.discord.waitFor(() => (h.replies(h.general).length === 3 ? true : undefined));
     expect(questions).toEqual(['hold']);
   });
+
+  it("drops the asker's waiting question when they put ❌ on it, and nobody else's ❌ does", async () => {
+    const { agent, questions, release, held } = holdingAgent();
+    const h = await start({ agent });
+    h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    await held;
+    const bobs = h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'bob waits',
+      mentionsBot: true,
+      author: BOB,
+    });
+    await h.discord.waitFor(() =>
+      h.logs.find((entry) => entry.message === 'message queued' && entry.details.messageId === bobs.id),
+    );
+    // Carol's ❌ is handled before her next message (one gateway, in order), and drops nothing.
+    h.discord.addReaction({ messageId: bobs.id, emoji: '❌', user: CAROL });
+    const carols = h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'carol waits',
+      mentionsBot: true,
+      author: CAROL,
+    });
+    await h.discord.waitFor(() =>
+      h.logs.find((entry) => entry.message === 'message queued' && entry.details.messageId === carols.id),
+    );
+    expect(notice(h)).toBeUndefined();
+    h.discord.addReaction({ messageId: bobs.id, emoji: '❌', user: BOB });
+    await h.discord.waitFor(() => notice(h), { what: 'the stop notice' });
+    expect(notice(h)).toMatchObject({ replyTo: bobs.id });
+    release();
+    await h.discord.waitFor(() => (h.replies(h.general).length === 3 ? true : undefined), {
+      what: "alice's and carol's answers",
+    });
+    expect(h.replies(h.general)).toEqual(['Stopped.', 'Answer to: hold', 'Answer to: carol waits']);
+    expect(questions).toEqual(['hold', 'carol waits']);
+  });
 });
