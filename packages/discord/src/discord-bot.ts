@@ -332,6 +332,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       logger.warn({ channelId }, 'sendToChannel: nothing to send');
       return [];
     }
+    if (state === 'stopped')
+      throw new MacstatsError('DISCORD_BOT_STOPPED', 'The Discord bot has stopped; nothing was sent.');
     const ids = await sendQueue.run(channelId, () => sender.sendText(channelId, text));
     logger.info({ channelId, parts: ids.length, chars: text.length }, 'message delivered');
     return ids;

@@ -102,6 +102,15 @@ describe('createDiscordBot with long replies', () => {
     await expect(h.bot.sendToChannel('general', 'hi')).rejects.toMatchObject({ code: 'DISCORD_BAD_CHANNEL' });
   });
 
+  it('refuses sendToChannel once the bot has stopped, in one sentence', async () => {
+    const h = await start();
+    await h.bot.stop({ graceMs: 0 });
+    await expect(h.bot.sendToChannel(h.general, 'late')).rejects.toMatchObject({
+      code: 'DISCORD_BOT_STOPPED',
+      message: 'The Discord bot has stopped; nothing was sent.',
+    });
+  });
+
   it('never interleaves a scheduled delivery with a reply in the same channel', async () => {
     const answer = longAnswerWithCode();
     const h = await start({ ollama: { replies: [answer] } });

@@ -135,7 +135,16 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       } else if (botStopped) {
         logger.warn(where, `the bot had stopped, so this result stays in the log: ${message}`);
       } else {
-        await bot.sendToChannel(schedule.reply_to_channel_id, message);
+        try {
+          await bot.sendToChannel(schedule.reply_to_channel_id, message);
+        } catch (error) {
+          // Stopping: the bot may close under a send already handed to it. Keep the result.
+          if (!options.stopSignal.aborted) throw error;
+          logger.warn(
+            { ...where, err: error },
+            `the bot stopped while posting, so this result stays in the log: ${message}`,
+          );
+        }
       }
     },
   });
