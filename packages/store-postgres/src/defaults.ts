@@ -13,8 +13,11 @@ export const STORE_POSTGRES_DEFAULTS = {
   leaseMs: 15_000,
   /** Which schedules, state and lease rows this scheduler uses; bots sharing a database use one each. */
   scope: 'default',
-  /** Tries of one schedules edit when other hosts keep writing between its read and its write: 20. */
-  scheduleEditAttempts: 20,
+  /**
+   * Tries of one schedules edit when other hosts keep writing between its read and its write: 50.
+   * Each failed try means another edit was written, so up to 50 edits at once all succeed.
+   */
+  scheduleEditAttempts: 50,
   /** Tries of one MEMORY notes update (an add, a remove) when other hosts keep writing the scope: 50. */
   noteUpdateAttempts: 50,
 } as const;
