@@ -31,6 +31,16 @@ function holdingAgent() {
   return { agent, questions, release: release.open, held: held.promise };
 }
 
+/** A question addressed to the bot in #general, from `author` (alice by default). */
+function mention(h: Harness, content: string, author?: { username: string }) {
+  return h.discord.dispatchMessage({
+    channelId: h.general,
+    content,
+    mentionsBot: true,
+    ...(author ? { author } : {}),
+  });
+}
+
 function notice(h: Harness) {
   return h.discord.sent.find((record) => record.type === 'create' && record.content === 'Stopped.');
 }
@@ -39,20 +49,10 @@ describe('createDiscordBot stop of a waiting turn', () => {
   it("drops the asker's question waiting behind another answer, with others queued after it", async () => {
     const { agent, questions, release, held } = holdingAgent();
     const h = await start({ agent });
-    h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    mention(h, 'hold');
     await held;
-    const bobs = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'bob waits',
-      mentionsBot: true,
-      author: BOB,
-    });
-    h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'carol waits',
-      mentionsBot: true,
-      author: CAROL,
-    });
+    const bobs = mention(h, 'bob waits', BOB);
+    mention(h, 'carol waits', CAROL);
     h.discord.dispatchMessage({ channelId: h.general, content: 'stop', author: BOB });
     // Told at once, while the answer ahead still runs.
     await h.discord.waitFor(() => notice(h), { what: 'the stop notice' });
@@ -70,7 +70,7 @@ describe('createDiscordBot stop of a waiting turn', () => {
     const { agent, questions, release, held } = holdingAgent();
     const h = await start({ agent });
     await h.discord.waitFor(() => h.discord.commands().length > 0, { what: 'the commands' });
-    h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    mention(h, 'hold');
     await held;
     const ask = h.discord.dispatchInteraction({
       command: 'ask',
@@ -81,12 +81,7 @@ describe('createDiscordBot stop of a waiting turn', () => {
     await h.discord.waitFor(() => h.logs.find((entry) => entry.message === '/ask queued'), {
       what: 'the /ask queued',
     });
-    h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'carol waits',
-      mentionsBot: true,
-      author: CAROL,
-    });
+    mention(h, 'carol waits', CAROL);
     h.discord.dispatchMessage({ channelId: h.general, content: 'stop', author: BOB });
     await h.discord.waitFor(() => h.discord.message(ask.originalId ?? '')?.content === 'Stopped.', {
       what: 'the /ask reply edited to the stop notice',
@@ -109,9 +104,9 @@ describe('createDiscordBot stop of a waiting turn', () => {
     const { agent, questions, held } = holdingAgent();
     const h = await start({ agent });
     await h.discord.waitFor(() => h.discord.commands().length > 0, { what: 'the commands' });
-    const alices = h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    const alices = mention(h, 'hold');
     await held;
-    h.discord.dispatchMessage({ channelId: h.general, content: 'bob waits', mentionsBot: true, author: BOB });
+    mention(h, 'bob waits', BOB);
     const ask = h.discord.dispatchInteraction({
       command: 'ask',
       channelId: h.general,
@@ -143,9 +138,9 @@ describe('createDiscordBot stop of a waiting turn', () => {
   it('stops the asker’s running answer first; their waiting question is then answered', async () => {
     const { agent, questions, held } = holdingAgent();
     const h = await start({ agent });
-    const first = h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    const first = mention(h, 'hold');
     await held;
-    h.discord.dispatchMessage({ channelId: h.general, content: 'and then this', mentionsBot: true });
+    mention(h, 'and then this');
     h.discord.dispatchMessage({ channelId: h.general, content: 'stop' });
     await h.discord.waitFor(() => (h.replies(h.general).length === 2 ? true : undefined), {
       what: 'the notice and the next answer',
@@ -158,20 +153,10 @@ describe('createDiscordBot stop of a waiting turn', () => {
   it('drops the newest of the asker’s waiting turns, and the one before on a second stop', async () => {
     const { agent, questions, release, held } = holdingAgent();
     const h = await start({ agent });
-    h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    mention(h, 'hold');
     await held;
-    const older = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'older',
-      mentionsBot: true,
-      author: BOB,
-    });
-    const newer = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'newer',
-      mentionsBot: true,
-      author: BOB,
-    });
+    const older = mention(h, 'older', BOB);
+    const newer = mention(h, 'newer', BOB);
     h.discord.dispatchMessage({ channelId: h.general, content: 'stop', author: BOB });
     await h.discord.waitFor(() => notice(h), { what: 'the first notice' });
     expect(notice(h)).toMatchObject({ replyTo: newer.id });
@@ -194,25 +179,15 @@ describe('createDiscordBot stop of a waiting turn', () => {
   it("drops the asker's waiting question when they put ❌ on it, and nobody else's ❌ does", async () => {
     const { agent, questions, release, held } = holdingAgent();
     const h = await start({ agent });
-    h.discord.dispatchMessage({ channelId: h.general, content: 'hold', mentionsBot: true });
+    mention(h, 'hold');
     await held;
-    const bobs = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'bob waits',
-      mentionsBot: true,
-      author: BOB,
-    });
+    const bobs = mention(h, 'bob waits', BOB);
     await h.discord.waitFor(() =>
       h.logs.find((entry) => entry.message === 'message queued' && entry.details.messageId === bobs.id),
     );
     // Carol's ❌ is handled before her next message (one gateway, in order), and drops nothing.
     h.discord.addReaction({ messageId: bobs.id, emoji: '❌', user: CAROL });
-    const carols = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'carol waits',
-      mentionsBot: true,
-      author: CAROL,
-    });
+    const carols = mention(h, 'carol waits', CAROL);
     await h.discord.waitFor(() =>
       h.logs.find((entry) => entry.message === 'message queued' && entry.details.messageId === carols.id),
     );
