@@ -26,6 +26,8 @@ export const AGENT_DEFAULTS = {
   toolTimeoutMs: 60_000,
   /** Tool output longer than this is cut (with a note) before the model reads it. */
   maxToolOutputChars: 12_000,
+  /** How long the user has to approve a call that needs it, in milliseconds; then it is denied. */
+  approvalTimeoutMs: 120_000,
   /** This many failed tool runs in a row end the tool phase. */
   maxFailuresInARow: 3,
   /** Time limit of `/api/show` and the other quick Ollama requests, in milliseconds. */

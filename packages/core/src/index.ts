@@ -7,6 +7,7 @@ export type {
   AgentToolCall,
   AgentUsage,
   AnswerOptions,
+  ContainmentDecision,
   LlmCallPurpose,
   MemoryOptions,
   ToolSkipReason,
@@ -14,6 +15,16 @@ export type {
 export { estimateTokens } from './agent/context-budget.js';
 export { createAgent } from './agent/create-agent.js';
 export { estimateFixedPromptTokens } from './agent/prompt-size.js';
+export type { ApprovalRequest, ApproveFunction } from './containment/approval.js';
+export type {
+  ContainmentRule,
+  ContainmentVerdict,
+  ContextLabelsInput,
+} from './containment/context-labels.js';
+export { ContextLabels } from './containment/context-labels.js';
+export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
+export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
+export { canonicalUrl, urlsIn } from './containment/urls.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';
 export type {

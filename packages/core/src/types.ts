@@ -1,3 +1,5 @@
+import type { ToolLabels } from './containment/labels.js';
+
 /** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
 export interface ToolResult {
   /** What the model reads: the tool's output, or one sentence saying why it failed. */
@@ -69,6 +71,17 @@ export interface Tool {
   parameters?: JsonSchema;
   /** What is special about this tool's text argument (a URL, a `;` that ends it). */
   argumentHints?: ArgumentHints;
+  /**
+   * What a call's result is and what the call does, for the containment policy (see
+   * `CallLabels`). A tool that declares none is treated as reading outside and private data,
+   * sending and persisting: safe, but every call after outside content needs approval.
+   */
+  labels?: ToolLabels;
+  /**
+   * Names who wrote this tool's description and details when the user does not trust them (an
+   * MCP server not marked trusted): they count as outside content in every answer that offers it.
+   */
+  describedByOutside?(): string | undefined;
   /**
    * Runs the tool. `argument` is the bare text of a one-value call, else the object's JSON.
    * Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts.

@@ -1,7 +1,11 @@
 import type { FakeChatRequest } from '@macstats/testing';
 import { createAgent, type Logger, type Tool, type ToolContext, type ToolResult } from '../src/index.js';
 
-/** A tool that records its calls and answers from a function (default: "<NAME> result for <argument>"). */
+/**
+ * A tool that records its calls and answers from a function (default: "<NAME> result for
+ * <argument>"). It declares empty containment labels (reads nothing outside or private, neither
+ * sends nor persists), so the loop's other guards are tested alone; containment has its own tests.
+ */
 export function recordingTool(
   name: string,
   respond: (argument: string, context: ToolContext) => string | ToolResult | Promise<string | ToolResult> = (
@@ -14,6 +18,7 @@ export function recordingTool(
     name,
     description: `The ${name.toLowerCase()} tool.`,
     usage: `${name}: <argument>`,
+    labels: {},
     calls,
     contexts,
     async run(argument, context) {

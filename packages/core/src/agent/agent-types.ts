@@ -1,3 +1,5 @@
+import type { ApproveFunction } from '../containment/approval.js';
+import type { ContainmentRule, ContextLabelsInput } from '../containment/context-labels.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
 import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
@@ -12,7 +14,16 @@ export type ToolSkipReason =
   | 'unknown-tool'
   | 'unavailable'
   | 'injected'
-  | 'invalid-arguments';
+  | 'invalid-arguments'
+  | 'contained';
+
+/** A containment decision on one call: asked for approval, approved, or refused. */
+export interface ContainmentDecision {
+  decision: 'asked' | 'approved' | 'refused';
+  rule: ContainmentRule;
+  /** The sentence the user (and the model) read. */
+  reason: string;
+}
 
 /** What the agent reports while it works, through `onEvent`. */
 export type AgentEvent =
@@ -43,6 +54,7 @@ export type AgentEvent =
       skipped?: ToolSkipReason;
     }
   | { type: 'status'; text: string }
+  | ({ type: 'containment'; tool: string; argument: string } & ContainmentDecision)
   | {
       /**
        * The server read clearly fewer prompt tokens than were sent (or filled the whole window):
@@ -123,6 +135,13 @@ export interface AgentOptions {
   unavailableTools?: Readonly<Record<string, string>> | undefined;
   /** Receives every event of every answer, plus background summarisation calls. */
   onEvent?: ((event: AgentEvent) => void) | undefined;
+  /**
+   * Asked when a call needs the user's approval (see `docs/security.md`). Without it, such a
+   * call is refused and the model is told why. An answer's own `approve` wins.
+   */
+  approve?: ApproveFunction | undefined;
+  /** How long the user has to approve a call, in milliseconds. Default 120 000. */
+  approvalTimeoutMs?: number | undefined;
 }
 
 /** Options of {@link Agent.answer}. */
@@ -145,6 +164,13 @@ export interface AnswerOptions {
   images?: string[] | undefined;
   /** Plan first for this answer; default: the agent's `planning`. */
   planning?: boolean | undefined;
+  /** Who approves this answer's calls that need it (the asker's buttons, say); default the agent's. */
+  approve?: ApproveFunction | undefined;
+  /**
+   * What the caller put in the context besides the question, for the containment policy: outside
+   * content (another agent's result) or private data it carries. `context` counts as private.
+   */
+  contextLabels?: ContextLabelsInput | undefined;
 }
 
 /** One tool call made (or refused) while answering. */
@@ -157,6 +183,8 @@ export interface AgentToolCall {
   durationMs: number;
   /** Set when a guard refused the call instead of running it. */
   skipped?: ToolSkipReason;
+  /** Set when the call needed the user's approval: approved, or refused. */
+  containment?: ContainmentDecision;
 }
 
 /** Tokens and time summed over an answer's chat requests. */
@@ -209,6 +237,8 @@ export interface AgentAnswer {
   usage: AgentUsage;
   /** The plan, in planning mode. */
   plan?: string;
+  /** Where the outside content and the private data in this answer's context came from. */
+  labels?: { outside: string[]; private: string[] };
   /**
    * Set when the answer failed (the model's server down, say); `text` then says what went wrong
    * and how to fix it. Consumers show and record it as a failure, never as a result.

@@ -71,6 +71,7 @@ export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
     llmCalls: turn.requests,
     steps: turn.steps,
     usage: sumUsage(turn.steps),
+    labels: settings.containment.snapshot(),
     ...(planText !== undefined ? { plan: planText } : {}),
   });
   try {

@@ -1,5 +1,7 @@
+import { ContextLabels } from '../containment/context-labels.js';
 import { AGENT_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
+import type { MemoryContext } from '../memory/conversation-memory.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelMessage } from '../model/chat-model.js';
@@ -7,7 +9,7 @@ import { createOllamaModel } from '../ollama/ollama-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
-import { silentLogger } from '../types.js';
+import { silentLogger, type Tool } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
 import { ContextWindow } from './context-window.js';
@@ -18,6 +20,41 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (!Number.isFinite(value) || value < 0)
     throw new MacstatsError('INVALID_OPTIONS', `${name} must be a number >= 0`);
   return value;
+}
+
+/**
+ * What an answer's context holds before any tool runs: the caller's labels, the tools'
+ * descriptions an untrusted party wrote, and the remembered conversation (private, and outside
+ * where an earlier answer had outside content in its context).
+ */
+function startingLabels(
+  question: string,
+  answerOptions: AnswerOptions,
+  tools: readonly Tool[],
+  remembered: MemoryContext | null,
+): ContextLabels {
+  const given = answerOptions.contextLabels ?? {};
+  const turns = remembered?.turns ?? [];
+  const labels = new ContextLabels(question, {
+    ...given,
+    userTexts: [...(given.userTexts ?? []), ...turns.map((turn) => turn.question)],
+  });
+  if (turns.length > 0) labels.addPrivate('the conversation history');
+  if (remembered?.summary) labels.addPrivate('the conversation summary');
+  if (answerOptions.context?.trim()) labels.addPrivate('the context given with the question');
+  if (turns.some((turn) => turn.outside)) labels.addOutside('an earlier answer that read outside content');
+  if (remembered?.summary && remembered.summaryOutside)
+    labels.addOutside('the summary of earlier answers that read outside content');
+  for (const tool of tools) {
+    let writer: string | undefined;
+    try {
+      writer = tool.describedByOutside?.();
+    } catch {
+      writer = `${tool.name}'s description`;
+    }
+    if (writer) labels.addOutside(writer);
+  }
+  return labels;
 }
 
 /** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
@@ -69,6 +106,11 @@ export function createAgent(options: AgentOptions): Agent {
     'betweenTokensTimeoutMs',
   );
   const toolTimeoutMs = positive(options.toolTimeoutMs, AGENT_DEFAULTS.toolTimeoutMs, 'toolTimeoutMs');
+  const approvalTimeoutMs = positive(
+    options.approvalTimeoutMs,
+    AGENT_DEFAULTS.approvalTimeoutMs,
+    'approvalTimeoutMs',
+  );
   const maxToolOutputChars = positive(
     options.maxToolOutputChars,
     AGENT_DEFAULTS.maxToolOutputChars,
@@ -257,11 +299,19 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => nativeByModel.set(forModel, false),
+        containment: startingLabels(question, answerOptions, tools, remembered),
+        approve: answerOptions.approve ?? options.approve,
+        approvalTimeoutMs,
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return failed(failure, outcome, forModel, emit);
       if (memory && conversationId !== undefined)
-        await memory.recordTurn(conversationId, question, outcome.text);
+        await memory.recordTurn(
+          conversationId,
+          question,
+          outcome.text,
+          (outcome.labels?.outside.length ?? 0) > 0,
+        );
       return outcome;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

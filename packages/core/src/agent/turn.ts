@@ -1,3 +1,5 @@
+import type { ApproveFunction } from '../containment/approval.js';
+import type { ContextLabels } from '../containment/context-labels.js';
 import { MacstatsError } from '../errors.js';
 import type { ChatModel, ChatReply, ModelMessage } from '../model/chat-model.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
@@ -34,6 +36,11 @@ export interface TurnSettings {
   emit?: ((event: AgentEvent) => void) | undefined;
   /** Called when the server refused native tools for this model. */
   onNativeRefused: () => void;
+  /** What has entered this answer's context, and the rules each call passes before it runs. */
+  containment: ContextLabels;
+  /** Who approves a call that needs it; without it such a call is refused. */
+  approve?: ApproveFunction | undefined;
+  approvalTimeoutMs: number;
 }
 
 /** The state of one answer as it goes. */

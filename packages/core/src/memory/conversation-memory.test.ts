@@ -53,6 +53,7 @@ describe('ConversationMemory', () => {
     expect(most()).toBe(1);
     expect(await memory.context('c')).toEqual({
       summary: 'second (3 turns)',
+      summaryOutside: false,
       turns: [
         { question: '5', answer: 'a5', at: expect.any(Number) },
         { question: '6', answer: 'a6', at: expect.any(Number) },

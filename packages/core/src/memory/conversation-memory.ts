@@ -19,6 +19,8 @@ export interface ConversationMemoryOptions {
 /** What an answer needs from memory. */
 export interface MemoryContext {
   summary: string | null;
+  /** A turn folded into the summary had outside content in its context. */
+  summaryOutside: boolean;
   /** The last turns, verbatim, oldest first. */
   turns: ConversationTurn[];
 }
@@ -52,7 +54,11 @@ export class ConversationMemory {
     // of ours is still on its way (the cache is then newer than the store).
     if (this.options.store.shared && !this.writes.has(id)) this.cache.delete(id);
     const record = await this.load(id);
-    return { summary: record.summary, turns: record.turns.slice(-this.options.keepTurns) };
+    return {
+      summary: record.summary,
+      summaryOutside: record.summaryOutside === true,
+      turns: record.turns.slice(-this.options.keepTurns),
+    };
   }
 
   /**
@@ -78,11 +84,14 @@ export class ConversationMemory {
     };
   }
 
-  /** Appends a finished turn, saves it in the background and starts a summary when due. */
-  async recordTurn(id: string, question: string, answer: string): Promise<void> {
+  /**
+   * Appends a finished turn, saves it in the background and starts a summary when due. `outside`
+   * marks a turn whose answer had outside content in its context.
+   */
+  async recordTurn(id: string, question: string, answer: string, outside = false): Promise<void> {
     const record = await this.load(id);
     const at = this.options.now().getTime();
-    record.turns.push({ question, answer, at });
+    record.turns.push(outside ? { question, answer, at, outside: true } : { question, answer, at });
     record.updatedAt = at;
     this.persist(id);
     this.scheduleSummary(id);
@@ -250,6 +259,7 @@ export class ConversationMemory {
     )
       return false;
     current.summary = text;
+    if (older.some((turn) => turn.outside)) current.summaryOutside = true;
     current.turns = current.turns.slice(older.length);
     current.updatedAt = this.options.now().getTime();
     this.persist(id);

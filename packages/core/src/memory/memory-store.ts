@@ -7,6 +7,8 @@ export interface ConversationTurn {
   answer: string;
   /** When the turn ended, in milliseconds since the epoch. */
   at: number;
+  /** Set when outside content was in the answer's context: the answer may carry an attacker's words. */
+  outside?: true;
 }
 
 /** What is remembered of one conversation. */
@@ -14,6 +16,8 @@ export interface ConversationRecord {
   id: string;
   /** Rolling summary of the turns no longer kept verbatim. */
   summary: string | null;
+  /** Set when a turn folded into the summary had outside content in its context. */
+  summaryOutside?: true;
   /** Turns not yet folded into the summary, oldest first. */
   turns: ConversationTurn[];
   /** Last change, in milliseconds since the epoch; the TTL counts from here. */

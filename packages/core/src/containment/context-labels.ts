@@ -1,0 +1,127 @@
+import type { CallLabels } from './labels.js';
+import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.js';
+
+/** Which rule a call needs approval under. */
+export type ContainmentRule = 'send' | 'persist';
+
+/** The policy's verdict on one call. */
+export type ContainmentVerdict =
+  | { needsApproval: false }
+  | { needsApproval: true; rule: ContainmentRule; reason: string };
+
+/** What the caller put in an answer's context besides the question, for the policy. */
+export interface ContextLabelsInput {
+  /** Where outside content already in the context came from (`an earlier answer that read a web page`). */
+  outside?: readonly string[] | undefined;
+  /** Where private data already in the context came from (`the conversation history`). */
+  private?: readonly string[] | undefined;
+  /** Texts the user wrote themselves (earlier messages): the destinations they name count as named. */
+  userTexts?: readonly string[] | undefined;
+}
+
+const MAX_LINKS = 5_000;
+
+function list(sources: ReadonlySet<string>): string {
+  const all = [...sources];
+  const shown = all.slice(0, 3).join(', ');
+  return all.length > 3 ? `${shown} and ${all.length - 3} more` : shown;
+}
+
+/**
+ * What has entered one answer's context and from where, and the rules every call passes before
+ * it runs. For any model output they guarantee:
+ * - once outside content is in the context, a call that sends data while the user's private data
+ *   is also there goes only to a destination the user named (or under it, unless outside
+ *   content came from that origin), one the user configured, or a link exactly as outside
+ *   content gave it; anything else needs the user's approval;
+ * - once outside content is in the context, a call that persists state needs approval;
+ * - before outside content is read, nothing needs approval.
+ */
+export class ContextLabels {
+  private readonly outsideSources = new Set<string>();
+  private readonly privateSources = new Set<string>();
+  private readonly links = new Set<string>();
+  private readonly outsideOrigins = new Set<string>();
+  private readonly named: string[] = [];
+
+  constructor(question: string, input: ContextLabelsInput = {}) {
+    for (const text of [question, ...(input.userTexts ?? [])]) this.addUserText(text);
+    for (const source of input.outside ?? []) this.outsideSources.add(source);
+    for (const source of input.private ?? []) this.privateSources.add(source);
+  }
+
+  /** True once anything from outside is in the context. */
+  get hasOutside(): boolean {
+    return this.outsideSources.size > 0;
+  }
+
+  /** True once the user's private data is in the context. */
+  get hasPrivate(): boolean {
+    return this.privateSources.size > 0;
+  }
+
+  /** The labels of the context so far, for a sub-answer that is handed what this one holds. */
+  snapshot(): { outside: string[]; private: string[] } {
+    return { outside: [...this.outsideSources], private: [...this.privateSources] };
+  }
+
+  /** Notes that outside content entered the context (a tool description an untrusted server wrote). */
+  addOutside(source: string): void {
+    this.outsideSources.add(source);
+  }
+
+  /** Notes that private data entered the context. */
+  addPrivate(source: string): void {
+    this.privateSources.add(source);
+  }
+
+  /** Records what a call's result brought into the context, with the links outside content gave. */
+  absorb(source: string, labels: CallLabels, resultText: string): void {
+    if (labels.private) this.privateSources.add(source);
+    if (!labels.outside) return;
+    this.outsideSources.add(source);
+    const origin = labels.sendsTo ? originOf(canonicalUrl(labels.sendsTo) ?? '') : undefined;
+    if (origin) this.outsideOrigins.add(origin);
+    for (const link of urlsIn(resultText)) {
+      if (this.links.size >= MAX_LINKS) break;
+      this.links.add(link);
+    }
+  }
+
+  /** Whether a call with these labels may run now, or needs the user's approval, and why. */
+  check(tool: string, labels: CallLabels): ContainmentVerdict {
+    if (!this.hasOutside) return { needsApproval: false };
+    if (labels.sendsTo !== undefined && this.hasPrivate && !this.destinationAllowed(labels)) {
+      return {
+        needsApproval: true,
+        rule: 'send',
+        reason:
+          `${tool} would send data to ${labels.sendsTo}, which the user did not name and no outside content linked to, ` +
+          `while the user's private data (${list(this.privateSources)}) and outside content (${list(this.outsideSources)}) are in this answer's context.`,
+      };
+    }
+    if (labels.persists) {
+      return {
+        needsApproval: true,
+        rule: 'persist',
+        reason: `${tool} would change saved state that later answers or scheduled runs read, and outside content (${list(this.outsideSources)}) is in this answer's context.`,
+      };
+    }
+    return { needsApproval: false };
+  }
+
+  private destinationAllowed(labels: CallLabels): boolean {
+    if (labels.configured) return true;
+    const destination = canonicalUrl(labels.sendsTo ?? '');
+    const origin = destination ? originOf(destination) : undefined;
+    if (!destination || !origin) return false;
+    if (this.links.has(destination)) return true;
+    if (this.outsideOrigins.has(origin)) return this.named.includes(destination);
+    return this.named.some((named) => withinUrl(destination, named));
+  }
+
+  private addUserText(text: string): void {
+    for (const url of [...urlsIn(text), ...bareHostsIn(text)])
+      if (!this.named.includes(url)) this.named.push(url);
+  }
+}

@@ -1,0 +1,81 @@
+/** URLs as the containment policy compares them. */
+
+// Absolute http(s) URLs as they appear in text; trailing sentence punctuation is not part of them.
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`\])}]+/gi;
+const TRAILING = /[.,;:!?*_]+$/;
+
+/**
+ * The URL as it goes over the wire, for comparison: parsed (host lower-cased, default port and
+ * dot segments gone, percent-encoding normalised by WHATWG rules), without its fragment, which
+ * is never sent. A bare host (`example.com/a`) is read as https. Undefined when it is no URL.
+ */
+export function canonicalUrl(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return url.href;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every absolute http(s) URL written in a text, canonical. */
+export function urlsIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    let raw = match[0].replace(TRAILING, '');
+    // A `)` closes a Markdown link unless the URL opened one itself.
+    while (raw.endsWith(')') && (raw.match(/\(/g)?.length ?? 0) < (raw.match(/\)/g)?.length ?? 0))
+      raw = raw.slice(0, -1);
+    const canonical = canonicalUrl(raw);
+    if (canonical) found.push(canonical);
+  }
+  return found;
+}
+
+/**
+ * Host-like words the user wrote without a scheme (`example.com`, `example.com/docs`), read as
+ * https URLs: a user who says "look at example.com" names that site.
+ */
+export function bareHostsIn(text: string): string[] {
+  const found: string[] = [];
+  const pattern = /(?<![\w@/.:-])((?:[a-z0-9-]+\.)+[a-z]{2,63}(?::\d{1,5})?(?:\/[^\s<>"'`\])}]*)?)/gi;
+  for (const match of text.matchAll(pattern)) {
+    const canonical = canonicalUrl((match[1] ?? '').replace(TRAILING, ''));
+    if (canonical) found.push(canonical);
+  }
+  return found;
+}
+
+/** True when `url` is `named` or lies under it: same origin, and its path continues `named`'s at a segment boundary. */
+export function withinUrl(url: string, named: string): boolean {
+  if (url === named) return true;
+  let target: URL;
+  let base: URL;
+  try {
+    target = new URL(url);
+    base = new URL(named);
+  } catch {
+    return false;
+  }
+  if (target.origin !== base.origin || base.username || base.password) return false;
+  if (base.search !== '') return false; // a URL with a query names that request, nothing under it
+  const path = base.pathname;
+  if (path === '/' || target.pathname === path) return true;
+  const prefix = path.endsWith('/') ? path : `${path}/`;
+  return target.pathname.startsWith(prefix);
+}
+
+/** The origin of a URL (`https://example.com`), or undefined for a non-web destination. */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
