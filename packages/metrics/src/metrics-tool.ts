@@ -22,6 +22,9 @@ export const METRICS_TOOL_PARAMETERS = {
   additionalProperties: false,
 } as const satisfies Record<string, unknown>;
 
+/** Sections that hold no private data: the machine's numbers, not its processes. */
+const PUBLIC_SECTIONS = new Set(['cpu', 'memory', 'disk', 'network']);
+
 /**
  * The `METRICS` tool: `METRICS: cpu`, `memory`, `disk`, `network`, `processes` or `all` (the
  * default when the argument is empty) answers in a few compact lines from the latest sample.
@@ -37,6 +40,12 @@ export function createMetricsTool(source: MetricsToolSource): Tool {
     description: "This computer's live CPU, memory, disk, network and busiest processes.",
     usage: `METRICS: ${METRICS_TOOL_SECTIONS.join(' | ')}`,
     parameters: METRICS_TOOL_PARAMETERS,
+    // The process list (in `processes` and `all`) is the user's private data; the numbers are not.
+    labels: (call) => {
+      const structured = call.arguments?.section;
+      const section = (typeof structured === 'string' ? structured : call.argument).trim().toLowerCase();
+      return PUBLIC_SECTIONS.has(section) ? {} : { private: true };
+    },
     async run(given, context) {
       context.signal.throwIfAborted();
       const structured = context.arguments?.section;

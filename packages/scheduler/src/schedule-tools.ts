@@ -162,6 +162,14 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
       'Schedules a task to run later or repeatedly (cron in local time, or once at a date-time), lists schedules, removes one.',
     usage: SCHEDULER_USAGE,
     parameters: SCHEDULER_PARAMETERS,
+    // The list is the user's private data; an add or a remove changes what later runs do.
+    labels: (call) => {
+      const { action } = call.arguments
+        ? scheduleCommandFromArguments(call.arguments)
+        : parseScheduleCommand(call.argument);
+      if (action === 'list') return { private: true };
+      return action === 'invalid' ? {} : { private: true, persists: true };
+    },
     async run(argument, context) {
       const command = context.arguments
         ? scheduleCommandFromArguments(context.arguments)

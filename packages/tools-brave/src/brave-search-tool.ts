@@ -180,6 +180,8 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
     usage: 'BRAVE_SEARCH: <search query>',
     parameters: BRAVE_SEARCH_PARAMETERS,
     argumentHints: { endsAtSemicolon: true },
+    // Results are outside content; the query goes to the search API the user configured.
+    labels: { outside: true, sendsTo: endpoint, configured: true },
     run,
   };
 }

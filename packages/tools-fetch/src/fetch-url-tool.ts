@@ -80,6 +80,8 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? FETCH_URL_DEFAULTS.allowPrivateNetwork,
   });
+  // The hosts the user listed are destinations they configured: data may go there whatever the model read.
+  const listed = createHostPolicy({ allowHosts: options.allowHosts });
   const resolver = options.lookup ?? systemResolver;
   const baseLogger = options.logger ?? silentLogger;
 
@@ -121,6 +123,13 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     usage: 'FETCH_URL: <full URL>',
     parameters: FETCH_URL_PARAMETERS,
     argumentHints: { url: true, endsAtSemicolon: true },
+    labels: (call) => {
+      const url = call.arguments?.url;
+      const target = parseTarget(typeof url === 'string' ? url : call.argument);
+      // A page is outside content; the request carries what is in its URL to that host.
+      if (typeof target === 'string') return { outside: true };
+      return { outside: true, sendsTo: target.href, configured: listed.isHostAllowed(target.hostname) };
+    },
     run,
   };
 }

@@ -16,6 +16,7 @@ import { formatCallResult } from './format-result.js';
 import { fetchToolList } from './list-tools.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
+import { checkPins, type McpPins } from './pins.js';
 import { RestartBackoff } from './restart-backoff.js';
 import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
 import { schemaMismatch } from './tool-arguments.js';
@@ -34,7 +35,8 @@ export interface McpCallOptions {
   displayName?: string;
 }
 
-type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger'>> & Pick<McpConnectOptions, 'onEvent'>;
+type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins'>> &
+  Pick<McpConnectOptions, 'onEvent'>;
 
 /**
  * A warm connection to one MCP server. The server is started (or reached) once and reused;
@@ -56,6 +58,12 @@ export class McpConnection {
   #connecting: Promise<OpenClient> | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
+  /** Every tool of the last `tools/list`, those withheld for a changed definition included. */
+  #listed: McpToolInfo[] = [];
+  #withheld: string[] = [];
+  readonly #pins: McpPins | undefined;
+  /** The user trusts this server (see `McpConnectOptions.trust`). */
+  readonly trusted: boolean;
   readonly #backoff: RestartBackoff;
   #refreshing: Promise<void> | undefined;
   #refreshAgain = false;
@@ -67,8 +75,10 @@ export class McpConnection {
    *   is not http(s).
    */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
-    const { logger, ...rest } = options;
+    const { logger, trust, pins, ...rest } = options;
     validateServer(server);
+    this.trusted = trust === true;
+    this.#pins = pins;
     this.#server = server;
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
@@ -106,9 +116,29 @@ export class McpConnection {
     return this.#open?.pid;
   }
 
-  /** The tools of the last successful `tools/list`; empty before the first. */
+  /**
+   * The tools of the last successful `tools/list` that are offered; empty before the first. With
+   * pins, a tool whose definition changed since it was pinned is left out (see {@link withheld}).
+   */
   get tools(): readonly McpToolInfo[] {
     return this.#tools ?? [];
+  }
+
+  /** Tools not offered because their definition changed since it was pinned, or they are new. */
+  get withheld(): readonly string[] {
+    return this.#withheld;
+  }
+
+  /**
+   * Pins the server's current tool definitions as accepted (`macstats mcp trust <server>`), so the
+   * changed ones are offered again. Lists the tools first when none were listed yet.
+   */
+  async pinTools(signal?: AbortSignal): Promise<readonly McpToolInfo[]> {
+    if (!this.#pins) return this.tools;
+    await this.listTools({ refresh: true, ...(signal ? { signal } : {}) });
+    await this.#pins.set(this.name, this.#listed);
+    this.#applyPins(this.#listed, this.#pins.get(this.name));
+    return this.tools;
   }
 
   /** Milliseconds until the next restart attempt of a failing server is allowed; 0 when now. */
@@ -147,6 +177,11 @@ export class McpConnection {
   ): Promise<ToolResult> {
     const displayName = options.displayName ?? name;
     const known = this.#tools?.find((tool) => tool.name === name);
+    if (!known && this.#withheld.includes(name))
+      return {
+        isError: true,
+        text: `MCP tool "${displayName}" changed since the user approved it and is not offered until they approve it again.`,
+      };
     const mismatch = known ? schemaMismatch(displayName, known, args) : undefined;
     if (mismatch) return { isError: true, text: mismatch };
     const timeoutMs = options.timeoutMs ?? this.#settings.callTimeoutMs;
@@ -300,7 +335,43 @@ export class McpConnection {
   }
 
   async #fetchTools(client: Client, signal: AbortSignal | undefined, timeout?: number): Promise<void> {
-    this.#tools = await fetchToolList(client, signal, timeout);
+    const listed = await fetchToolList(client, signal, timeout);
+    this.#listed = listed;
+    if (!this.#pins) {
+      this.#tools = listed;
+      return;
+    }
+    const pinned = this.#pins.get(this.name);
+    if (pinned === undefined) {
+      // First use: what the server offers now is what the user accepted by configuring it.
+      this.#tools = listed;
+      this.#withheld = [];
+      await this.#pins.set(this.name, listed).catch((error: unknown) => {
+        this.#logger.warn(
+          { server: this.name, reason: this.#reason(error) },
+          'MCP tool definitions could not be pinned',
+        );
+      });
+      this.#logger.info(
+        { server: this.name, tools: listed.length },
+        'MCP tool definitions pinned at first use',
+      );
+      return;
+    }
+    this.#applyPins(listed, pinned);
+  }
+
+  #applyPins(listed: McpToolInfo[], pinned: Readonly<Record<string, string>> | undefined): void {
+    const { offered, changed } = pinned ? checkPins(pinned, listed) : { offered: listed, changed: [] };
+    const news = changed.filter((name) => !this.#withheld.includes(name));
+    this.#tools = offered;
+    this.#withheld = changed;
+    if (news.length === 0) return;
+    this.#logger.warn(
+      { server: this.name, tools: changed },
+      `MCP tool definitions changed since they were approved; not offered until the user approves them again (macstats mcp trust ${this.name})`,
+    );
+    this.#emit({ type: 'tools-withheld', server: this.name, tools: changed });
   }
 
   #onToolsChanged(client: Client): void {

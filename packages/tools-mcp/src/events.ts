@@ -1,5 +1,6 @@
 import type { Logger } from '@macstats/core';
 import type { McpTransportKind } from './open-client.js';
+import type { McpPins } from './pins.js';
 
 /** What a connection reports through `onEvent`, for status lines and metrics. */
 export type McpEvent =
@@ -7,6 +8,7 @@ export type McpEvent =
   | { type: 'server-exit'; server: string; reason: string }
   | { type: 'server-fail'; server: string; reason: string; retryInMs: number }
   | { type: 'tools-change'; server: string; tools: number }
+  | { type: 'tools-withheld'; server: string; tools: string[] }
   | { type: 'call-retry'; server: string; tool: string; reason: string };
 
 /** Options of `connectMcp` and `connectMcpServers`. Defaults are in `MCP_DEFAULTS`. */
@@ -35,4 +37,15 @@ export interface McpConnectOptions {
   clientName?: string;
   /** Version the client gives servers; default `'0.1.0'`. */
   clientVersion?: string;
+  /**
+   * The user trusts this server: its tool descriptions and results are not outside content, and a
+   * tool it annotates read-only and closed-world sends nothing. Default `false`.
+   */
+  trust?: boolean;
+  /**
+   * Where accepted tool definitions are pinned (`loadMcpPins(file)`): a server's tools are pinned
+   * at first use, and a tool whose definition changes later is not offered until pinned again.
+   * Default: no pinning.
+   */
+  pins?: McpPins;
 }

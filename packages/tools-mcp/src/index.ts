@@ -16,6 +16,7 @@ export {
 } from './mcp-config.js';
 export type { McpTool } from './mcp-tool.js';
 export type { McpTransportKind } from './open-client.js';
+export { checkPins, createMemoryPins, loadMcpPins, type McpPins, toolFingerprint } from './pins.js';
 export { connectMcpServers, type McpServerSet, type McpSetToolInfo } from './server-set.js';
 export {
   type McpCommandLine,

@@ -5,6 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { loadMcpConfig, loadMcpServers, mcpServersFromEnvironment, parseMcpConfig } from './mcp-config.js';
 
 describe('parseMcpConfig', () => {
+  it('reads "trust": true, and says so when "trust" is not a boolean', () => {
+    const config = parseMcpConfig(
+      JSON.stringify({
+        mcpServers: { mine: { command: 'node', trust: true }, theirs: { command: 'node', trust: 'yes' } },
+      }),
+    );
+    expect(config.servers.map((entry) => [entry.name, entry.trust === true])).toEqual([
+      ['mine', true],
+      ['theirs', false],
+    ]);
+    expect(config.errors).toEqual([
+      'MCP server "theirs": "trust" must be true or false; the server is taken as untrusted.',
+    ]);
+  });
+
   it('reads command, args, env and url entries', () => {
     const config = parseMcpConfig(
       JSON.stringify({

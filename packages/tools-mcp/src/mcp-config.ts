@@ -5,6 +5,8 @@ import type { McpServerSpec } from './server-spec.js';
 export interface McpNamedServer {
   name: string;
   server: McpServerSpec;
+  /** `"trust": true` in `mcp.json`: the user trusts this server (see `McpConnectOptions.trust`). */
+  trust?: boolean;
 }
 
 /** What a config yields: the servers that are usable, and one sentence per entry that is not. */
@@ -122,8 +124,14 @@ export function parseMcpConfig(json: string): McpConfig {
     }
     const server = parseEntry(rawName, entry, errors);
     if (!server) continue;
+    const trust = (entry as Entry).trust;
+    if (trust !== undefined && typeof trust !== 'boolean') {
+      errors.push(
+        `MCP server "${rawName}": "trust" must be true or false; the server is taken as untrusted.`,
+      );
+    }
     seen.add(name);
-    servers.push({ name, server });
+    servers.push(trust === true ? { name, server, trust } : { name, server });
   }
   return { servers, errors };
 }

@@ -1,4 +1,4 @@
-import type { NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
+import type { CallLabels, NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
 import type { McpCallOptions } from './connection.js';
 import { describeParameters } from './describe-schema.js';
 import { argumentsFor, schemaMismatch, splitInvocation } from './tool-arguments.js';
@@ -12,6 +12,8 @@ export interface McpCatalogEntry {
   tool: McpToolInfo;
   connection: {
     readonly name: string;
+    /** The user trusts this server (`trust` in `mcp.json`): its words are not outside content. */
+    readonly trusted?: boolean;
     callTool(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<ToolResult>;
   };
 }
@@ -60,6 +62,11 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
       .map((entry) => entry.displayName)
       .join(', ') + (list.length > listedNames ? `, … (${list.length - listedNames} more)` : '');
   const fail = (text: string): ToolResult => ({ isError: true, text });
+  /** The catalogue entry a call names, read exactly as `run` reads it. */
+  const entryOf = (argument: string, list: McpCatalogEntry[]) => {
+    const invocation = splitInvocation(objectInvocation(argument) ?? argument);
+    return invocation ? resolveName(list, invocation.toolName) : undefined;
+  };
 
   return {
     name: 'MCP',
@@ -77,6 +84,17 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
         return `- ${entry.displayName}${describeParameters(entry.tool.inputSchema)}${about ? `: ${about}` : ''}`;
       });
       return `MCP tools:\n${lines.join('\n')}`;
+    },
+    labels: (call) => {
+      const entry = entryOf(call.argument, catalog());
+      // A call naming no tool never reaches a server.
+      return entry ? entryLabels(entry) : {};
+    },
+    describedByOutside() {
+      const servers = [
+        ...new Set(catalog().flatMap((entry) => (entry.connection.trusted ? [] : [entry.connection.name]))),
+      ];
+      return servers.length > 0 ? `the tool descriptions of MCP server ${servers.join(', ')}` : undefined;
     },
     nativeFunctions(): NativeFunction[] {
       const list = entries();
@@ -116,6 +134,26 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
         displayName: entry.displayName,
       });
     },
+  };
+}
+
+/**
+ * What a call of a server's tool is, for containment. An untrusted server's result is outside
+ * content and anything handed to it goes to it. A trusted server's tool sends nothing only when
+ * annotated closed-world (`openWorldHint: false`), and persists unless annotated read-only.
+ * Annotations of an untrusted server are its own claims, so they are not read.
+ */
+export function entryLabels(entry: McpCatalogEntry): CallLabels {
+  const destination = `mcp:${entry.connection.name}`;
+  if (!entry.connection.trusted) return { outside: true, sendsTo: destination };
+  const hints = entry.tool.annotations ?? {};
+  const persists = hints.readOnlyHint !== true;
+  if (hints.openWorldHint === false) return persists ? { private: true, persists } : { private: true };
+  return {
+    outside: true,
+    private: true,
+    sendsTo: `${destination}/${entry.tool.name}`,
+    ...(persists ? { persists } : {}),
   };
 }
 

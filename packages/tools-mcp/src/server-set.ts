@@ -51,7 +51,7 @@ export async function connectMcpServers(
   const logger = options.logger ?? silentLogger;
   const list = Array.isArray(servers)
     ? (servers as readonly McpNamedServer[])
-    : Object.entries(servers).map(([name, server]) => ({ name, server }));
+    : Object.entries(servers).map(([name, server]): McpNamedServer => ({ name, server }));
   const connections = new Map<string, McpConnection>();
   // A server that could not be reached is tried again in the background, after its backoff,
   // until it answers: its tools then join the list without waiting for anyone to read it.
@@ -75,14 +75,22 @@ export async function connectMcpServers(
     if (connection) retryLater(connection);
     options.onEvent?.(event);
   };
-  for (const { name, server } of list) {
+  for (const { name, server, trust } of list) {
     const key = serverKey(name);
     if (connections.has(key)) {
       logger.warn({ server: name }, 'MCP server named twice; the second is skipped');
       continue;
     }
     try {
-      connections.set(key, new McpConnection(server, { ...options, name: key, onEvent: watch }));
+      connections.set(
+        key,
+        new McpConnection(server, {
+          ...options,
+          name: key,
+          onEvent: watch,
+          trust: trust ?? options.trust ?? false,
+        }),
+      );
     } catch (error) {
       const reason = MacstatsError.isInstance(error) ? error.message : String(error);
       logger.warn({ server: key, reason }, 'MCP server config is invalid; it is skipped');

@@ -144,6 +144,14 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
       'Keep short facts the user wants remembered in this conversation (their setup, names, preferences); saved notes are shown to you in later answers.',
     usage: MEMORY_USAGE,
     parameters: MEMORY_PARAMETERS,
+    // Notes are the user's private data; an add or a remove changes what later answers read.
+    labels: (call) => {
+      const { action } = call.arguments
+        ? memoryCommandFromArguments(call.arguments)
+        : parseMemoryCommand(call.argument);
+      if (action === 'invalid') return {};
+      return action === 'add' || action === 'remove' ? { private: true, persists: true } : { private: true };
+    },
     async run(argument, context) {
       context.signal.throwIfAborted();
       const command = context.arguments

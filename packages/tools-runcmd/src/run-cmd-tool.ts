@@ -167,6 +167,8 @@ export function createRunCmdTool(options: RunCmdOptions = {}): Tool {
     usage: 'RUN_CMD: <command> [args]',
     parameters: RUN_CMD_PARAMETERS,
     details: () => describeAllowedOptions(settings.shownBase),
+    // The user's own files: private data, read and never sent or changed.
+    labels: { private: true },
     run,
   };
 }
