@@ -1,3 +1,4 @@
 import { createTsupConfig } from '../../tsup.base.js';
 
-export default createTsupConfig();
+// The scripted MCP server runs as its own process: a second entry, not part of the index.
+export default createTsupConfig({ entry: ['src/index.ts', 'src/scripted-mcp-server-main.ts'] });

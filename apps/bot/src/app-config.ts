@@ -205,6 +205,8 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     /** The bot's own state: last message handled per channel, /model choices. */
     discordState: join(config.home, 'discord_state.json'),
     mcp: join(config.home, 'mcp.json'),
+    /** The MCP tool definitions the user accepted, pinned at first use (`macstats mcp trust`). */
+    mcpPins: join(config.home, 'mcp-pins.json'),
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),

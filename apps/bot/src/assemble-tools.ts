@@ -3,7 +3,7 @@ import { createMetricsCollector, createMetricsTool, type MetricsCollector } from
 import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
 import { createBraveSearchTool } from '@macstats/tools-brave';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
-import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
@@ -96,14 +96,24 @@ export async function assembleTools(
       reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
     });
   } else {
-    mcp = await connectMcpServers(servers, { logger });
-    for (const [name, connection] of mcp.connections) {
-      if (connection.status !== 'connected')
-        problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
-    }
-    // Offered even while no server answers: the tool tells the model so, and a server that
-    // comes up later is tried again in the background until it answers.
-    tools.push(mcp.tool);
+    const pins = await loadMcpPins(paths(config).mcpPins).catch((error: unknown) => {
+      problems.push(`${(error as Error).message} MCP is off until it is fixed or deleted.`);
+      return undefined;
+    });
+    if (pins) {
+      mcp = await connectMcpServers(servers, { logger, pins });
+      for (const [name, connection] of mcp.connections) {
+        if (connection.status !== 'connected')
+          problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
+        if (connection.withheld.length > 0)
+          problems.push(
+            `MCP server "${name}" changed ${connection.withheld.join(', ')} since they were approved; they are not offered until you run: macstats mcp trust ${name}`,
+          );
+      }
+      // Offered even while no server answers: the tool tells the model so, and a server that
+      // comes up later is tried again in the background until it answers.
+      tools.push(mcp.tool);
+    } else omitted.push({ name: 'MCP', reason: 'the pinned MCP tool definitions cannot be read' });
   }
 
   const collector = createMetricsCollector({ logger });

@@ -268,7 +268,7 @@ ${exitCodes(['0  copied (files that could not be read are named and skipped)', '
     ),
   );
 
-program
+const mcp = program
   .command('mcp')
   .description(
     'serve the tools (FETCH_URL, BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
@@ -291,6 +291,28 @@ ${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)'
         stopSignal: stopSignalFromProcess(),
         version: await packageVersion(),
       }),
+    ),
+  );
+
+mcp
+  .command('trust')
+  .argument(
+    '<server>',
+    'the server, as named in mcp.json (or "default" for MCP_SERVER_STDIO / MCP_SERVER_URL)',
+  )
+  .description(
+    "accept an MCP server's tool definitions as they are now, so tools that changed since first use are offered again",
+  )
+  .addHelpText(
+    'after',
+    `
+Tool definitions are pinned the first time a server is used; a tool whose description, schema or
+annotations change later is not offered until you accept it here. It prints what changed first.
+${exitCodes(['0  pinned', '1  the server did not answer', '2  no such server'])}`,
+  )
+  .action((server: string) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/mcp-trust-command.js')).mcpTrustCommand(config, io, server),
     ),
   );
 

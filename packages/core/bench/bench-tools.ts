@@ -10,6 +10,8 @@ export const benchFetchTool: Tool = {
   name: 'FETCH_URL',
   description: "Fetch a web page's body as text.",
   usage: 'FETCH_URL: <full URL>',
+  // As the real FETCH_URL declares them, so the containment stage is measured too.
+  labels: (call) => ({ outside: true, sendsTo: call.argument }),
   run: async () => PAGE_TEXT,
 };
 

@@ -40,5 +40,7 @@ export type {
   FakeOpenAiOptions,
   FakeOpenAiReply,
 } from './fake-openai-types.js';
+export type { ScriptedMcpTool } from './scripted-mcp-server.js';
+export { scriptedMcpServer } from './scripted-mcp-server.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';
