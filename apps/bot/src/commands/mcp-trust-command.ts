@@ -23,7 +23,7 @@ export async function mcpTrustCommand(config: AppConfig, io: CommandIo, server: 
   const set = await connectMcpServers([named], { logger: io.logger, pins });
   try {
     const connection = set.connections.get(server);
-    if (!connection || connection.status !== 'connected') {
+    if (connection?.status !== 'connected') {
       io.err(`macstats mcp trust: MCP server "${server}" is not answering; nothing was pinned.`);
       return EXIT.failed;
     }
