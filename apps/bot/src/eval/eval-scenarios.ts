@@ -32,6 +32,8 @@ function tool(
     description,
     usage: `${name}: ${JSON.stringify(Object.fromEntries(required.map((key) => [key, `<${key}>`])))}`,
     parameters,
+    // The eval measures tool calling, not containment: its tools read and change nothing real.
+    labels: {},
     async run(argument, context) {
       const args = context.arguments;
       log.calls.push({ tool: name, arguments: args, argument });

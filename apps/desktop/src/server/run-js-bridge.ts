@@ -51,6 +51,8 @@ export function createRunJsBridge(options: RunJsBridgeOptions): RunJsBridge {
     description:
       'Run JavaScript in the dashboard page (a sandbox without network or DOM) and read its result or console output.',
     usage: 'RUN_JS: <JavaScript code>',
+    // The sandbox has no network, storage or DOM: the result is only what the model's code computed.
+    labels: {},
     run(argument, context) {
       const asked = options.clientFor?.(context.conversationId);
       const clientId = asked !== undefined && hub.has(asked) ? asked : undefined;
