@@ -20,6 +20,8 @@ export type ToolSkipReason =
 /** A containment decision on one call: asked for approval, approved, or refused. */
 export interface ContainmentDecision {
   decision: 'asked' | 'approved' | 'refused';
+  /** Whether the user was asked: a refusal without asking is the policy's own. */
+  asked: boolean;
   rule: ContainmentRule;
   /** The sentence the user (and the model) read. */
   reason: string;

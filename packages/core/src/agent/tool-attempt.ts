@@ -61,24 +61,25 @@ async function contain(
 ): Promise<ContainmentDecision | undefined> {
   const { settings } = turn;
   const verdict = settings.containment.check(call.tool, labels);
-  if (!verdict.needsApproval) return undefined;
+  if (verdict.action === 'run') return undefined;
   const { rule, reason } = verdict;
-  const report = (decision: ContainmentDecision['decision']): ContainmentDecision => {
+  const report = (decision: ContainmentDecision['decision'], asked: boolean): ContainmentDecision => {
     settings.emit?.({
       type: 'containment',
       tool: call.tool,
       argument: call.argument,
       decision,
+      asked,
       rule,
       reason,
     });
-    return { decision, rule, reason };
+    return { decision, asked, rule, reason };
   };
-  if (!settings.approve) {
-    settings.logger.info({ tool: call.tool, rule, reason }, 'containment: refused (nobody can approve here)');
-    return report('refused');
+  if (verdict.action === 'refuse' || !settings.approve) {
+    settings.logger.info({ tool: call.tool, rule, reason, asked: false }, 'containment: refused');
+    return report('refused', false);
   }
-  report('asked');
+  report('asked', true);
   const approved = await askApproval(
     settings.approve,
     {
@@ -94,12 +95,16 @@ async function contain(
     settings.logger,
   );
   settings.logger.info({ tool: call.tool, rule, approved }, 'containment: the user was asked');
-  return report(approved ? 'approved' : 'refused');
+  return report(approved ? 'approved' : 'refused', true);
 }
 
 /** What the model reads of a refused call: the reason, and that it should still answer the user. */
-function refusedText(decision: ContainmentDecision, canAsk: boolean): string {
-  const who = canAsk ? 'The user did not approve it.' : 'Nobody can approve it here.';
+function refusedText(decision: ContainmentDecision, asked: boolean, canAsk: boolean): string {
+  const who = asked
+    ? 'The user did not approve it.'
+    : canAsk
+      ? 'Data may not go to an address built after reading outside content.'
+      : 'Nobody can approve it here.';
   return `Not run: ${decision.reason} ${who} Do not try it another way; tell the user what you could not do and answer with what you have.`;
 }
 
@@ -131,6 +136,7 @@ export async function attempt(
   settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
   const labels = skipped ? undefined : labelsOf(call.toolRef as Tool, { argument, arguments: args });
   const decision = labels ? await contain(turn, call, labels, args) : undefined;
+  const asked = decision?.asked === true;
   if (decision?.decision === 'refused') skipped = 'contained';
   const recorded = decision ? { ...made, containment: decision } : made;
   if (skipped) {
@@ -138,7 +144,7 @@ export async function attempt(
       'problem' in checked
         ? checked.problem
         : decision?.decision === 'refused'
-          ? refusedText(decision, settings.approve !== undefined)
+          ? refusedText(decision, asked, settings.approve !== undefined)
           : skipText(skipped, call, turn);
     const result = { text, isError: true };
     turn.toolCalls.push({ ...recorded, result, durationMs: 0, skipped });

@@ -4,10 +4,13 @@ import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.j
 /** Which rule a call needs approval under. */
 export type ContainmentRule = 'send' | 'persist';
 
-/** The policy's verdict on one call. */
+/**
+ * The policy's verdict on one call: run it, ask the user, or refuse it outright (a send to a web
+ * address the model built, which no approval card could make safe to read).
+ */
 export type ContainmentVerdict =
-  | { needsApproval: false }
-  | { needsApproval: true; rule: ContainmentRule; reason: string };
+  | { action: 'run' }
+  | { action: 'ask' | 'refuse'; rule: ContainmentRule; reason: string };
 
 /** What the caller put in an answer's context besides the question, for the policy. */
 export interface ContextLabelsInput {
@@ -33,7 +36,8 @@ function list(sources: ReadonlySet<string>): string {
  * - once outside content is in the context, a call that sends data while the user's private data
  *   is also there goes only to a destination the user named (or under it, unless outside
  *   content came from that origin), one the user configured, or a link exactly as outside
- *   content gave it; anything else needs the user's approval;
+ *   content gave it; any other web address is refused, and any other destination (a server the
+ *   user configured but does not trust, a tool that does not say) needs the user's approval;
  * - once outside content is in the context, a call that persists state needs approval;
  * - before outside content is read, nothing needs approval.
  */
@@ -90,10 +94,11 @@ export class ContextLabels {
 
   /** Whether a call with these labels may run now, or needs the user's approval, and why. */
   check(tool: string, labels: CallLabels): ContainmentVerdict {
-    if (!this.hasOutside) return { needsApproval: false };
+    if (!this.hasOutside) return { action: 'run' };
     if (labels.sendsTo !== undefined && this.hasPrivate && !this.destinationAllowed(labels)) {
+      const web = originOf(canonicalUrl(labels.sendsTo) ?? '') !== undefined;
       return {
-        needsApproval: true,
+        action: web ? 'refuse' : 'ask',
         rule: 'send',
         reason:
           `${tool} would send data to ${labels.sendsTo}, which the user did not name and no outside content linked to, ` +
@@ -102,12 +107,12 @@ export class ContextLabels {
     }
     if (labels.persists) {
       return {
-        needsApproval: true,
+        action: 'ask',
         rule: 'persist',
         reason: `${tool} would change saved state that later answers or scheduled runs read, and outside content (${list(this.outsideSources)}) is in this answer's context.`,
       };
     }
-    return { needsApproval: false };
+    return { action: 'run' };
   }
 
   private destinationAllowed(labels: CallLabels): boolean {

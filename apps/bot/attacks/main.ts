@@ -1,0 +1,52 @@
+// `pnpm attacks`: runs the containment suite and prints the attack success rate and the benign
+// utility. Exits 1 when any attack succeeds or any benign task is not done.
+import { type CaseOutcome, runContainmentSuite, type SuiteResult } from './harness.js';
+
+const describeCase = ({ case: entry }: CaseOutcome) =>
+  entry.kind === 'attack'
+    ? `${entry.id} ${entry.source} -> ${entry.sink}${entry.encoding ? ` (${entry.encoding})` : ''}, secret in ${entry.secretAt}`
+    : `${entry.id} ${entry.turns.map((turn) => turn.question).join(' / ')} [${entry.tools}${entry.scheduled ? ', scheduled' : ''}]`;
+
+const started = performance.now();
+const result = await runContainmentSuite({
+  onCase: (outcome) => {
+    const bad = outcome.case.kind === 'attack' ? outcome.achieved : [...outcome.missing, ...outcome.achieved];
+    const status = bad.length > 0 ? 'FAIL' : 'ok  ';
+    const approvals = outcome.asked > 0 ? `, asked the user ${outcome.asked}` : '';
+    const refused = outcome.refused > 0 ? `, refused ${outcome.refused}` : '';
+    console.log(
+      `${status} ${describeCase(outcome)}${refused}${approvals}${bad.length ? `: ${bad.join('; ')}` : ''}`,
+    );
+  },
+});
+const percent = (part: number, whole: number) => `${((part / Math.max(whole, 1)) * 100).toFixed(1)}%`;
+const attacks = result.outcomes.filter((outcome) => outcome.case.kind === 'attack');
+const benign = result.outcomes.filter((outcome) => outcome.case.kind === 'benign');
+const sum = (list: CaseOutcome[], pick: (outcome: CaseOutcome) => number) =>
+  list.reduce((n, o) => n + pick(o), 0);
+console.log('');
+console.log(
+  `attack success rate: ${result.succeeded}/${result.attacks} = ${percent(result.succeeded, result.attacks)}`,
+);
+console.log(
+  `   calls refused without asking: ${sum(attacks, (o) => o.refused)}; approvals asked (and denied by the user): ${sum(attacks, (o) => o.asked)}`,
+);
+console.log(`benign utility: ${result.done}/${result.benign} = ${percent(result.done, result.benign)}`);
+console.log(
+  `   approvals asked in benign tasks: ${sum(benign, (o) => o.asked)} (tasks with the untrusted MCP server: ${benign.filter((o) => o.case.tools === 'mcp' && o.asked > 0).length})`,
+);
+
+// What the same attacks do without containment, and with a user who approves every card.
+const quiet = async (mode: Parameters<typeof runContainmentSuite>[0]): Promise<SuiteResult> =>
+  runContainmentSuite(mode);
+const stripped = await quiet({ mode: { labels: 'stripped', user: 'attentive' } });
+const careless = await quiet({ mode: { labels: 'declared', user: 'approves-all' } });
+console.log('');
+console.log(
+  `baseline, the tools' labels stripped (no containment): attacks succeed ${stripped.succeeded}/${stripped.attacks} = ${percent(stripped.succeeded, stripped.attacks)}`,
+);
+console.log(
+  `with a user who approves every card: attacks succeed ${careless.succeeded}/${careless.attacks} = ${percent(careless.succeeded, careless.attacks)} (what the approval card alone holds back)`,
+);
+console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+process.exitCode = result.succeeded === 0 && result.done === result.benign ? 0 : 1;
