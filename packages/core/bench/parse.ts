@@ -1,6 +1,7 @@
 // Parse time per reply over the fixture corpus, against JSON.parse of the same bytes (each reply
 // as a JSON string), measured in this one run; and the slowest reply.
 import { parseToolCalls } from '../src/parser/parse-tool-call.js';
+import { EDGE_SHAPE_NEGATIVES, EDGE_SHAPE_REPLIES } from '../test/fixtures/edge-shape-replies.js';
 import { FAMILY_TOOLS } from '../test/fixtures/family-tools.js';
 import { MARKER_FAMILY_REPLIES } from '../test/fixtures/marker-family-replies.js';
 import { DEFAULT_FIXTURE_TOOLS, REPLY_FIXTURES } from '../test/fixtures/model-replies.js';
@@ -16,7 +17,12 @@ interface Sample {
 }
 
 function corpus(): Sample[] {
-  const families = [...XML_FAMILY_REPLIES, ...MARKER_FAMILY_REPLIES, ...OTHER_FAMILY_REPLIES];
+  const families = [
+    ...XML_FAMILY_REPLIES,
+    ...MARKER_FAMILY_REPLIES,
+    ...OTHER_FAMILY_REPLIES,
+    ...EDGE_SHAPE_REPLIES,
+  ];
   return [
     ...REPLY_FIXTURES.map((fixture) => ({
       name: `${fixture.family}: ${fixture.name}`,
@@ -28,7 +34,7 @@ function corpus(): Sample[] {
       reply: fixture.reply,
       tools: fixture.toolNames ?? FAMILY_TOOLS,
     })),
-    ...NEGATIVE_REPLIES.map((fixture) => ({
+    ...[...NEGATIVE_REPLIES, ...EDGE_SHAPE_NEGATIVES].map((fixture) => ({
       name: `negative: ${fixture.name}`,
       reply: fixture.reply,
       tools: fixture.toolNames ?? undefined,

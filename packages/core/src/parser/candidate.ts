@@ -36,6 +36,11 @@ export interface RawCall {
   name: string;
   argument: string;
   args?: Record<string, unknown>;
+  /**
+   * True when only the name makes this a call (`{"get_weather": {…}}`, Functionary's first call
+   * without `>>>`): it counts only when the name is one of the tools offered.
+   */
+  knownNameOnly?: true;
 }
 
 /** A structured call and the span of the reply it came from (line parsing skips that span). */

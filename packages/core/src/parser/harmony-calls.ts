@@ -8,8 +8,9 @@ const NOT_TOOLS = new Set(['assistant', 'user', 'system', 'developer']);
 /**
  * gpt-oss (OpenAI harmony): a message whose header names a recipient is a call —
  * `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`
- * (the recipient may also come before `<|channel|>`). Messages on the `analysis` channel are
- * reasoning and never calls; `functions.` is dropped from the name.
+ * (the recipient may also come before `<|channel|>`), on the `commentary` channel or, as gpt-oss
+ * also writes them, on `analysis`. An analysis message without a recipient is reasoning and never
+ * read (see `stripThinking`); `functions.` is dropped from the name.
  */
 function findHarmonyCalls(text: string): FoundCalls[] {
   const found: FoundCalls[] = [];
@@ -18,8 +19,7 @@ function findHarmonyCalls(text: string): FoundCalls[] {
   const close = (bodyEnd: number) => {
     if (!message) return;
     const recipient = /\bto=([\w.-]+)/.exec(message.header)?.[1];
-    const channel = /<\|channel\|>\s*([\w-]+)/.exec(message.header)?.[1];
-    if (recipient && !NOT_TOOLS.has(recipient) && channel !== 'analysis') {
+    if (recipient && !NOT_TOOLS.has(recipient)) {
       const body = text.slice(message.bodyStart, bodyEnd).trim();
       const parsed = body.startsWith('{') ? tryParse(body) : undefined;
       const calls = rawCall(recipient.replace(/^functions\./, ''), parsed ?? body);

@@ -1,25 +1,36 @@
 import type { RawCall, StructuredCallMatch } from './candidate.js';
 import { isIntroducedAsExample } from './examples.js';
-import { callsFromJsonText, callsFromJsonValue, jsonEndFinder } from './json-values.js';
+import { callsFromJsonText, callsFromJsonValue, jsonEndFinder, keepCalls } from './json-values.js';
 import { readPythonCalls } from './python-calls.js';
 import type { SpanSet } from './span-set.js';
 import { tryParse } from './values.js';
 
 const FENCE = /```[ \t]*(json|tool_call|tool_code)?[ \t]*\n([\s\S]*?)```/gi;
 
+/** What may stand between two calls written one after the other: spaces, a `;` or a `,`. */
+const NEXT_OBJECT = /[ \t]*[;,]?[ \t]*\{/y;
+
 /**
  * JSON calls in a fenced block (```` ```json {...} ``` ````, or Gemma's ```` ```tool_code ````
- * `get_page(url="…")`), and bare JSON that starts a line: `{"name": "GET_PAGE", "arguments": {...}}`.
+ * `get_page(url="…")`), and bare JSON that starts a line: `{"name": "GET_PAGE", "arguments": {...}}`,
+ * with the calls written right after it on the same line (`{…}{…}`, no list, no comma needed).
  * `taken` holds the offsets earlier readers consumed; the calls found here are added to it.
+ * `knows` says whether a name is offered (see `keepCalls`).
  */
-export function findJsonShapes(text: string, taken: SpanSet): StructuredCallMatch[] {
+export function findJsonShapes(
+  text: string,
+  taken: SpanSet,
+  knows: (name: string) => boolean = () => false,
+): StructuredCallMatch[] {
   const found: StructuredCallMatch[] = [];
   const inSpan = (offset: number) => taken.has(offset);
-  const add = (calls: RawCall[], start: number, end: number, format: string) => {
-    if (calls.length === 0 || isIntroducedAsExample(text, start)) return;
+  const add = (all: RawCall[], start: number, end: number, format: string): boolean => {
+    const calls = keepCalls(all, knows);
+    if (calls.length === 0 || isIntroducedAsExample(text, start)) return false;
     taken.add(start, end);
     for (const call of calls)
       found.push({ candidate: { ...call, source: 'json', format, index: start }, span: [start, end] });
+    return true;
   };
 
   if (text.includes('```')) {
@@ -41,14 +52,15 @@ export function findJsonShapes(text: string, taken: SpanSet): StructuredCallMatc
   const endOf = jsonEndFinder(text);
   const lineStart = /(^|\n)[ \t]*(?:[-*]\s+)?([[{])/g;
   for (let match = lineStart.exec(text); match; match = lineStart.exec(text)) {
-    const start = match.index + match[0].length - 1;
-    if (inSpan(start)) continue;
-    const end = endOf(start);
-    if (end < 0) continue;
-    const calls = callsFromJsonValue(tryParse(text.slice(start, end)));
-    if (calls.length === 0) continue;
-    add(calls, start, end, 'json');
-    lineStart.lastIndex = end;
+    let start = match.index + match[0].length - 1;
+    while (!inSpan(start)) {
+      const end = endOf(start);
+      if (end < 0 || !add(callsFromJsonValue(tryParse(text.slice(start, end))), start, end, 'json')) break;
+      lineStart.lastIndex = end;
+      NEXT_OBJECT.lastIndex = end;
+      if (!NEXT_OBJECT.test(text)) break;
+      start = NEXT_OBJECT.lastIndex - 1;
+    }
   }
   return found;
 }

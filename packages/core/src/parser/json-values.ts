@@ -16,6 +16,13 @@ const PREFERRED_KEYS = [
   'input',
 ];
 const VALID_NAME = /^[A-Za-z][\w.-]*$/;
+/** Keys of a call's own shape, never a function's name in `{"NAME": {args}}`. */
+const RESERVED_KEYS: ReadonlySet<string> = new Set([
+  ...NAME_KEYS,
+  ...ARGUMENT_KEYS,
+  'tool_calls',
+  'properties',
+]);
 
 /**
  * A finder of JSON value ends over one text. Every bracket it passes is remembered, so asking
@@ -87,10 +94,33 @@ export function rawCall(name: string, args: unknown): RawCall[] {
 }
 
 /**
+ * The calls that stand: a call that only its name makes one (`knownNameOnly`) counts when the
+ * name is offered, and loses the flag, which was for this choice only.
+ */
+export function keepCalls(calls: RawCall[], knows: (name: string) => boolean): RawCall[] {
+  if (!calls.some((call) => call.knownNameOnly)) return calls;
+  return calls.flatMap(({ knownNameOnly, ...call }) => (!knownNameOnly || knows(call.name) ? [call] : []));
+}
+
+/**
+ * `{"NAME": {args}}`: an object with one key, the function's name, holding the arguments. Inside
+ * a template's call tags it is a call; bare, only when the name is offered (`knownNameOnly`).
+ */
+function keyedCall(value: Record<string, unknown>, wrapped: boolean): RawCall[] {
+  const keys = Object.keys(value);
+  const [name] = keys;
+  if (keys.length !== 1 || name === undefined || RESERVED_KEYS.has(name)) return [];
+  const args = value[name];
+  if (!isRecord(args) || isObjectSchema(args)) return [];
+  const calls = rawCall(name, args);
+  return wrapped ? calls : calls.map((call) => ({ ...call, knownNameOnly: true as const }));
+}
+
+/**
  * The calls a parsed JSON value describes, in the shapes local models emit:
  * `{"name", "arguments"|"parameters"}`, `{"tool", "argument"}`, OpenAI's `{"function": {...}}`,
  * `{"tool_calls": [...]}`, LangChain's `{"action", "action_input"}`, Command R's
- * `{"tool_name", "parameters"}`, and arrays of these. `wrapped` (the value came inside
+ * `{"tool_name", "parameters"}`, `{"NAME": {args}}` (see `keyedCall`), and arrays of these. `wrapped` (the value came inside
  * `<tool_call>` or similar) accepts a bare `{"name"}`. A tool definition (arguments that are an
  * object schema) is not a call.
  */
@@ -104,7 +134,7 @@ export function callsFromJsonValue(value: unknown, wrapped = false): RawCall[] {
   }
   const nameKey = NAME_KEYS.find((key) => typeof value[key] === 'string');
   const argumentKey = ARGUMENT_KEYS.find((key) => key in value);
-  if (!nameKey) return [];
+  if (!nameKey) return keyedCall(value, wrapped);
   const name = String(value[nameKey]).trim();
   if (!VALID_NAME.test(name)) return [];
   // A record with a "name" but no arguments is usually data ({"name": "Alice"}), not a call.
@@ -115,7 +145,10 @@ export function callsFromJsonValue(value: unknown, wrapped = false): RawCall[] {
   return rawCall(name, args);
 }
 
-/** Parses every JSON value in a chunk of text (one value, or several one after the other). */
+/**
+ * Parses every JSON value in a chunk of text: one value, several one after the other, or a list
+ * whose items lack the commas between them (Command R7B writes such action lists), read item by item.
+ */
 export function callsFromJsonText(text: string, wrapped: boolean): RawCall[] {
   const calls: RawCall[] = [];
   const endOf = jsonEndFinder(text);
@@ -128,7 +161,18 @@ export function callsFromJsonText(text: string, wrapped: boolean): RawCall[] {
     const absolute = found.index;
     const end = endOf(absolute);
     if (end < 0) break;
-    calls.push(...callsFromJsonValue(tryParse(text.slice(absolute, end)), wrapped));
+    const value = tryParse(text.slice(absolute, end));
+    // A list of objects that is not JSON is read from inside, item by item (one level only, so
+    // nested lists never make the reading quadratic).
+    if (
+      value === undefined &&
+      text[absolute] === '[' &&
+      /^\[\s*\{/.test(text.slice(absolute, absolute + 200))
+    ) {
+      index = absolute + 1;
+      continue;
+    }
+    calls.push(...callsFromJsonValue(value, wrapped));
     index = end;
   }
   return calls;

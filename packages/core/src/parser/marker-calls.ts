@@ -1,6 +1,6 @@
 import type { RawCall } from './candidate.js';
 import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
-import type { CallRecogniser } from './recogniser.js';
+import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { isRecord, tryParse } from './values.js';
 
 /** The JSON value at the start of `text` (after spaces), or undefined. */
@@ -16,8 +16,9 @@ function jsonOrText(text: string): unknown {
   return leadingJson(text) ?? text.trim();
 }
 
-// DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_` or a space.
-const DS = (word: string) => `<｜${word.replace(/ /g, '[▁_ ]')}｜>`;
+// DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_`, a space, or
+// markdown's escaped `\_`.
+const DS = (word: string) => `<｜${word.replace(/ /g, '(?:[▁_ ]|\\\\_)')}｜>`;
 const DS_SEP = DS('tool sep');
 const DS_CALL = new RegExp(
   `(?:${DS('tool call begin')}|${DS('tool calls begin')}|${DS('tool calls')})\\s*([^<｜]*?)\\s*${DS_SEP}([\\s\\S]*?)(?=${DS('tool call end')}|${DS('tool call begin')}|${DS('tool calls end')}|$)`,
@@ -66,11 +67,28 @@ function readMistral(body: string): RawCall[] {
   return calls.length > 0 ? calls : callsFromJsonText(body, true);
 }
 
+const FIRST_FUNCTIONARY_CALL = /^\s*([A-Za-z_][\w.-]*)[ \t]*\n[ \t]*(?=\{)/;
+
+/**
+ * Functionary v3.2's first call, whose `>>>` the template's generation prompt already wrote: the
+ * reply starts with `NAME`, a line break and the JSON object. Only a name offered makes it a call.
+ */
+function findFirstFunctionaryCall(text: string): FoundCalls[] {
+  const head = FIRST_FUNCTIONARY_CALL.exec(text);
+  if (!head) return [];
+  const start = head[0].length;
+  const end = findJsonEnd(text, start);
+  const args = end < 0 ? undefined : tryParse(text.slice(start, end));
+  if (!isRecord(args)) return [];
+  const calls = rawCall(head[1] as string, args).map((call) => ({ ...call, knownNameOnly: true as const }));
+  return [{ start: head.index, end, calls }];
+}
+
 /** Template special tokens followed by a call list or one call. */
 export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
   {
     format: 'deepseek',
-    markers: ['tool▁sep', 'tool_sep', 'tool sep'],
+    markers: ['tool▁sep', 'tool_sep', 'tool sep', 'tool\\_sep'],
     pattern: DS_CALL,
     read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? ''),
   },
@@ -132,5 +150,10 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
       const args = leadingJson(match[2] ?? '');
       return isRecord(args) ? rawCall(name, args) : [];
     },
+  },
+  {
+    format: 'functionary-v3.2',
+    markers: ['\n{', '\n {'],
+    find: findFirstFunctionaryCall,
   },
 ];

@@ -5,14 +5,9 @@ import { removeQuotedRegions, stripThinking } from './quoted-regions.js';
 import { findReactCalls } from './react-calls.js';
 import { SpanSet } from './span-set.js';
 import { findStructuredCalls } from './structured-calls.js';
-import { type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
+import { looseKey, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
-
-/** A name compared loosely: `get-page`, `getPage` and `GET_PAGE` are the same tool. */
-function looseKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
 
 /** The tools a parse is given: names, or tools (a core `Tool` fits) with their argument hints. */
 export type ToolSpecs = readonly (string | ToolSyntax)[];
@@ -49,7 +44,7 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
   const cleaned = removeQuotedRegions(visible);
-  const structured = findStructuredCalls(cleaned);
+  const structured = findStructuredCalls(cleaned, table.knows);
   const taken = new SpanSet();
   const spans: Array<[number, number]> = [];
   for (const { span } of structured) {

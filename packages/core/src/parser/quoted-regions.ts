@@ -16,9 +16,26 @@ const THINKING: readonly RegExp[] = [
   /<\|inner_prefix\|>[\s\S]*?(<\|inner_suffix\|>|$)/g,
   // Gemma 4
   /<\|channel>[\s\S]*?(<channel\|>|$)/g,
-  // gpt-oss harmony: the analysis channel, to the end of its message
-  /<\|channel\|>\s*analysis\b[\s\S]*?(?=<\|end\|>|<\|start\|>|<\|channel\|>|$)/g,
 ];
+
+/** gpt-oss harmony: the analysis channel, to the end of its message. */
+const HARMONY_ANALYSIS = /<\|channel\|>\s*analysis\b[\s\S]*?(?=<\|end\|>|<\|start\|>|<\|channel\|>|$)/g;
+
+/**
+ * Harmony's analysis messages without what the reply addressed to a tool: a header that names a
+ * recipient (`to=functions.NAME`, before or after `<|channel|>`) makes the message a call, which
+ * gpt-oss may write on the analysis channel; its body is the call's arguments, not reasoning.
+ */
+function stripHarmonyAnalysis(text: string): string {
+  if (!text.includes('<|channel|>')) return text;
+  return text.replace(HARMONY_ANALYSIS, (message: string, offset: number) => {
+    const bodyAt = message.indexOf('<|message|>');
+    const header = bodyAt < 0 ? message : message.slice(0, bodyAt);
+    const opened = Math.max(text.lastIndexOf('<|start|>', offset), text.lastIndexOf('|>', offset - 1));
+    const before = text.slice(Math.max(0, opened, offset - 200), offset);
+    return /\bto=/.test(header) || /\bto=/.test(before) ? message : '';
+  });
+}
 /** Text that must be in a reply for any reasoning block (or a lone closing marker) to be in it. */
 const THINKING_MARKERS = [
   '</',
@@ -52,8 +69,8 @@ const ORPHAN_CLOSE =
 /**
  * Strips reasoning from a reply: `<think>` (and `<thinking>`, `<reasoning>`, Seed's
  * `<seed:think>`), Magistral's `[THINK]`, Command R7B's `<|START_THINKING|>`, Apertus'
- * `<|inner_prefix|>`, Gemma 4's `<|channel>` and harmony's analysis channel — unclosed ones to
- * the end — and the reasoning before a closing marker whose opening one was in the prompt
+ * `<|inner_prefix|>`, Gemma 4's `<|channel>` and harmony's analysis channel (but for a message
+ * its header addresses to a tool) — unclosed ones to the end — and the reasoning before a closing marker whose opening one was in the prompt
  * (DeepSeek-R1, QwQ and Command R7B templates open it themselves, so the reply starts with the
  * reasoning and has only the closing marker).
  */
@@ -61,7 +78,7 @@ export function stripThinking(text: string): string {
   if (!THINKING_MARKERS.some((marker) => text.includes(marker))) return text;
   let visible = text;
   for (const pattern of THINKING) visible = visible.replace(pattern, '');
-  return visible.replace(ORPHAN_CLOSE, '');
+  return stripHarmonyAnalysis(visible).replace(ORPHAN_CLOSE, '');
 }
 
 /**

@@ -2,6 +2,7 @@ import type { RawCall, StructuredCallMatch } from './candidate.js';
 import { blankExamples, isIntroducedAsExample } from './examples.js';
 import { HARMONY_RECOGNISER } from './harmony-calls.js';
 import { findJsonShapes } from './json-shapes.js';
+import { keepCalls } from './json-values.js';
 import { MARKER_RECOGNISERS } from './marker-calls.js';
 import { PYTHON_RECOGNISERS } from './python-calls.js';
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
@@ -41,9 +42,13 @@ function run(recogniser: CallRecogniser, text: string): FoundCalls[] {
  * Seed-OSS, Nemotron, Command R7B, Apertus, Granite, Functionary, FireFunction, Llama), a fenced
  * JSON block, or bare JSON on its own lines. `text` must already be without reasoning and quoted
  * output. Markup in inline code, in a fence of a programming language, or introduced as an
- * example ("the format is …") is not a call.
+ * example ("the format is …") is not a call. `knows` tells whether a name is one of the tools
+ * offered: a shape that only a name makes a call (`{"get_weather": {…}}`) needs it.
  */
-export function findStructuredCalls(text: string): StructuredCallMatch[] {
+export function findStructuredCalls(
+  text: string,
+  knows: (name: string) => boolean = () => false,
+): StructuredCallMatch[] {
   const taken = new SpanSet();
   const found: StructuredCallMatch[] = [];
   const shown = blankExamples(text);
@@ -55,11 +60,12 @@ export function findStructuredCalls(text: string): StructuredCallMatch[] {
   for (const recogniser of CALL_RECOGNISERS) {
     if (!recogniser.markers.some((marker) => shown.includes(marker))) continue;
     for (const match of run(recogniser, shown)) {
-      if (match.calls.length === 0 || taken.overlaps(match.start, match.end)) continue;
+      const calls = keepCalls(match.calls, knows);
+      if (calls.length === 0 || taken.overlaps(match.start, match.end)) continue;
       if (isIntroducedAsExample(shown, match.start)) continue;
-      add(match.calls, match.start, match.end, recogniser.format);
+      add(calls, match.start, match.end, recogniser.format);
     }
   }
-  found.push(...findJsonShapes(shown, taken));
+  found.push(...findJsonShapes(shown, taken, knows));
   return found.sort((a, b) => a.span[0] - b.span[0]);
 }

@@ -15,9 +15,16 @@ export interface ToolSyntaxTable {
   names: readonly string[];
   /** The hints declared for a name (matched case-insensitively, `-` and spaces read as `_`). */
   hints(name: string): ArgumentHints | undefined;
+  /** True when `name` is one of the names given, compared loosely (`get-page` is `GET_PAGE`). */
+  knows(name: string): boolean;
 }
 
-const NO_HINTS: ToolSyntaxTable = { names: [], hints: () => undefined };
+const NO_HINTS: ToolSyntaxTable = { names: [], hints: () => undefined, knows: () => false };
+
+/** A name compared loosely: `get-page`, `getPage` and `GET_PAGE` are the same tool. */
+export function looseKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
 
 /** The canonical key a name is looked up by: `Get Page`, `get-page` and `GET_PAGE` are one. */
 export function hintKey(name: string): string {
@@ -43,10 +50,12 @@ export function toolSyntaxTable(tools: readonly (string | ToolSyntax)[] = []): T
 function buildTable(tools: readonly (string | ToolSyntax)[]): ToolSyntaxTable {
   const names: string[] = [];
   const byKey = new Map<string, ArgumentHints>();
+  const loose = new Set<string>();
   for (const tool of tools) {
     const name = typeof tool === 'string' ? tool : tool.name;
     names.push(name);
+    loose.add(looseKey(name));
     if (typeof tool !== 'string' && tool.argumentHints) byKey.set(hintKey(name), tool.argumentHints);
   }
-  return { names, hints: (name) => byKey.get(hintKey(name)) };
+  return { names, hints: (name) => byKey.get(hintKey(name)), knows: (name) => loose.has(looseKey(name)) };
 }

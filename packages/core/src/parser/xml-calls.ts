@@ -4,20 +4,23 @@ import { readPythonCalls } from './python-calls.js';
 import type { CallRecogniser } from './recogniser.js';
 import { tryParse, typedValue } from './values.js';
 
-const FUNCTION_BLOCK = /<function=\s*"?([^>"\n]+?)"?\s*>([\s\S]*?)(?:<\/function>|(?=<function=)|$)/g;
+// `<function=NAME>` or `<function name="NAME">`; `<parameter=KEY>` or `<parameter name="KEY">`.
+const FUNCTION_BLOCK =
+  /<function(?:=|\s+name\s*=)\s*["']?([^>"'\n]+?)["']?\s*>([\s\S]*?)(?:<\/function>|(?=<function[=\s])|$)/g;
 const PARAMETER =
-  /<parameter=\s*"?([^>"\n]+?)"?\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|(?=<\/function>)|$)/g;
+  /<parameter(?:=|\s+name\s*=)\s*["']?([^>"'\n]+?)["']?\s*>([\s\S]*?)(?:<\/parameter>|(?=<parameter[=\s])|(?=<\/function>)|$)/g;
 
 /**
- * `<function=NAME>` blocks: with `<parameter=KEY>value</parameter>` children (Qwen3-Coder,
- * Nemotron 3, Seed-OSS), a JSON object (Functionary v3.1, Llama 3.1 custom tools), or nothing.
+ * `<function=NAME>` (or `<function name="NAME">`) blocks: with `<parameter=KEY>value</parameter>`
+ * children (Qwen3-Coder, Nemotron 3, Seed-OSS), a JSON object (Functionary v3.1, Llama 3.1
+ * custom tools, Hermes 2 Pro's attribute form), or nothing.
  */
 export function readFunctionBlocks(body: string): RawCall[] {
   const calls: RawCall[] = [];
   for (const block of body.matchAll(FUNCTION_BLOCK)) {
     const name = block[1] ?? '';
     const inner = block[2] ?? '';
-    if (inner.includes('<parameter=')) {
+    if (/<parameter[=\s]/.test(inner)) {
       const args: Record<string, unknown> = {};
       for (const parameter of inner.matchAll(PARAMETER))
         args[(parameter[1] ?? '').trim()] = typedValue(parameter[2] ?? '');
@@ -46,13 +49,25 @@ function readArgPairs(body: string): RawCall[] {
   return rawCall(name, args);
 }
 
-/** What a `<tool_call>` holds: Hermes JSON, Qwen3-Coder `<function=…>`, GLM pairs, or a bare name. */
+const NAME_THEN_JSON = /^([A-Za-z_][\w.-]*)\s*(?=\{)/;
+
+/**
+ * What a `<tool_call>` holds: Hermes JSON, Qwen3-Coder `<function=…>`, GLM pairs, a name and then
+ * its JSON object, or a bare name.
+ */
 function readToolCallBody(body: string): RawCall[] {
-  if (body.includes('<function=')) return readFunctionBlocks(body);
+  if (/<function[=\s]/.test(body)) return readFunctionBlocks(body);
   if (body.includes('<arg_key>')) return readArgPairs(body);
   const text = body.trim();
   if (text.startsWith('{') || text.startsWith('[')) return callsFromJsonText(text, true);
   if (/^[A-Za-z_][\w.-]*$/.test(text)) return rawCall(text, {});
+  const named = NAME_THEN_JSON.exec(text);
+  if (named) {
+    const start = named[0].length;
+    const end = findJsonEnd(text, start);
+    const args = end > 0 && text.slice(end).trim() === '' ? tryParse(text.slice(start, end)) : undefined;
+    if (args !== undefined) return rawCall(named[1] as string, args);
+  }
   return readPythonCalls(text) ?? [];
 }
 
@@ -137,17 +152,18 @@ export const XML_RECOGNISERS: readonly CallRecogniser[] = [
     read: (match) => readToolCallBody(match[2] ?? ''),
   },
   {
-    // Nemotron (v1/v2): <TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL>
+    // Nemotron (v1/v2): <TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL>, also in lower case
     format: 'nemotron',
-    markers: ['<TOOLCALL>'],
-    pattern: /<TOOLCALL>([\s\S]*?)(?:<\/TOOLCALL>|$)/g,
+    markers: ['<TOOLCALL>', '<toolcall>', '<ToolCall>'],
+    pattern: /<toolcall>([\s\S]*?)(?:<\/toolcall>|$)/gi,
     read: (match) => callsFromJsonText(match[1] ?? '', true),
   },
   {
-    // A <function=NAME> without a wrapper: Functionary v3.1 / Llama 3.1 JSON, or Qwen3-Coder parameters
+    // A <function=NAME> or <function name="NAME"> without a wrapper: Functionary v3.1 / Llama 3.1
+    // JSON, Hermes 2 Pro's attribute form, or Qwen3-Coder parameters
     format: 'function-tag',
-    markers: ['<function='],
-    pattern: /<function=[^>\n]+>[\s\S]*?(?:<\/function>|(?=<function=)|$)/g,
+    markers: ['<function=', '<function name'],
+    pattern: /<function(?:=|\s+name\s*=)[^>\n]+>[\s\S]*?(?:<\/function>|(?=<function[=\s])|$)/g,
     read: (match) => readFunctionBlocks(match[0]),
   },
 ];
