@@ -33,6 +33,8 @@ export class SchedulerCore {
   #waitingFor: string | undefined;
   #holder: LockHolder | undefined;
   #stopping = false;
+  /** Set by `drain()`: no run starts any more; cleared by `shutdown()`. */
+  #draining = false;
   #timer: unknown;
   /** Per schedule id: the timing it was planned with and when it is next due. */
   #planned = new Map<string, Planned>();
@@ -118,7 +120,7 @@ export class SchedulerCore {
   /** Plans every schedule now, records what was missed, starts what is due, re-arms the timer. */
   async tick(): Promise<void> {
     const { clock, settings, store, schedules, signatureOf, zoneOf } = this.#options;
-    if (!this.#leader || this.#stopping) return;
+    if (!this.#leader || this.#stopping || this.#draining) return;
     const now = clock.now();
     const next = structuredClone(this.#state);
     const planned = new Map<string, Planned>();
@@ -201,7 +203,7 @@ export class SchedulerCore {
       {
         enqueue: (step) => this.enqueue(step),
         isLeader: () => this.#leader,
-        isStopping: () => this.#stopping,
+        isStopping: () => this.#stopping || this.#draining,
         holder: () => this.#holder,
         stillLeader: () => this.#stillLeader(),
         find: (wanted) => this.#options.schedules().find((schedule) => schedule.id === wanted),
@@ -246,6 +248,32 @@ export class SchedulerCore {
     return status;
   }
 
+  /**
+   * Starts nothing from now on and resolves once every run in progress is recorded and
+   * delivered, or when `signal` aborts. See `Scheduler.drain`.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
+    this.#draining = true;
+    this.#options.clock.clearTimeout(this.#timer);
+    const drained = (async () => {
+      // A tick in progress finishes first; the runs it started are among those waited for.
+      await this.enqueue(async () => {});
+      while (this.#completions.size > 0) await Promise.allSettled([...this.#completions]);
+      await this.whenIdle();
+    })();
+    if (signal === undefined) return drained;
+    if (signal.aborted) return;
+    let onAbort = () => {};
+    await Promise.race([
+      drained,
+      new Promise<void>((resolve) => {
+        onAbort = resolve;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    signal.removeEventListener('abort', onAbort);
+  }
+
   /** Stops the timer, aborts running tasks, waits for their records, gives up the lock. */
   async shutdown(): Promise<void> {
     this.#stopping = true;
@@ -260,6 +288,7 @@ export class SchedulerCore {
     if (this.#leader) await this.#options.lock.release();
     this.#leader = false;
     this.#stopping = false;
+    this.#draining = false;
   }
 
   async #stillLeader(): Promise<boolean> {
@@ -372,7 +401,7 @@ export class SchedulerCore {
   #arm(at: number): void {
     const { clock, settings } = this.#options;
     clock.clearTimeout(this.#timer);
-    if (this.#stopping) return;
+    if (this.#stopping || this.#draining) return;
     const delay = Math.min(Math.max(0, at - clock.now()), settings.maxSleepMs);
     this.#timer = clock.setTimeout(() => void this.enqueue(() => this.tick()), delay);
   }

@@ -111,6 +111,17 @@ export interface Scheduler {
   /** Stops timers and watcher, aborts running tasks and waits for them, releases the lock. */
   stop(): Promise<void>;
   /**
+   * The first step of a graceful stop: from now on no run starts (no timed run, no `runNow`), and
+   * the promise resolves once every run in progress has finished and been recorded and delivered,
+   * or as soon as `signal` aborts (the grace is over), whichever comes first. Never rejects. Call
+   * `stop()` afterwards: it aborts what still runs and releases the lock.
+   *
+   * @example
+   * await scheduler.drain({ signal: AbortSignal.timeout(20_000) });
+   * await scheduler.stop();
+   */
+  drain(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
    * Resolves once queued work is done: reloads, due runs being started, and the bookkeeping and
    * delivery of runs whose task has finished. Does not wait for tasks still running.
    */

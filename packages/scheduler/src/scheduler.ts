@@ -60,6 +60,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let fileErrors: string[] = [];
   let lastText: string | undefined;
   let started = false;
+  let draining = false;
   let lockTimer: unknown;
   let reloadQueued = false;
 
@@ -175,7 +176,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   function armLockRetry(): void {
     clock.clearTimeout(lockTimer);
     lockTimer = clock.setTimeout(() => {
-      if (!started) return;
+      if (!started || draining) return;
       void core.enqueue(async () => {
         if (await tryLeadOrRetry()) await core.tick();
       });
@@ -189,6 +190,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     async start() {
       if (started) return;
       started = true;
+      draining = false;
       if (stateDir !== undefined) await mkdir(stateDir, { recursive: true });
       if (file !== undefined) await mkdir(dirname(file), { recursive: true });
       await core.enqueue(async () => {
@@ -203,6 +205,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       watcher.stop();
       clock.clearTimeout(lockTimer);
       await core.shutdown();
+    },
+    async drain(drainOptions) {
+      if (!started) return;
+      draining = true;
+      clock.clearTimeout(lockTimer);
+      logger.info({}, 'draining: no run starts now; waiting for the runs in progress');
+      await core.drain(drainOptions?.signal);
     },
     reload: () => core.enqueue(() => loadFile(false)),
     runNow(id, runOptions) {
