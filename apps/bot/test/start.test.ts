@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -229,6 +229,56 @@ describe('macstats start on SIGTERM', () => {
     await second.waitForOutput(/scheduler lock taken/);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+  });
+
+  it('starts no scheduled run after the stop though second crons come due, and ends before the grace with every run posted', async () => {
+    const home = await tempHome();
+    discord = await startFakeDiscord({ token: TOKEN });
+    const channelId = discord.guilds[0]?.channels[0]?.id ?? '';
+    const schedules = [
+      { id: 'every-second', cron: '* * * * * *', task: 'Say tick', reply_to_channel_id: channelId },
+      { id: 'every-two', cron: '*/2 * * * * *', task: 'Say tock', reply_to_channel_id: channelId },
+    ];
+    await writeFile(join(home, 'schedules.json'), JSON.stringify({ schedules }));
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { bot, ollama, botMessages } = await startBot({
+      home,
+      args: ['--shutdown-grace', '120'],
+      ollama: {
+        reply: async (request) => {
+          await held;
+          return lastQuestion(request).includes('tick') ? 'Tick.' : 'Tock.';
+        },
+      },
+    });
+    await waitUntil(() => ollama.requests.length === 2, 'both schedules running');
+    const stoppedAt = Date.now();
+    bot.child.kill('SIGTERM');
+    await bot.waitForOutput(/draining: no run starts now/);
+    // A state, not a speed: the wall clock has passed two due times of each cron since the stop.
+    await waitUntil(() => Date.now() >= stoppedAt + 2_100, 'two due times after the stop');
+    release();
+
+    expect(await bot.exited).toBe(0);
+    const output = bot.stdout();
+    const afterStop = output.slice(output.indexOf('stopping: no new messages'));
+    expect(afterStop).not.toContain('scheduled task started');
+    expect(afterStop).not.toContain('closing took too long');
+    expect(ollama.requests).toHaveLength(2);
+    const runs = (await readFile(join(home, 'runs.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; start: string; outcome: string })
+      .filter((run) => run.outcome !== 'skipped');
+    expect(runs.map((run) => run.outcome)).toEqual(['ok', 'ok']);
+    for (const run of runs) expect(Date.parse(run.start)).toBeLessThan(stoppedAt);
+    expect(botMessages(channelId).sort()).toEqual([
+      '[Schedule: every-second] Tick.',
+      '[Schedule: every-two] Tock.',
+    ]);
   });
 
   it('aborts an answer that outlasts the grace period and still exits 0 with no child left', async () => {

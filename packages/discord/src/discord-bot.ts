@@ -282,7 +282,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     );
   }
 
-  async function finishStop(graceMs: number): Promise<void> {
+  async function finishStop(graceMs: number, waitFor: PromiseLike<unknown> | undefined): Promise<void> {
     intake.flush();
     if (graceMs > 0) {
       state = 'draining';
@@ -290,7 +290,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       const graceOver = new Promise<void>((resolve) => {
         graceTimer = setTimeout(resolve, graceMs);
       });
-      await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle()]), graceOver]);
+      // Posts of the other work (a scheduler draining) may queue sends after the answers end.
+      const others = Promise.resolve(waitFor)
+        .catch(() => {})
+        .then(() => sendQueue.idle());
+      await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle(), others]), graceOver]);
       clearTimeout(graceTimer);
     }
     state = 'stopped';
@@ -307,7 +311,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     logger.info({}, 'Discord bot stopped');
   }
 
-  function stop(stopOptions: { graceMs?: number } = {}): Promise<void> {
+  function stop(stopOptions: { graceMs?: number; waitFor?: PromiseLike<unknown> } = {}): Promise<void> {
     if (stopping) return stopping;
     if (state === 'stopped') return Promise.resolve();
     const graceMs = stopOptions.graceMs ?? DISCORD_BOT_DEFAULTS.stopGraceMs;
@@ -318,7 +322,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           'stop({ graceMs }) needs a number of milliseconds, 0 or more.',
         ),
       );
-    stopping = finishStop(graceMs);
+    stopping = finishStop(graceMs, stopOptions.waitFor);
     return stopping;
   }
 

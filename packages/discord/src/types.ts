@@ -57,9 +57,11 @@ export interface DiscordBot {
    * Stops taking messages and disconnects. Answers in progress are aborted at once, or, with
    * `graceMs` (default {@link DISCORD_BOT_DEFAULTS}.stopGraceMs, 0), given up to that many
    * milliseconds to finish and post their replies first; messages waiting behind them are
-   * dropped. Calling it again returns the same promise.
+   * dropped. `waitFor` is other work that still posts through {@link DiscordBot.sendToChannel}
+   * (a scheduler draining its runs): within the same grace the bot stays connected until it
+   * settles too. Calling it again returns the same promise.
    */
-  stop(options?: { graceMs?: number }): Promise<void>;
+  stop(options?: { graceMs?: number; waitFor?: PromiseLike<unknown> }): Promise<void>;
   /**
    * Posts `text` to a channel (the scheduler's deliveries), split like replies; resolves with the
    * ids of the messages posted. Works before `start()`: it needs only REST.

@@ -13,7 +13,6 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { drainScheduler } from './drain-scheduler.js';
 
 /**
  * The agent as scheduled tasks see it: without SCHEDULER and MEMORY, so a page fetched by a
@@ -189,9 +188,9 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
 }
 
 /**
- * Stops the bot (no new messages, answers in flight get `graceMs`) while the scheduler lets its
- * running tasks finish within the same time, then releases the scheduler's lock and ends the MCP
- * servers and the metrics collector.
+ * Stops the bot (no new messages, answers in flight get `graceMs`) while the scheduler starts
+ * nothing new and lets its running tasks finish and post within the same time (then aborts what
+ * is left), then releases the scheduler's lock and ends the MCP servers and the metrics collector.
  */
 async function closeAll(
   bot: DiscordBot | undefined,
@@ -200,9 +199,11 @@ async function closeAll(
   graceMs: number,
   onBotStopped: () => void,
 ): Promise<void> {
+  // The bot stays connected while the scheduler drains, so the results of its last runs are posted.
+  const drained = scheduler.drain({ signal: AbortSignal.timeout(graceMs) });
   await Promise.allSettled([
-    bot?.stop({ graceMs }).finally(onBotStopped),
-    drainScheduler(scheduler, graceMs).then(() => scheduler.stop()),
+    bot?.stop({ graceMs, waitFor: drained }).finally(onBotStopped),
+    drained.then(() => scheduler.stop()),
   ]);
   await runtime.close();
 }
