@@ -326,11 +326,21 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     return stopping;
   }
 
-  async function sendToChannel(channelId: string, text: string): Promise<string[]> {
+  async function sendToChannel(
+    channelId: string,
+    text: string,
+    sendOptions: { nonce?: string } = {},
+  ): Promise<string[]> {
     if (!/^\d{1,20}$/.test(channelId))
       throw new MacstatsError(
         'DISCORD_BAD_CHANNEL',
         `"${channelId}" is not a Discord channel id (digits only).`,
+      );
+    const { nonce } = sendOptions;
+    if (nonce !== undefined && !/^[\w.-]{1,20}$/.test(nonce))
+      throw new MacstatsError(
+        'DISCORD_BAD_OPTIONS',
+        `The nonce "${nonce}" is not 1 to 20 letters, digits, "_", "-" or ".".`,
       );
     if (text.trim() === '') {
       logger.warn({ channelId }, 'sendToChannel: nothing to send');
@@ -338,7 +348,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     if (state === 'stopped')
       throw new MacstatsError('DISCORD_BOT_STOPPED', 'The Discord bot has stopped; nothing was sent.');
-    const ids = await sendQueue.run(channelId, () => sender.sendText(channelId, text));
+    const ids = await sendQueue.run(channelId, () => sender.sendText(channelId, text, undefined, nonce));
     logger.info({ channelId, parts: ids.length, chars: text.length }, 'message delivered');
     return ids;
   }

@@ -24,15 +24,20 @@ export class MessageSender {
     private readonly maxChars: number,
   ) {}
 
-  /** Sends `text` in parts; the first part replies to `replyTo` when given. Resolves with the ids posted. */
-  async sendText(channelId: string, text: string, replyTo?: string): Promise<string[]> {
+  /**
+   * Sends `text` in parts; the first part replies to `replyTo` when given. With `nonce` (at most
+   * 20 characters), part N goes out with the nonce `<nonce>.<N>`, so sending the same text with
+   * the same nonce again (another process, after a crash) returns the parts already posted.
+   * Resolves with the ids posted.
+   */
+  async sendText(channelId: string, text: string, replyTo?: string, nonce?: string): Promise<string[]> {
     const parts = splitMessage(text, this.maxChars);
     const ids: string[] = [];
     for (const [index, content] of parts.entries()) {
       const reference = index === 0 && replyTo !== undefined;
       const body = {
         content,
-        nonce: newNonce(),
+        nonce: nonce === undefined ? newNonce() : `${nonce}.${index}`,
         enforce_nonce: true,
         allowed_mentions: { parse: [], replied_user: reference },
         ...(reference ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),

@@ -64,7 +64,10 @@ export interface DiscordBot {
   stop(options?: { graceMs?: number; waitFor?: PromiseLike<unknown> }): Promise<void>;
   /**
    * Posts `text` to a channel (the scheduler's deliveries), split like replies; resolves with the
-   * ids of the messages posted. Works before `start()`: it needs only REST.
+   * ids of the messages posted. Works before `start()`: it needs only REST. `nonce` (1 to 20
+   * characters, e.g. a scheduled result's `deliveryId`) makes the post idempotent within
+   * Discord's nonce window: each part is sent with `<nonce>.<part>` and `enforce_nonce`, so a
+   * repeat, from this process or another one of the same bot, returns the message already posted.
    */
-  sendToChannel(channelId: string, text: string): Promise<string[]>;
+  sendToChannel(channelId: string, text: string, options?: { nonce?: string }): Promise<string[]>;
 }

@@ -53,6 +53,8 @@ export function planSchedule(
   const state: ScheduleState = fresh
     ? { signature, lastDue: iso(now), baseline: true, updatedAt: iso(now) }
     : (previous as ScheduleState);
+  // A new timing starts afresh, but results still waiting for delivery stay.
+  if (fresh && previous?.pending !== undefined) state.pending = previous.pending;
   return isRecurring(schedule)
     ? planCron(schedule.cron, zone, state, fresh, now, policy)
     : planOneShot(atMillis(schedule, zone), state, fresh, now, policy, careful && fresh);
@@ -116,6 +118,7 @@ function planOneShot(
 function copyRunFields(from: ScheduleState, to: ScheduleState): void {
   if (from.running !== undefined) to.running = from.running;
   if (from.lastRun !== undefined) to.lastRun = from.lastRun;
+  if (from.pending !== undefined) to.pending = from.pending;
 }
 
 function iso(ms: number): string {

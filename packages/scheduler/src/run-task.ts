@@ -1,5 +1,6 @@
 import { formatDuration, MacstatsError, raceSignal } from '@macstats/core';
 import type { Clock } from './clock.js';
+import { deliveryIdOf } from './outbox.js';
 import type { RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
 import type { ExecuteTask, RunResult } from './scheduler-types.js';
@@ -77,6 +78,7 @@ export function runTask(
       due: new Date(due),
       startedAt: new Date(startedAt),
       durationMs,
+      deliveryId: deliveryIdOf(schedule.id, record.due, record.start),
     };
     if (manual) result.manual = true;
     return { record, result };

@@ -20,6 +20,7 @@ export interface SchedulerCoreOptions {
   zoneOf: (schedule: Schedule) => string;
   signatureOf: (schedule: Schedule) => string;
   startRun: (schedule: Schedule, due: number, manual: boolean) => ActiveRun;
-  deliver: (schedule: Schedule, result: RunResult) => Promise<void>;
+  /** Hands a result to `onDeliver`; resolves true when it was accepted (it is then no longer pending). */
+  deliver: (schedule: Schedule, result: RunResult) => Promise<boolean>;
   onLost: () => void;
 }

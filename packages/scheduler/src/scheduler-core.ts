@@ -1,6 +1,7 @@
 import { MacstatsError } from '@macstats/core';
 import { runManually, type StartedRun } from './manual-run.js';
 import { nextRunTimes } from './next-run-times.js';
+import { addPending, pendingOf, removePending, resultOf } from './outbox.js';
 import type { LockHolder } from './process-lock.js';
 import type { RunRecord } from './run-history.js';
 import { planSchedule, type SchedulePlan } from './run-planner.js';
@@ -35,6 +36,10 @@ export class SchedulerCore {
   #stopping = false;
   /** Set by `drain()`: no run starts any more; cleared by `shutdown()`. */
   #draining = false;
+  /** Set on taking the lead: the next tick delivers again the results the state holds as pending. */
+  #redeliver = false;
+  /** Delivery ids being delivered by this scheduler now, so none is handed over twice at once. */
+  readonly #delivering = new Set<string>();
   #timer: unknown;
   /** Per schedule id: the timing it was planned with and when it is next due. */
   #planned = new Map<string, Planned>();
@@ -113,6 +118,7 @@ export class SchedulerCore {
     }
     if (interrupted.length > 0) await this.#commit(interrupted);
     this.#leader = true;
+    this.#redeliver = true;
     emit({ type: 'lock-acquired' });
     return true;
   }
@@ -121,6 +127,10 @@ export class SchedulerCore {
   async tick(): Promise<void> {
     const { clock, settings, store, schedules, signatureOf, zoneOf } = this.#options;
     if (!this.#leader || this.#stopping || this.#draining) return;
+    if (this.#redeliver) {
+      this.#redeliver = false;
+      this.#redeliverPending();
+    }
     const now = clock.now();
     const next = structuredClone(this.#state);
     const planned = new Map<string, Planned>();
@@ -335,7 +345,7 @@ export class SchedulerCore {
   }
 
   async #settle(schedule: Schedule, record: RunRecord, result: RunResult | undefined): Promise<void> {
-    const { emit, logger, deliver } = this.#options;
+    const { emit, logger } = this.#options;
     let lost = false;
     await this.enqueue(async () => {
       // The schedule reads as running until its records are written, so whoever sees it
@@ -347,6 +357,14 @@ export class SchedulerCore {
           const { due, start, durationMs, outcome } = record;
           saved.lastRun = { due, start, durationMs, outcome };
           if (record.manual) saved.lastRun.manual = true;
+          // The outbox: the result waits for delivery in the same write that records the run.
+          if (result !== undefined) {
+            for (const dropped of addPending(saved, pendingOf(result)))
+              logger.warn(
+                { id: schedule.id, due: dropped.due },
+                'too many undelivered results; dropping the oldest',
+              );
+          }
         }
         await this.#commit([record], saved !== undefined);
       } catch (error) {
@@ -374,7 +392,60 @@ export class SchedulerCore {
     }
     logger.info({ ...record }, 'run finished');
     emit({ type: 'run-end', id: schedule.id, record });
-    if (result !== undefined) await deliver(schedule, result);
+    if (result !== undefined) await this.#deliver(schedule, result);
+  }
+
+  /** Hands a result to `onDeliver`; once accepted, removes it from the outbox (through the queue). */
+  async #deliver(schedule: Schedule, result: RunResult): Promise<void> {
+    const id = result.deliveryId;
+    if (this.#delivering.has(id)) return;
+    this.#delivering.add(id);
+    try {
+      if (await this.#options.deliver(schedule, result)) {
+        await this.enqueue(() => this.#markDelivered(schedule.id, id));
+      }
+    } finally {
+      this.#delivering.delete(id);
+    }
+  }
+
+  /**
+   * Delivers again every result the state holds as pending, in the order they were recorded:
+   * a crash, a kill or a lost lease came between recording a run and delivering it. Each keeps
+   * its delivery id, so a post that did happen is not made twice (see `RunResult.deliveryId`).
+   */
+  #redeliverPending(): void {
+    const { schedules, logger } = this.#options;
+    for (const [id, record] of Object.entries(this.#state.schedules)) {
+      const schedule = schedules().find((candidate) => candidate.id === id);
+      if (schedule === undefined || record.pending === undefined) continue;
+      const list = [...record.pending];
+      logger.info({ id, results: list.length }, 'delivering results recorded but not yet delivered');
+      const delivered = (async () => {
+        for (const pending of list) await this.#deliver(schedule, resultOf(pending));
+      })();
+      this.#settling.add(delivered);
+      void delivered.finally(() => this.#settling.delete(delivered));
+    }
+  }
+
+  /** Drops a delivered result from the outbox and saves; a lost lease leaves it to the new leader. */
+  async #markDelivered(id: string, deliveryId: string): Promise<void> {
+    const record = this.#state.schedules[id];
+    if (!this.#leader || record === undefined || !removePending(record, deliveryId)) return;
+    try {
+      await this.#options.store.save(this.#state);
+    } catch (error) {
+      if (isLockLost(error)) {
+        if (this.#leader) this.#lose();
+        return;
+      }
+      this.#options.fail(
+        'STATE_WRITE_FAILED',
+        `Cannot save ${this.#options.store.description} after delivering a result of schedule "${id}"; it may be delivered again.`,
+        error,
+      );
+    }
   }
 
   /** Saves the state (unless `saveState` is false) and appends `records`: in one step when the store can. */

@@ -19,6 +19,12 @@ export interface RunResult {
   durationMs: number;
   /** Set when the run was started by `runNow` rather than by its time (`due` is then its start). */
   manual?: true;
+  /**
+   * This run's delivery id: the same on every host and after every restart, 20 characters. A
+   * result delivered again (found pending at start or by a new leader) carries the same id, so
+   * a Discord post made with it as `nonce` and `enforce_nonce` is not made twice.
+   */
+  deliveryId: string;
 }
 
 /** Options of {@link Scheduler.runNow}. */
@@ -58,8 +64,14 @@ export interface SchedulerOptions {
   history?: RunHistoryStore | undefined;
   /** Runs a task; see `createTaskExecutor` for the usual one. Gets a signal that aborts on timeout and `stop()`. */
   execute: ExecuteTask;
-  /** Receives each finished run's result (not aborted ones). The Discord bot posts it to `reply_to_channel_id`. */
-  onDeliver?: ((schedule: Schedule, result: RunResult) => void | Promise<void>) | undefined;
+  /**
+   * Receives each finished run's result (not aborted ones). The Discord bot posts it to
+   * `reply_to_channel_id`. The result is kept as pending delivery in the scheduler's state (in
+   * the write that records the run) until this resolves; when it throws or resolves `false`, it
+   * stays pending and is delivered again, with the same `deliveryId`, when a scheduler next starts
+   * or becomes the leader. So a result is delivered at least once; make it at most once with the id.
+   */
+  onDeliver?: ((schedule: Schedule, result: RunResult) => unknown) | undefined;
   /** Every event: runs starting and ending, missed and skipped runs, reloads, the lock, errors. */
   onEvent?: ((event: SchedulerEvent) => void) | undefined;
   /** Errors only (bad file, state write failed, delivery threw, lock lost). */

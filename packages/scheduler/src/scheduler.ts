@@ -94,9 +94,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs, manual),
     deliver: async (schedule, result) => {
       try {
-        await options.onDeliver?.(schedule, result);
+        return (await options.onDeliver?.(schedule, result)) !== false;
       } catch (error) {
-        fail('DELIVERY_FAILED', `Delivering the result of schedule "${schedule.id}" failed.`, error);
+        fail(
+          'DELIVERY_FAILED',
+          `Delivering the result of schedule "${schedule.id}" failed; it stays pending and is delivered again at the next start.`,
+          error,
+        );
+        return false;
       }
     },
     onLost: () => armLockRetry(),

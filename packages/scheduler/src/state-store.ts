@@ -1,5 +1,6 @@
 import { readFile, rename } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
+import type { PendingDelivery } from './outbox.js';
 import type { ScheduleStateStore } from './scheduler-stores.js';
 
 /** What the scheduler remembers about one schedule between runs and restarts. */
@@ -19,6 +20,8 @@ export interface ScheduleState {
   running?: { due: string; start: string; manual?: true };
   /** The last run that finished (timed or manual). */
   lastRun?: { due: string; start: string; durationMs: number; outcome: string; manual?: true };
+  /** Results of finished runs not yet known to be delivered (the outbox), oldest first. */
+  pending?: PendingDelivery[];
   /** Last change to this record (ISO); records of removed schedules are pruned after 30 days. */
   updatedAt: string;
 }

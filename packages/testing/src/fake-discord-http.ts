@@ -66,6 +66,11 @@ export class FakeDiscordHttp {
     });
   }
 
+  /** Drops every failure not yet served. */
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';

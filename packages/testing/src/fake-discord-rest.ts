@@ -14,6 +14,8 @@ export interface RestContext {
   store: FakeDiscordStore;
   gatewayUrl: string;
   echoOwnMessages: boolean;
+  /** See `FakeDiscordOptions.nonceWindowMs`. */
+  nonceWindowMs: number;
   /** `flags` of `GET /applications/@me`. */
   applicationFlags: number;
   record(record: FakeDiscordSentRecord): void;
@@ -225,10 +227,17 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       return formError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     const nonceText = nonce === undefined || nonce === null ? undefined : String(nonce);
     if (nonceText !== undefined && body.enforce_nonce === true) {
-      // Discord returns the message already made with this nonce instead of making another.
+      // Discord returns the message the same author made with this nonce in the past few minutes
+      // instead of making another.
+      const since = Date.now() - context.nonceWindowMs;
       const existing = store
         .channelMessages(channelId)
-        .find((message) => message.nonce === nonceText && message.author.id === bot.id);
+        .find(
+          (message) =>
+            message.nonce === nonceText &&
+            message.author.id === bot.id &&
+            Date.parse(message.timestamp) > since,
+        );
       if (existing) return { status: 200, body: store.messagePayload(existing) };
     }
     const reference = body.message_reference as

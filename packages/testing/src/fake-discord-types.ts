@@ -256,6 +256,12 @@ export interface FakeDiscordOptions {
   /** Send MESSAGE_CREATE/UPDATE/DELETE for the bot's own REST actions, as Discord does. Default true. */
   echoOwnMessages?: boolean;
   /**
+   * How long a create-message `nonce` sent with `enforce_nonce: true` is remembered: a repeat by
+   * the same author within it returns the first message instead of posting again ("the past few
+   * minutes", Discord says). Default 120000; 0 remembers none.
+   */
+  nonceWindowMs?: number;
+  /**
    * Enforce a rate limit per route and channel: at most `limit` requests per `windowMs`,
    * then real 429s. Default: no limit (headers still report a large one).
    */
@@ -331,6 +337,8 @@ export interface FakeDiscord {
    * or literal ids) with `status`; the third argument is `retry_after` in seconds or options.
    */
   failNext(route: string, status: number, retryAfterOrOptions?: number | FakeDiscordFailure): void;
+  /** Drops the failures `failNext` queued that have not happened yet: Discord answers again. */
+  clearFailures(): void;
   /**
    * Drops every gateway socket without a close frame (code 1006). Sessions stay resumable (missed
    * events are replayed on RESUME) unless `refuseResume`: then the sessions end, a RESUME is

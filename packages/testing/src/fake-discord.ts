@@ -81,6 +81,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return gatewayUrl;
     },
     echoOwnMessages: options.echoOwnMessages ?? true,
+    nonceWindowMs: options.nonceWindowMs ?? 120_000,
     applicationFlags:
       options.applicationFlags ?? ((options.allowPrivilegedIntents ?? true) ? LIMITED_INTENT_FLAGS : 0),
     record(record) {
@@ -202,6 +203,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),
     failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),
+    clearFailures: () => http.clearFailures(),
     dropGateway: (dropOptions) => gateway.drop(dropOptions),
     waitFor,
     onRecord(listener) {

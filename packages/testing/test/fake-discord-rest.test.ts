@@ -118,6 +118,23 @@ describe('fake Discord REST', () => {
     expect(fake.sent).toHaveLength(1);
   });
 
+  it('posts a repeated nonce again once it is older than the nonce window', async () => {
+    const { fake, channelId, call } = await start({ nonceWindowMs: 0 });
+    const post = () =>
+      call('POST', `/channels/${channelId}/messages`, { content: 'a', nonce: 'same', enforce_nonce: true });
+    const first = await post();
+    const second = await post();
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(fake.sent).toHaveLength(2);
+  });
+
+  it('posts a repeated nonce again without enforce_nonce', async () => {
+    const { fake, channelId, call } = await start();
+    await call('POST', `/channels/${channelId}/messages`, { content: 'a', nonce: 'same' });
+    await call('POST', `/channels/${channelId}/messages`, { content: 'a', nonce: 'same' });
+    expect(fake.sent).toHaveLength(2);
+  });
+
   it("records edits and deletes of the bot's messages in order", async () => {
     const { fake, channelId, call } = await start();
     const created = await call('POST', `/channels/${channelId}/messages`, { content: 'working' });

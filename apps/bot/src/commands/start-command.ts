@@ -132,19 +132,25 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       } else if (!bot) {
         logger.warn(where, `no DISCORD_BOT_TOKEN, so this result stays in the log: ${message}`);
       } else if (botStopped) {
-        logger.warn(where, `the bot had stopped, so this result stays in the log: ${message}`);
+        // Left pending in the scheduler's outbox: the next start posts it.
+        logger.warn(where, `the bot had stopped, so this result is posted at the next start: ${message}`);
+        return false;
       } else {
         try {
-          await bot.sendToChannel(schedule.reply_to_channel_id, message);
+          // The run's delivery id as nonce: posting it again (after a crash, or from the host
+          // that leads next) returns the message already posted instead of a second one.
+          await bot.sendToChannel(schedule.reply_to_channel_id, message, { nonce: result.deliveryId });
         } catch (error) {
           // Stopping: the bot may close under a send already handed to it. Keep the result.
           if (!options.stopSignal.aborted) throw error;
           logger.warn(
             { ...where, err: error },
-            `the bot stopped while posting, so this result stays in the log: ${message}`,
+            `the bot stopped while posting, so this result is posted at the next start: ${message}`,
           );
+          return false;
         }
       }
+      return true;
     },
   });
 
