@@ -71,6 +71,22 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ]);
   });
 
+  it('puts address-policy between core and the tools, so two tool packages share it', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/address-policy', ['@macstats/core']),
+      pkg('@macstats/tools-fetch', ['@macstats/core', '@macstats/address-policy']),
+      pkg('@macstats/tools-browser', ['@macstats/core', '@macstats/address-policy']),
+    ]);
+    expect(problems).toEqual([]);
+    expect(
+      findLayerViolations([
+        pkg('@macstats/address-policy', ['@macstats/tools-fetch']),
+        pkg('@macstats/tools-fetch'),
+      ]),
+    ).toEqual(['@macstats/address-policy (layer 1.5) must not depend on @macstats/tools-fetch (layer 2)']);
+  });
+
   it('lets apps compose anything', () => {
     const problems = findLayerViolations([
       pkg('@macstats/core'),

@@ -15,6 +15,8 @@ export interface WorkspacePackage {
 export function layerOf(name: string): number {
   if (name === '@macstats/testing') return 0;
   if (name === '@macstats/core') return 1;
+  // Small helpers several tool packages share (the address policy): on core, below the tools.
+  if (name === '@macstats/address-policy') return 1.5;
   if (/^@macstats\/(tools-[a-z-]+|model-[a-z-]+|scheduler|metrics|discord|app-config)$/.test(name)) return 2;
   return 3; // apps and examples
 }

@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
+import { type HostPolicy, isIpAddress, unbracket } from '@macstats/address-policy';
 import { type Logger, MacstatsError } from '@macstats/core';
 import { type Dispatcher, request } from 'undici';
-import { isIpAddress, unbracket } from './address-policy.js';
-import type { HostPolicy } from './host-policy.js';
 import { type BodyRead, readBody } from './read-body.js';
 
 /** A response FETCH_URL got to the end of: the final URL, status, headers and (capped) body. */

@@ -1,3 +1,4 @@
+import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/address-policy';
 import {
   formatDuration,
   type Logger,
@@ -9,10 +10,9 @@ import {
 import { FETCH_URL_DEFAULTS } from './defaults.js';
 import { describeFailure } from './describe-failure.js';
 import { fetchPage } from './fetch-page.js';
-import { createHostPolicy } from './host-policy.js';
 import { pageToText } from './page-to-text.js';
 import { parseTarget } from './parse-target.js';
-import { createPinnedAgent, type HostResolver, systemResolver } from './pinned-agent.js';
+import { createPinnedAgent } from './pinned-agent.js';
 
 /** Options of {@link createFetchUrlTool}. Every default is in {@link FETCH_URL_DEFAULTS}. */
 export interface FetchUrlToolOptions {
@@ -79,6 +79,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
   const policy = createHostPolicy({
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? FETCH_URL_DEFAULTS.allowPrivateNetwork,
+    optionErrorCode: 'FETCH_BAD_OPTION',
   });
   // The hosts the user listed are destinations they configured: data may go there whatever the model read.
   const listed = createHostPolicy({ allowHosts: options.allowHosts });

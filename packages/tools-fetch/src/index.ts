@@ -1,5 +1,4 @@
+export { type HostResolver, parseAllowHosts, type ResolvedAddress } from '@macstats/address-policy';
 export { DEFAULT_USER_AGENT, FETCH_URL_DEFAULTS } from './defaults.js';
 export { createFetchUrlTool, FETCH_URL_PARAMETERS, type FetchUrlToolOptions } from './fetch-url-tool.js';
 export { type HtmlToTextOptions, htmlToText } from './html-to-text.js';
-export { parseAllowHosts } from './parse-allow-hosts.js';
-export type { HostResolver, ResolvedAddress } from './pinned-agent.js';

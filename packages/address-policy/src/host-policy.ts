@@ -1,8 +1,8 @@
 import { MacstatsError } from '@macstats/core';
 import ipaddr from 'ipaddr.js';
-import { classifyAddress, isIpAddress, unbracket } from './address-policy.js';
+import { classifyAddress, isIpAddress, unbracket } from './classify-address.js';
 
-/** Decides which hosts and addresses FETCH_URL may connect to. */
+/** Decides which hosts and addresses a tool (FETCH_URL, BROWSER) may connect to. */
 export interface HostPolicy {
   /** True when the host name (or literal) was opted in by `allowHosts` or `allowPrivateNetwork`. */
   isHostAllowed(hostname: string): boolean;
@@ -11,6 +11,16 @@ export interface HostPolicy {
    * when the connection may go ahead.
    */
   refusal(hostname: string, address: string): string | undefined;
+}
+
+/** Options of {@link createHostPolicy}. */
+export interface HostPolicyOptions {
+  /** Hosts, wildcards (`*.example.com`), addresses or CIDR ranges allowed although non-public. Default none. */
+  allowHosts?: readonly string[] | undefined;
+  /** Allow every non-public address. Default `false`. */
+  allowPrivateNetwork?: boolean | undefined;
+  /** The `code` of the error a malformed `allowHosts` entry throws. Default `ADDRESS_POLICY_BAD_OPTION`. */
+  optionErrorCode?: string | undefined;
 }
 
 interface HostPattern {
@@ -23,17 +33,14 @@ interface HostPattern {
  * (`intranet.example`), subdomain wildcards (`*.example.com`), IP addresses in any spelling the
  * URL parser accepts, or CIDR ranges (`192.168.1.0/24`, `fd00::/8`).
  */
-export function createHostPolicy(options: {
-  allowHosts?: readonly string[] | undefined;
-  allowPrivateNetwork?: boolean | undefined;
-}): HostPolicy {
+export function createHostPolicy(options: HostPolicyOptions): HostPolicy {
   const patterns: HostPattern[] = [];
   const ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
   for (const entry of options.allowHosts ?? []) {
     const trimmed = entry.trim().toLowerCase();
     if (trimmed === '') continue;
     if (trimmed.includes('/')) {
-      ranges.push(parseRange(entry, trimmed));
+      ranges.push(parseRange(entry, trimmed, options.optionErrorCode ?? 'ADDRESS_POLICY_BAD_OPTION'));
     } else if (trimmed.startsWith('*.')) {
       patterns.push({ kind: 'suffix', name: canonicalHost(trimmed.slice(2)) });
     } else {
@@ -83,12 +90,12 @@ export function canonicalHost(host: string): string {
   }
 }
 
-function parseRange(entry: string, trimmed: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+function parseRange(entry: string, trimmed: string, code: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   try {
     return ipaddr.parseCIDR(unbracket(trimmed));
   } catch (error) {
     throw new MacstatsError(
-      'FETCH_BAD_OPTION',
+      code,
       `allowHosts: "${entry}" is not an address range (write it like 192.168.1.0/24 or fd00::/8).`,
       { cause: error },
     );

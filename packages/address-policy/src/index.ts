@@ -1,0 +1,11 @@
+export { classifyAddress, isIpAddress, unbracket } from './classify-address.js';
+export { canonicalHost, createHostPolicy, type HostPolicy, type HostPolicyOptions } from './host-policy.js';
+export { parseAllowHosts } from './parse-allow-hosts.js';
+export {
+  checkAddresses,
+  type HostResolver,
+  notFound,
+  type ResolvedAddress,
+  resolveChecked,
+  systemResolver,
+} from './resolve-checked.js';
