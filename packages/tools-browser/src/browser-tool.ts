@@ -1,0 +1,211 @@
+import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/address-policy';
+import {
+  type CallLabels,
+  type LabelledCall,
+  type Logger,
+  MacstatsError,
+  raceSignal,
+  silentLogger,
+  type Tool,
+  type ToolContext,
+} from '@macstats/core';
+import { BrowserSession } from './browser-session.js';
+import { BROWSER_DEFAULTS } from './defaults.js';
+import { findChromium } from './find-chromium.js';
+import { BROWSER_ACTIONS, parseCommand } from './parse-command.js';
+import { type BrowserResult, runAction } from './run-action.js';
+
+/** Options of {@link createBrowserTool}. Every default is in {@link BROWSER_DEFAULTS}. */
+export interface BrowserToolOptions {
+  /**
+   * Private or local hosts pages may reach, as FETCH_URL's `allowHosts`: names, `*.` wildcards,
+   * addresses or CIDR ranges. Applies to every request a page makes. Default none.
+   */
+  allowHosts?: readonly string[];
+  /** Let pages reach every non-public address. Default `false`. */
+  allowPrivateNetwork?: boolean;
+  /** The Chromium to launch. Default: `findChromium()` (`chromium`, `chromium-browser`, `google-chrome`). */
+  executablePath?: string;
+  /** Attach to a running Chrome's DevTools endpoint (`http://127.0.0.1:9222`) instead of launching one. */
+  cdpUrl?: string;
+  /** Tokens of page text per answer. Default 1500. */
+  snapshotTokens?: number;
+  /** Longest time one action may take, in ms. Default 20000. */
+  actionTimeoutMs?: number;
+  /** Longest wait for a page to settle after load or an action, in ms. Default 2000. */
+  settleTimeoutMs?: number;
+  /** A conversation's page closes after this long unused, the browser with the last page, in ms. Default 5 min. */
+  idleTimeoutMs?: number;
+  /**
+   * Actions a conversation may take in one answer (calls without a pause of a minute between
+   * them count as one answer's). Default 25.
+   */
+  maxActionsPerAnswer?: number;
+  /** Tabs one conversation may have open; popups past it are closed. Default 3. */
+  maxTabs?: number;
+  /** Resolves host names for the address policy. Default: the system resolver. Tests inject one. */
+  lookup?: HostResolver;
+  /** Where launches, refusals and crashes are logged. Default: silent. */
+  logger?: Logger;
+}
+
+/** The BROWSER tool, and `close()` to end its browser. */
+export interface BrowserTool extends Tool {
+  /** Closes every page and the browser (or detaches from a browser given by `cdpUrl`). */
+  close(): Promise<void>;
+}
+
+/** Pauses longer than this between two calls of a conversation start a new answer's action budget. */
+const ANSWER_GAP_MS = 60_000;
+
+/**
+ * Creates the BROWSER tool: a real Chromium (headless, launched on first use, one per
+ * process) that the model drives with short commands. Each conversation gets its own fresh
+ * profile and page; every request a page makes passes FETCH_URL's address policy.
+ *
+ * @example
+ * ```ts
+ * const browser = createBrowserTool({ allowHosts: ['intranet.example'] });
+ * await browser.run('open https://example.com/', { signal, conversationId: 'c1' });
+ * // 'Page "Example Domain" at https://example.com/\n# Example Domain\n…\n[e6] link "Learn more"'
+ * await browser.run('click e6', { signal, conversationId: 'c1' });
+ * await browser.close();
+ * ```
+ */
+export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool {
+  const settings = {
+    snapshotTokens: options.snapshotTokens ?? BROWSER_DEFAULTS.snapshotTokens,
+    actionTimeoutMs: options.actionTimeoutMs ?? BROWSER_DEFAULTS.actionTimeoutMs,
+    settleTimeoutMs: options.settleTimeoutMs ?? BROWSER_DEFAULTS.settleTimeoutMs,
+    viewport: { ...BROWSER_DEFAULTS.viewport },
+  };
+  const maxActions = options.maxActionsPerAnswer ?? BROWSER_DEFAULTS.maxActionsPerAnswer;
+  const policy = createHostPolicy({
+    allowHosts: options.allowHosts,
+    allowPrivateNetwork: options.allowPrivateNetwork ?? BROWSER_DEFAULTS.allowPrivateNetwork,
+    optionErrorCode: 'BROWSER_BAD_OPTION',
+  });
+  const logger = options.logger ?? silentLogger;
+  const session = new BrowserSession({
+    executablePath: () => {
+      if (options.executablePath) return options.executablePath;
+      const found = findChromium();
+      if ('error' in found) throw new MacstatsError('BROWSER_NOT_FOUND', found.error);
+      return found.path;
+    },
+    cdpUrl: options.cdpUrl,
+    policy,
+    resolver: options.lookup ?? systemResolver,
+    logger,
+    idleTimeoutMs: options.idleTimeoutMs ?? BROWSER_DEFAULTS.idleTimeoutMs,
+    actionTimeoutMs: settings.actionTimeoutMs,
+    maxTabs: options.maxTabs ?? BROWSER_DEFAULTS.maxTabs,
+    viewport: settings.viewport,
+  });
+
+  async function run(argument: string, context: ToolContext): Promise<BrowserResult> {
+    const action = parseCommand(argument, context.arguments);
+    if (typeof action === 'string') return { isError: true, text: action };
+    context.signal.throwIfAborted();
+    const key = context.conversationId ?? 'default';
+    let opened: Awaited<ReturnType<BrowserSession['conversation']>>;
+    try {
+      opened = await raceSignal(session.conversation(key), context.signal);
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason ?? error;
+      const text = MacstatsError.isInstance(error)
+        ? error.message
+        : `could not start the browser: ${oneLine(error)}`;
+      logger.warn({ error: text }, 'browser: launch failed');
+      return { isError: true, text };
+    }
+    const { entry, relaunched } = opened;
+    const now = Date.now();
+    if (now - entry.lastUsed > ANSWER_GAP_MS) entry.actions = 0;
+    entry.actions += 1;
+    if (entry.actions > maxActions) {
+      return {
+        isError: true,
+        text: `The browser's budget of ${maxActions} actions for this answer is spent; answer with what the pages showed.`,
+      };
+    }
+    if (action.action === 'open') context.onStatus?.(`Opening ${action.url}`);
+    const step = entry.queue.then(() => runAction(entry, action, settings));
+    entry.queue = step.catch(() => {});
+    let result: BrowserResult;
+    try {
+      result = await raceSignal(step, context.signal);
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason ?? error;
+      result = { isError: true, text: `the browser failed: ${oneLine(error)}` };
+    }
+    if (!relaunched) return result;
+    const sentence = 'The browser had stopped and was started again; pages opened before are gone.';
+    return { ...result, text: `${sentence}\n${result.text}` };
+  }
+
+  function labels(call: LabelledCall): CallLabels {
+    const action = parseCommand(call.argument, call.arguments);
+    if (typeof action === 'string') return { outside: true };
+    if (action.action === 'open') {
+      const host = hostOf(action.url);
+      return {
+        outside: true,
+        sendsTo: action.url,
+        configured: host !== undefined && policy.isHostAllowed(host),
+      };
+    }
+    if (
+      action.action === 'click' ||
+      action.action === 'type' ||
+      action.action === 'select' ||
+      action.action === 'press'
+    ) {
+      // The call carries no conversation: with one page open its URL is the destination; with
+      // several, no single one is known, and the policy treats the destination as unnamed.
+      const page = session.openConversations === 1 ? session.onlyUrl() : undefined;
+      return { outside: true, sendsTo: page ?? 'the page open in the browser' };
+    }
+    return { outside: true };
+  }
+
+  return {
+    name: 'BROWSER',
+    description:
+      'Use a real web browser for pages that need JavaScript, clicks or forms; answers with the page text, elements as [ref] role "name".',
+    usage: `BROWSER: open <url> | click <ref> | type <ref> <text> | select <ref> <option> | press <key> | scroll down | back | tabs | wait for <text> | screenshot`,
+    parameters: BROWSER_PARAMETERS,
+    argumentHints: { endsAtSemicolon: true },
+    labels,
+    run,
+    close: () => session.close(),
+  };
+}
+
+/** The JSON Schema of BROWSER's arguments. */
+export const BROWSER_PARAMETERS = {
+  type: 'object',
+  properties: {
+    action: { type: 'string', enum: [...BROWSER_ACTIONS] },
+    url: { type: 'string', description: 'open: the http(s) URL' },
+    ref: { type: 'string', description: 'click, type, select: the element ref, e.g. e12' },
+    text: { type: 'string', description: 'type: the text; select: the option; wait: the text to wait for' },
+    key: { type: 'string', description: 'press: a key such as Enter' },
+    direction: { type: 'string', enum: ['down', 'up'] },
+  },
+  required: ['action'],
+  additionalProperties: false,
+} as const satisfies Record<string, unknown>;
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? message).slice(0, 300);
+}

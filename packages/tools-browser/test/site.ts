@@ -1,0 +1,63 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A page server on 127.0.0.1 that records what it was asked for. */
+export interface TestSite {
+  origin: string;
+  port: number;
+  /** Paths requested, in order. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+type Pages = Record<string, (request: IncomingMessage, response: ServerResponse, body: string) => void>;
+
+/** Serves `pages` by path (charset utf-8 on HTML); anything else is a 404. */
+export async function startSite(pages: (site: { origin: string; port: number }) => Pages): Promise<TestSite> {
+  const seen: string[] = [];
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  const table = pages({ origin, port });
+  server.on('request', (request, response) => {
+    const path = (request.url ?? '/').replace(/^https?:\/\/[^/]+/, '');
+    seen.push(path);
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const handler = table[path.split('?')[0] ?? '/'];
+      if (handler) handler(request, response, body);
+      else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+  });
+  return {
+    origin,
+    port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers with an HTML page. */
+export function html(markup: string) {
+  return (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(markup);
+  };
+}
+
+/** A resolver that answers every name in `table` with its address, as the system's would. */
+export function mapHosts(table: Record<string, string>) {
+  return async (hostname: string) => {
+    const address = table[hostname];
+    if (!address) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return [{ address, family: 4 }];
+  };
+}
