@@ -130,7 +130,7 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
   let pieces: Piece[] = [];
   let prefix = '';
   const flush = () => {
-    const parts = pieces.filter((piece, index) => !repeatsNext(pieces, index));
+    const parts = pieces.filter((_, index) => !repeatsNext(pieces, index));
     const text = parts
       .map((piece) => piece.text)
       .join(' ')
