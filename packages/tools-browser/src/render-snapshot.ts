@@ -78,6 +78,9 @@ const BLOCK = new Set([
   'status',
 ]);
 
+/** Roles whose elements stay inline with their text: `Read the [e4] link "terms" first.` */
+const TEXT_BLOCKS = new Set(['paragraph', 'heading', 'listitem', 'row', 'cell', 'blockquote', 'caption']);
+
 const CHARS_PER_TOKEN = 4;
 
 interface Piece {
@@ -129,6 +132,8 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
   const lines: Line[] = [];
   let pieces: Piece[] = [];
   let prefix = '';
+  // Inside running text (a paragraph, a heading, a list item, a table row) elements stay inline.
+  let inText = 0;
   const flush = () => {
     const parts = pieces.filter((_, index) => !repeatsNext(pieces, index));
     const text = parts
@@ -163,8 +168,18 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
     }
     const visible = isVisible(node, parentVisible);
     if (node.ref && (ACTIONABLE.has(node.role) || node.cursor === 'pointer')) {
+      const piece = { text: describeElement(node), visible, actionable: true };
+      if (inText > 0) pieces.push(piece);
+      else {
+        // Outside running text each element has a line; a label just before it that repeats
+        // its name says nothing new.
+        const last = pieces.at(-1);
+        if (last && !last.actionable && repeatsNext([last, piece], 0)) pieces.pop();
+        flush();
+        pieces.push(piece);
+        flush();
+      }
       // An element inside a clickable one (a link in a card) is written too, after it.
-      pieces.push({ text: describeElement(node), visible, actionable: true });
       for (const child of node.children ?? [])
         if (typeof child !== 'string' && containsActionable(child)) walk(child, visible);
       return;
@@ -189,6 +204,8 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
     else if (!node.children?.length && node.name)
       pieces.push({ text: clean(node.name), visible, actionable: false });
     const row = node.role === 'row';
+    const text = TEXT_BLOCKS.has(node.role);
+    if (text) inText += 1;
     for (const [index, child] of (node.children ?? []).entries()) {
       if (row && index > 0) pieces.push({ text: '|', visible, actionable: false });
       // Cells run inline within their row.
@@ -196,6 +213,7 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
         walkInline(child, visible);
       else walk(child, visible);
     }
+    if (text) inText -= 1;
     if (block) flush();
   };
 
@@ -213,7 +231,8 @@ function toLines(nodes: ReadonlyArray<AriaNode | string>, viewport: RenderOption
 /** `[e12] button "Sign in"`, with its states and, for a select, its options. */
 function describeElement(node: AriaNode): string {
   const role = node.role === 'generic' || !ACTIONABLE.has(node.role) ? 'clickable' : node.role;
-  const name = clean(node.name || node.text || textOf(node) || node.placeholder || '');
+  const derived = node.role === 'combobox' || node.role === 'listbox' ? '' : textOf(node);
+  const name = clean(node.name || node.text || derived || node.placeholder || '');
   let out = `[${node.ref}] ${role}${name ? ` "${name.slice(0, 120)}"` : ''}`;
   if (node.value) out += ` = "${clean(node.value).slice(0, 80)}"`;
   if (node.checked !== undefined)

@@ -29,7 +29,9 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-type': 'image/png' }).end();
     },
     '/private-data': (_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }).end('private');
+      response
+        .writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' })
+        .end('private');
     },
     '/mixed': html(
       `<title>Public page</title><h1>Public</h1>
@@ -43,13 +45,19 @@ beforeAll(async () => {
     ),
     '/report.pdf': (_request, response) => {
       response
-        .writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="report.pdf"' })
+        .writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-disposition': 'attachment; filename="report.pdf"',
+        })
         .end('%PDF-1.4 not really');
     },
     '/downloads': html('<title>Files</title><a href="/report.pdf" download>Report</a>'),
   }));
   publicOrigin = `http://public.test:${site.port}`;
-  browser = createBrowserTool({ allowHosts: ['public.test'], lookup: mapHosts({ 'public.test': '127.0.0.1' }) });
+  browser = createBrowserTool({
+    allowHosts: ['public.test'],
+    lookup: mapHosts({ 'public.test': '127.0.0.1' }),
+  });
 });
 
 afterAll(async () => {
@@ -81,7 +89,9 @@ describe('the address policy on every request a page makes', () => {
     const result = await run(`open ${publicOrigin}/mixed`);
     expect(result.isError).toBeFalsy();
     expect(result.text).toContain('fetch failed');
-    expect(result.text).toContain(`refused ${site.origin}/private.png: blocked: 127.0.0.1 is a loopback address`);
+    expect(result.text).toContain(
+      `refused ${site.origin}/private.png: blocked: 127.0.0.1 is a loopback address`,
+    );
     expect(result.text).toContain(`refused ${site.origin}/private-data: blocked`);
     expect(site.seen).not.toContain('/private.png');
     expect(site.seen).not.toContain('/private-data');
