@@ -1,0 +1,34 @@
+import { labelsOf } from '@macstats/core';
+import { describe, expect, it } from 'vitest';
+import { createBrowserTool } from './browser-tool.js';
+
+describe('BROWSER labels', () => {
+  const tool = createBrowserTool({ allowHosts: ['intranet.example'] });
+
+  it('open reads outside content and sends to the URL, configured when the host is allowed', () => {
+    expect(labelsOf(tool, { argument: 'open https://example.com/a?q=1' })).toEqual({
+      outside: true,
+      sendsTo: 'https://example.com/a?q=1',
+      configured: false,
+    });
+    expect(
+      labelsOf(tool, { argument: '', arguments: { action: 'open', url: 'http://intranet.example/' } }),
+    ).toEqual({
+      outside: true,
+      sendsTo: 'http://intranet.example/',
+      configured: true,
+    });
+  });
+
+  it('typing sends to the page, which is unknown while no page is open', () => {
+    expect(labelsOf(tool, { argument: 'type e7 "my address"' })).toEqual({
+      outside: true,
+      sendsTo: 'the page open in the browser',
+    });
+  });
+
+  it('reading actions send nothing', () => {
+    for (const argument of ['read', 'screenshot', 'tabs', 'back', 'scroll down', 'wait for Done'])
+      expect(labelsOf(tool, { argument })).toEqual({ outside: true });
+  });
+});
