@@ -42,5 +42,12 @@ export type {
 } from './fake-openai-types.js';
 export type { ScriptedMcpTool } from './scripted-mcp-server.js';
 export { scriptedMcpServer } from './scripted-mcp-server.js';
+export type {
+  FakeSearxng,
+  FakeSearxngOptions,
+  FakeSearxngReply,
+  FakeSearxngResult,
+} from './fake-searxng.js';
+export { startFakeSearxng } from './fake-searxng.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';

@@ -1,18 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  formatDuration,
-  type Logger,
-  MacstatsError,
-  silentLogger,
-  type Tool,
-  type ToolContext,
-  type ToolResult,
-} from '@macstats/core';
+import { type Logger, MacstatsError, type Tool, type ToolResult } from '@macstats/core';
 import { BRAVE_SEARCH_DEFAULTS, MAX_COUNT } from './defaults.js';
 import { type BraveSearchResponse, cleanText, formatResults } from './format-results.js';
-import { prepareQuery, queryKey } from './query.js';
 import { createQueryCache } from './query-cache.js';
 import { describeWait, readRateLimit } from './rate-limit.js';
+import { createSearchRun } from './search-run.js';
 
 /** Options of {@link createBraveSearchTool}. Every default is in {@link BRAVE_SEARCH_DEFAULTS}. */
 export interface BraveSearchToolOptions {
@@ -140,39 +132,16 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
     return { text: formatResults(query, body, count) };
   }
 
-  async function run(argument: string, context: ToolContext): Promise<ToolResult> {
-    const logger = context.logger ?? options.logger ?? silentLogger;
-    const given = context.arguments?.query;
-    const prepared = prepareQuery(typeof given === 'string' ? given : argument);
-    if (typeof prepared === 'string') return { isError: true, text: prepared };
-    const { query, shortened } = prepared;
-    const note = shortened ? '(query shortened to the 50 words and 400 characters the API accepts)\n\n' : '';
-    const key = queryKey(query, count);
-    const cached = cache.get(key);
-    if (cached !== undefined) {
-      logger.debug({ query }, 'brave-search: answered from cache');
-      return { text: note + cached };
-    }
-    context.signal.throwIfAborted();
-    context.onStatus?.(`Searching the web for "${query}"`);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([context.signal, timeout]);
-    try {
-      const result = await search(query, signal, logger);
-      if (!result.isError) cache.set(key, result.text);
-      return result.isError ? result : { text: note + result.text };
-    } catch (error) {
-      if (context.signal.aborted) throw context.signal.reason ?? error;
-      if (timeout.aborted)
-        return {
-          isError: true,
-          text: `Brave Search did not answer within ${formatDuration(timeoutMs)}.`,
-        };
-      const text = `could not reach Brave Search at ${baseUrl}: ${reason(error)}`;
-      logger.warn({ error: text }, 'brave-search: failed');
-      return { isError: true, text };
-    }
-  }
+  const run = createSearchRun({
+    toolName: 'BRAVE_SEARCH',
+    provider: 'Brave Search',
+    baseUrl,
+    count,
+    timeoutMs,
+    cache,
+    logger: options.logger,
+    search,
+  });
 
   return {
     name: 'BRAVE_SEARCH',
@@ -180,7 +149,7 @@ export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
     usage: 'BRAVE_SEARCH: <search query>',
     parameters: BRAVE_SEARCH_PARAMETERS,
     argumentHints: { endsAtSemicolon: true },
-    // Results are outside content; the query goes to the search API the user configured.
+    // Results are pages anyone could have written; the query goes to the configured API.
     labels: { outside: true, sendsTo: endpoint, configured: true },
     run,
   };
@@ -216,14 +185,4 @@ function errorExcerpt(body: string): string {
     // Not JSON: quote the text itself.
   }
   return cleanText(body).slice(0, 200);
-}
-
-function reason(error: unknown): string {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && !code.startsWith('UND_ERR')) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

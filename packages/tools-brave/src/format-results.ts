@@ -20,13 +20,18 @@ export interface BraveSearchResponse {
  * Writes results as a numbered list the model can cite: title, URL, then the snippet, with
  * Brave's `<strong>` highlighting stripped and entities decoded.
  */
-export function formatResults(query: string, response: BraveSearchResponse, count: number): string {
+export function formatResults(
+  query: string,
+  response: BraveSearchResponse,
+  count: number,
+  provider = 'Brave Search',
+): string {
   const results = (response.web?.results ?? []).filter((result) => result.url).slice(0, count);
   const altered = response.query?.altered
-    ? ` (Brave searched for "${cleanText(response.query.altered)}")`
+    ? ` (${provider.split(' ')[0]} searched for "${cleanText(response.query.altered)}")`
     : '';
-  if (results.length === 0) return `Brave Search found no web results for "${query}"${altered}.`;
-  const lines = [`Brave Search results for "${query}"${altered}:`];
+  if (results.length === 0) return `${provider} found no web results for "${query}"${altered}.`;
+  const lines = [`${provider} results for "${query}"${altered}:`];
   results.forEach((result, index) => {
     lines.push('', `${index + 1}. ${cleanText(result.title ?? '') || result.url}`, `   ${result.url}`);
     const snippet = cleanText(result.description ?? '');

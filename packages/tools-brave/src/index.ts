@@ -6,3 +6,8 @@ export {
 } from './brave-search-tool.js';
 export { BRAVE_SEARCH_DEFAULTS } from './defaults.js';
 export type { BraveSearchResponse, BraveWebResult } from './format-results.js';
+export {
+  createWebSearchTool,
+  WEB_SEARCH_PARAMETERS,
+  type WebSearchToolOptions,
+} from './searxng-search-tool.js';

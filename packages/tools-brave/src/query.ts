@@ -12,11 +12,11 @@ export interface PreparedQuery {
  * characters (the API's limits), cutting at a word. Returns the sentence to answer with when
  * nothing is left.
  */
-export function prepareQuery(argument: string): PreparedQuery | string {
+export function prepareQuery(argument: string, toolName = 'BRAVE_SEARCH'): PreparedQuery | string {
   const own = argument.split(/;\s*[A-Z][A-Z0-9_]*:/)[0] ?? '';
   const unquoted = own.trim().replace(/^["'“”«]+|["'“”»]+$/g, '');
   const words = unquoted.split(/\s+/).filter((word) => word !== '');
-  if (words.length === 0) return 'BRAVE_SEARCH needs a query, as in BRAVE_SEARCH: weather in Lisbon tomorrow';
+  if (words.length === 0) return `${toolName} needs a query, as in ${toolName}: weather in Lisbon tomorrow`;
   let kept = words.slice(0, BRAVE_SEARCH_DEFAULTS.maxQueryWords);
   let query = kept.join(' ');
   while (query.length > BRAVE_SEARCH_DEFAULTS.maxQueryChars && kept.length > 1) {
