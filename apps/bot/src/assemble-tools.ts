@@ -1,7 +1,8 @@
 import type { Logger, Tool, ToolContext } from '@macstats/core';
 import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
-import { createBraveSearchTool } from '@macstats/tools-brave';
+import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
+import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
@@ -42,7 +43,9 @@ export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this
  */
 export const BOT_TOOL_NAMES: readonly string[] = [
   'FETCH_URL',
+  'BROWSER',
   'BRAVE_SEARCH',
+  'WEB_SEARCH',
   'RUN_CMD',
   'MCP',
   'METRICS',
@@ -50,9 +53,13 @@ export const BOT_TOOL_NAMES: readonly string[] = [
   'MEMORY',
 ];
 
+/** Tools offered only one at a time: with every setting on, the first is left out for the second. */
+export const EXCLUSIVE_TOOL_NAMES: readonly string[] = ['BRAVE_SEARCH', 'WEB_SEARCH'];
+
 /**
- * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BRAVE_SEARCH
- * only with a key, RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
+ * Builds the tool list from configuration, as the seeds say: FETCH_URL always, BROWSER unless
+ * ALLOW_BROWSER is off (when a Chromium is found or BROWSER_CDP_URL is set), one search tool
+ * (WEB_SEARCH with SEARXNG_URL, else BRAVE_SEARCH with a key), RUN_CMD unless ALLOW_LOCAL_CMD is off, MCP when a server is configured (a
  * server that is down is tried again in the background), METRICS, SCHEDULER and MEMORY always. RUN_JS
  * is never offered here: the agent answers it with the seed's "not available" sentence.
  */
@@ -70,14 +77,23 @@ export async function assembleTools(
   const omitted: OmittedTool[] = [];
   const problems: string[] = [];
 
-  if (config.braveApiKey) {
+  const browser = browserTool(config, logger, omitted);
+  if (browser) tools.push(browser);
+
+  // One search tool: the model never chooses between two.
+  if (config.searxngUrl) {
+    tools.push(createWebSearchTool({ searxngUrl: config.searxngUrl, logger }));
+    omitted.push({ name: 'BRAVE_SEARCH', reason: 'SEARXNG_URL is set: WEB_SEARCH searches instead' });
+  } else if (config.braveApiKey) {
     tools.push(
       createBraveSearchTool({
         apiKey: config.braveApiKey,
         ...(config.braveApiUrl ? { baseUrl: config.braveApiUrl } : {}),
       }),
     );
+    omitted.push({ name: 'WEB_SEARCH', reason: 'no SEARXNG_URL' });
   } else {
+    omitted.push({ name: 'WEB_SEARCH', reason: 'no SEARXNG_URL' });
     omitted.push({ name: 'BRAVE_SEARCH', reason: 'no BRAVE_API_KEY' });
   }
 
@@ -144,7 +160,26 @@ export async function assembleTools(
     notes,
     problems,
     async close() {
-      await Promise.allSettled([collector.stop(), mcp?.close()]);
+      await Promise.allSettled([collector.stop(), mcp?.close(), browser?.close()]);
     },
   };
+}
+
+/**
+ * BROWSER, unless ALLOW_BROWSER is off or there is no browser to drive: BROWSER_CDP_URL, else
+ * CHROMIUM_PATH, else a Chromium on PATH. It launches on first use, so offering it costs nothing.
+ */
+function browserTool(config: AppConfig, logger: Logger, omitted: OmittedTool[]): BrowserTool | undefined {
+  if (!config.allowBrowser) {
+    omitted.push({ name: 'BROWSER', reason: 'ALLOW_BROWSER is off' });
+    return undefined;
+  }
+  const common = { allowHosts: config.fetchAllowHosts, logger };
+  if (config.browserCdpUrl) return createBrowserTool({ ...common, cdpUrl: config.browserCdpUrl });
+  const found = findChromium({ CHROMIUM_PATH: config.chromiumPath, PATH: process.env.PATH });
+  if ('error' in found) {
+    omitted.push({ name: 'BROWSER', reason: found.error.replace(/\.$/, '') });
+    return undefined;
+  }
+  return createBrowserTool({ ...common, executablePath: found.path });
 }

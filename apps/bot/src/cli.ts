@@ -271,7 +271,7 @@ ${exitCodes(['0  copied (files that could not be read are named and skipped)', '
 const mcp = program
   .command('mcp')
   .description(
-    'serve the tools (FETCH_URL, BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
+    'serve the tools (FETCH_URL, BROWSER, WEB_SEARCH or BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
   )
   .option('--http', 'serve Streamable HTTP on 127.0.0.1 with a bearer token instead of stdio')
   .option('--port <n>', 'the HTTP port (0 picks a free one)', integerIn(0, 65535, '--port'), 8765)

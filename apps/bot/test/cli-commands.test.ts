@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOT_TOOL_NAMES } from '../src/assemble-tools.js';
+import { BOT_TOOL_NAMES, EXCLUSIVE_TOOL_NAMES } from '../src/assemble-tools.js';
 import { cleanUp, everythingStdio, runCli, tempHome } from './helpers.js';
 
 afterEach(cleanUp);
@@ -73,9 +73,32 @@ describe('macstats tools', () => {
     for (const name of ['BRAVE_SEARCH:', 'RUN_CMD:', 'MCP:']) expect(offered).toContain(name);
     expect(offered).toContain('- echo');
     expect(leftOut).not.toMatch(/BRAVE_SEARCH|RUN_CMD|MCP/);
-    // With every setting on, the tools offered are exactly the list the note check uses.
+    // With every setting on, the tools offered are the list the note check uses, less the
+    // search tool a SEARXNG_URL would pick instead (one search tool at a time).
     const names = [...offered.matchAll(/^ {2}([A-Z_]+):/gm)].map((match) => match[1]);
-    expect(names.sort()).toEqual([...BOT_TOOL_NAMES].sort());
+    expect(names.sort()).toEqual(BOT_TOOL_NAMES.filter((name) => name !== EXCLUSIVE_TOOL_NAMES[1]).sort());
+  });
+
+  it('offers one search tool: WEB_SEARCH with SEARXNG_URL, even with a Brave key', async () => {
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['tools'], home, {
+      BRAVE_API_KEY: 'test-key-1234',
+      SEARXNG_URL: 'http://127.0.0.1:9',
+    });
+    expect(code).toBe(0);
+    const [offered = '', leftOut = ''] = stdout.split('Left out:');
+    expect(offered).toContain('WEB_SEARCH:');
+    expect(offered).not.toContain('BRAVE_SEARCH:');
+    expect(leftOut).toContain('BRAVE_SEARCH');
+    expect(leftOut).toContain('SEARXNG_URL is set: WEB_SEARCH searches instead');
+  });
+
+  it('leaves BROWSER out when ALLOW_BROWSER is off', async () => {
+    const home = await tempHome();
+    const { stdout } = await runCli(['tools'], home, { ALLOW_BROWSER: 'off' });
+    const [offered = '', leftOut = ''] = stdout.split('Left out:');
+    expect(offered).not.toContain('BROWSER:');
+    expect(leftOut).toContain('ALLOW_BROWSER is off');
   });
 
   it('offers MCP while its server is down, telling the model so, with a note', async () => {

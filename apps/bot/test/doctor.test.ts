@@ -2,7 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type FakeDiscord, type FakeOllama, startFakeDiscord, startFakeOllama } from '@macstats/testing';
+import {
+  type FakeDiscord,
+  type FakeOllama,
+  type FakeSearxng,
+  startFakeDiscord,
+  startFakeOllama,
+  startFakeSearxng,
+} from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, everythingStdio, runCli, tempHome } from './helpers.js';
 
@@ -12,8 +19,11 @@ const BRAVE_KEY = 'brave-key-that-works';
 let ollama: FakeOllama | undefined;
 let discord: FakeDiscord | undefined;
 let brave: Server | undefined;
+let searxng: FakeSearxng | undefined;
 afterEach(async () => {
   await cleanUp();
+  await searxng?.close();
+  searxng = undefined;
   await ollama?.close();
   await discord?.close();
   await new Promise((resolve) => (brave ? brave.close(resolve) : resolve(undefined)));
@@ -61,6 +71,8 @@ describe('macstats doctor', () => {
       join(home, 'schedules.json'),
       '{"schedules":[{"id":"a","cron":"0 9 * * *","task":"hi"}]}',
     );
+    const search = await startFakeSearxng();
+    searxng = search;
     const { code, stdout } = await runCli(['doctor'], home, {
       OLLAMA_HOST: ollama.url,
       DISCORD_BOT_TOKEN: TOKEN,
@@ -68,10 +80,14 @@ describe('macstats doctor', () => {
       BRAVE_API_KEY: BRAVE_KEY,
       BRAVE_API_URL: await startBrave(),
       MCP_SERVER_STDIO: everythingStdio(),
+      SEARXNG_URL: search.url,
+      CHROMIUM_PATH: process.execPath,
     });
     expect(code, stdout).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(10);
+    expect(lines.filter((line) => line.startsWith('✓'))).toHaveLength(12);
+    expect(stdout).toContain(`✓ SearXNG at ${search.url} answers its JSON API`);
+    expect(stdout).toContain(`✓ BROWSER launches ${process.execPath} on first use`);
     expect(stdout).toMatch(/✓ the tool list \(about \d+ tokens\) fits llama3\.2:3b's context window/);
     expect(stdout).toContain(`✓ Ollama 0.12.0 is reachable at ${ollama.url}`);
     expect(stdout).toContain(

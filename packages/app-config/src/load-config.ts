@@ -17,6 +17,10 @@ export const CONFIG_KEYS = [
   'ALLOW_LOCAL_CMD',
   'MACSTATS_HOME',
   'FETCH_ALLOW_HOSTS',
+  'SEARXNG_URL',
+  'ALLOW_BROWSER',
+  'BROWSER_CDP_URL',
+  'CHROMIUM_PATH',
 ] as const;
 
 /** The config file's name, in the current directory and in MACSTATS_HOME. */

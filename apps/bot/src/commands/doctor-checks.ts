@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
+import { findChromium } from '@macstats/tools-browser';
 import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 
@@ -250,6 +251,69 @@ export async function checkBrave(config: AppConfig): Promise<Check[]> {
         status: 'fail',
         text: `Brave Search is not reachable: ${(error as Error).message}`,
         fix: 'check the network or BRAVE_API_URL',
+      },
+    ];
+  }
+}
+
+/** BROWSER: off, attached to BROWSER_CDP_URL, or a Chromium found (launched only on first use). */
+export async function checkBrowser(config: AppConfig): Promise<Check[]> {
+  if (!config.allowBrowser) return [{ status: 'skip', text: 'BROWSER: ALLOW_BROWSER is off' }];
+  if (config.browserCdpUrl) {
+    try {
+      const response = await fetch(`${config.browserCdpUrl.replace(/\/+$/, '')}/json/version`, {
+        signal: timeout(),
+      });
+      if (response.ok)
+        return [{ status: 'ok', text: `BROWSER attaches to the Chrome at ${config.browserCdpUrl}` }];
+      return [
+        {
+          status: 'fail',
+          text: `BROWSER_CDP_URL answered ${response.status}`,
+          fix: 'start Chrome with --remote-debugging-port',
+        },
+      ];
+    } catch (error) {
+      return [
+        {
+          status: 'fail',
+          text: `BROWSER_CDP_URL is not reachable: ${(error as Error).message}`,
+          fix: 'start Chrome with --remote-debugging-port=9222, or unset BROWSER_CDP_URL',
+        },
+      ];
+    }
+  }
+  const found = findChromium({ CHROMIUM_PATH: config.chromiumPath, PATH: process.env.PATH });
+  if ('error' in found)
+    return [{ status: 'skip', text: `BROWSER is left out: ${found.error}`, fix: 'apt-get install chromium' }];
+  return [{ status: 'ok', text: `BROWSER launches ${found.path} on first use` }];
+}
+
+/** WEB_SEARCH: the SearXNG instance answers its JSON API. */
+export async function checkSearxng(config: AppConfig): Promise<Check[]> {
+  if (!config.searxngUrl)
+    return [{ status: 'skip', text: 'SearXNG: no SEARXNG_URL, so WEB_SEARCH is left out' }];
+  const base = config.searxngUrl.replace(/\/+$/, '');
+  try {
+    const response = await fetch(`${base}/search?q=macstats&format=json`, { signal: timeout() });
+    if (response.status === 403)
+      return [
+        {
+          status: 'fail',
+          text: 'SearXNG refused the JSON format (403)',
+          fix: 'add json to search.formats in its settings.yml',
+        },
+      ];
+    if (response.status === 429) return [{ status: 'ok', text: 'SearXNG answers (rate-limited right now)' }];
+    if (!response.ok)
+      return [{ status: 'fail', text: `SearXNG answered ${response.status}`, fix: 'check SEARXNG_URL' }];
+    return [{ status: 'ok', text: `SearXNG at ${base} answers its JSON API` }];
+  } catch (error) {
+    return [
+      {
+        status: 'fail',
+        text: `SearXNG is not reachable: ${(error as Error).message}`,
+        fix: 'check the network or SEARXNG_URL',
       },
     ];
   }

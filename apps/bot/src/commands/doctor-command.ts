@@ -5,11 +5,13 @@ import { checkSharedSchedules } from './database-check.js';
 import {
   type Check,
   checkBrave,
+  checkBrowser,
   checkDiscord,
   checkHome,
   checkMcp,
   checkModelServer,
   checkSchedules,
+  checkSearxng,
 } from './doctor-checks.js';
 import { checkModelFitness } from './model-fitness-checks.js';
 
@@ -24,6 +26,8 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     checkConfiguredModels(config),
     checkDiscord(config),
     checkBrave(config),
+    checkSearxng(config),
+    checkBrowser(config),
     checkMcp(config),
     checkHome(config),
     // DATABASE_URL: the schedules live in the database's table, not in schedules.json.
