@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
-import { createBraveSearchToolIfConfigured } from '@macstats/tools-brave';
+import { createBraveSearchToolIfConfigured, createWebSearchTool } from '@macstats/tools-brave';
+import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
@@ -15,8 +16,9 @@ export interface AppTools {
 }
 
 /**
- * Builds the tools the configuration asks for: FETCH_URL always, BRAVE_SEARCH with a
- * BRAVE_API_KEY, RUN_CMD unless
+ * Builds the tools the configuration asks for: FETCH_URL always, BROWSER unless ALLOW_BROWSER
+ * is off (BROWSER_CDP_URL, CHROMIUM_PATH or a Chromium on PATH), one search tool (WEB_SEARCH with
+ * SEARXNG_URL, else BRAVE_SEARCH with a BRAVE_API_KEY), RUN_CMD unless
  * ALLOW_LOCAL_CMD turns it off, MCP when a server is configured (environment or
  * `$MACSTATS_HOME/mcp.json`).
  */
@@ -24,13 +26,27 @@ export async function createAppTools(config: AppConfig, logger: Logger): Promise
   const tools: Tool[] = [
     createFetchUrlTool({ allowHosts: parseAllowHosts(config.values['FETCH_ALLOW_HOSTS']), logger }),
   ];
-  const brave = createBraveSearchToolIfConfigured({
-    apiKey: config.values['BRAVE_API_KEY'],
-    ...(config.values['BRAVE_API_URL'] ? { baseUrl: config.values['BRAVE_API_URL'] } : {}),
-    logger,
-  });
-  if (brave) tools.push(brave);
+  const allowHosts = parseAllowHosts(config.values['FETCH_ALLOW_HOSTS']);
   const warnings: string[] = [];
+  let browser: BrowserTool | undefined;
+  // The same on/off words as ALLOW_LOCAL_CMD turn BROWSER off.
+  if (isLocalCmdAllowed(config.values['ALLOW_BROWSER'])) {
+    const cdpUrl = config.values['BROWSER_CDP_URL'];
+    const found = findChromium({ CHROMIUM_PATH: config.values['CHROMIUM_PATH'], PATH: process.env.PATH });
+    if (cdpUrl) browser = createBrowserTool({ allowHosts, cdpUrl, logger });
+    else if ('path' in found) browser = createBrowserTool({ allowHosts, executablePath: found.path, logger });
+    else warnings.push(`BROWSER is left out: ${found.error}`);
+    if (browser) tools.push(browser);
+  }
+  const searxngUrl = config.values['SEARXNG_URL'];
+  const search = searxngUrl
+    ? createWebSearchTool({ searxngUrl, logger })
+    : createBraveSearchToolIfConfigured({
+        apiKey: config.values['BRAVE_API_KEY'],
+        ...(config.values['BRAVE_API_URL'] ? { baseUrl: config.values['BRAVE_API_URL'] } : {}),
+        logger,
+      });
+  if (search) tools.push(search);
   if (isLocalCmdAllowed(config.values['ALLOW_LOCAL_CMD']))
     tools.push(createRunCmdTool({ baseDir: config.home, logger }));
 
@@ -51,7 +67,7 @@ export async function createAppTools(config: AppConfig, logger: Logger): Promise
     tools,
     warnings,
     async close() {
-      await mcp?.close();
+      await Promise.allSettled([mcp?.close(), browser?.close()]);
     },
   };
 }
