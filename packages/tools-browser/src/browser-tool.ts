@@ -172,7 +172,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
   return {
     name: 'BROWSER',
     description:
-      'Use a real web browser for pages that need JavaScript, clicks or forms; answers with the page text, elements as [ref] role "name".',
+      'A real browser for pages needing JavaScript, clicks or forms; elements show as [ref] role "name".',
     usage: `BROWSER: open <url> | click <ref> | type <ref> <text> | select <ref> <option> | press <key> | scroll down | back | tabs | wait for <text> | screenshot`,
     parameters: BROWSER_PARAMETERS,
     argumentHints: { endsAtSemicolon: true },
@@ -187,10 +187,10 @@ export const BROWSER_PARAMETERS = {
   type: 'object',
   properties: {
     action: { type: 'string', enum: [...BROWSER_ACTIONS] },
-    url: { type: 'string', description: 'open: the http(s) URL' },
-    ref: { type: 'string', description: 'click, type, select: the element ref, e.g. e12' },
-    text: { type: 'string', description: 'type: the text; select: the option; wait: the text to wait for' },
-    key: { type: 'string', description: 'press: a key such as Enter' },
+    url: { type: 'string' },
+    ref: { type: 'string', description: 'e.g. e12' },
+    text: { type: 'string', description: 'to type, the option, or to wait for' },
+    key: { type: 'string' },
     direction: { type: 'string', enum: ['down', 'up'] },
   },
   required: ['action'],
