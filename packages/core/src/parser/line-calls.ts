@@ -224,7 +224,7 @@ const LONE_URL = /^\(?[a-z][a-z0-9+.-]*:\/\/\S+$/i;
  * Cleans a text argument the way every text call's is cleaned, then applies the tool's hints:
  * `endsAtSemicolon` cuts at the first `;` (what follows may be the next call), `url` keeps the
  * first word without sentence punctuation or an unbalanced `)`. Without hints, an argument ends
- * at a `;` only when another call follows it (`WEB_SEARCH: a; GET_PAGE: https://b`), and an
+ * at a `;` only when another call follows it (`FIND_DOCS: a; GET_PAGE: https://b`), and an
  * argument that is one URL loses the punctuation after it. `name` may be written loosely (`Get Page`).
  */
 export function splitSemicolonCalls(

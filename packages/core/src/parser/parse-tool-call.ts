@@ -136,8 +136,8 @@ export function parseToolCalls(text: string, tools?: ToolSpecs): ToolCall[] {
  * The first tool call in a reply, or null when it has none. See {@link parseToolCalls}.
  *
  * @example
- * parseToolCall('WEB_SEARCH: weather in Lisbon; GET_PAGE: https://x.test', ['WEB_SEARCH', 'GET_PAGE']);
- * // { tool: 'WEB_SEARCH', argument: 'weather in Lisbon' }
+ * parseToolCall('FIND_DOCS: weather in Lisbon; GET_PAGE: https://x.test', ['FIND_DOCS', 'GET_PAGE']);
+ * // { tool: 'FIND_DOCS', argument: 'weather in Lisbon' }
  */
 export function parseToolCall(text: string, tools?: ToolSpecs): ToolCall | null {
   return parseToolCalls(text, tools)[0] ?? null;
