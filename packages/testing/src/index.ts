@@ -40,8 +40,6 @@ export type {
   FakeOpenAiOptions,
   FakeOpenAiReply,
 } from './fake-openai-types.js';
-export type { ScriptedMcpTool } from './scripted-mcp-server.js';
-export { scriptedMcpServer } from './scripted-mcp-server.js';
 export type {
   FakeSearxng,
   FakeSearxngOptions,
@@ -49,5 +47,7 @@ export type {
   FakeSearxngResult,
 } from './fake-searxng.js';
 export { startFakeSearxng } from './fake-searxng.js';
+export type { ScriptedMcpTool } from './scripted-mcp-server.js';
+export { scriptedMcpServer } from './scripted-mcp-server.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';

@@ -36,9 +36,9 @@ describe('ContextLabels', () => {
       'More: [next](https://news.example/page-2#top).',
     );
     expect(labels.check('FETCH_URL', { sendsTo: 'https://news.example/page-2' }).action).toBe('run');
-    expect(
-      labels.check('FETCH_URL', { sendsTo: 'https://news.example/page-2?x=hunter2' }).action,
-    ).not.toBe('run');
+    expect(labels.check('FETCH_URL', { sendsTo: 'https://news.example/page-2?x=hunter2' }).action).not.toBe(
+      'run',
+    );
   });
 
   it('lets a send go to where the user named, or under it, unless outside content came from that origin', () => {
@@ -46,7 +46,9 @@ describe('ContextLabels', () => {
     expect(labels.check('FETCH_URL', { sendsTo: 'https://ntfy.example/mine?message=ok' }).action).toBe('run');
     expect(labels.check('FETCH_URL', { sendsTo: 'https://ntfy.example/minefield' }).action).not.toBe('run');
     // The page came from news.example: only the exact URL the user wrote goes there.
-    expect(labels.check('FETCH_URL', { sendsTo: 'https://news.example/today?d=hunter2' }).action).not.toBe('run');
+    expect(labels.check('FETCH_URL', { sendsTo: 'https://news.example/today?d=hunter2' }).action).not.toBe(
+      'run',
+    );
   });
 
   it('reads a bare host the user wrote as the site they named', () => {
@@ -57,9 +59,9 @@ describe('ContextLabels', () => {
   it('canonicalises before comparing: case, default port and dot segments do not smuggle a destination', () => {
     const labels = afterReading('read https://news.example/today', 'see https://Docs.Example:443/a/./b');
     expect(labels.check('FETCH_URL', { sendsTo: 'https://docs.example/a/b' }).action).toBe('run');
-    expect(
-      labels.check('FETCH_URL', { sendsTo: 'https://docs.example.evil.example/a/b' }).action,
-    ).not.toBe('run');
+    expect(labels.check('FETCH_URL', { sendsTo: 'https://docs.example.evil.example/a/b' }).action).not.toBe(
+      'run',
+    );
   });
 
   it('lets a send go to a configured destination whatever the context holds', () => {
@@ -77,9 +79,9 @@ describe('ContextLabels', () => {
   it('lets a send run when no private data is in the context, since there is nothing to leak', () => {
     const labels = new ContextLabels('read https://news.example/today');
     labels.absorb('FETCH_URL https://news.example/today', page, '');
-    expect(
-      labels.check('FETCH_URL', { sendsTo: 'https://other.example/search?q=weather' }).action,
-    ).toBe('run');
+    expect(labels.check('FETCH_URL', { sendsTo: 'https://other.example/search?q=weather' }).action).toBe(
+      'run',
+    );
   });
 
   it('asks before persisting once outside content is in the context, private data or not', () => {
