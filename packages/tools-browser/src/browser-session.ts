@@ -55,17 +55,6 @@ export class BrowserSession {
     return page && !page.isClosed() ? page.url() : undefined;
   }
 
-  /** The URL of the one conversation's page when exactly one is open. */
-  onlyUrl(): string | undefined {
-    const [only, ...others] = [...this.conversations.keys()];
-    return only !== undefined && others.length === 0 ? this.currentUrl(only) : undefined;
-  }
-
-  /** Conversations with a page open now. */
-  get openConversations(): number {
-    return this.conversations.size;
-  }
-
   /**
    * The conversation's page, opening the browser and the page when needed. `relaunched` is
    * true once after the browser went away under an earlier page (a crash, a kill).
@@ -86,6 +75,27 @@ export class BrowserSession {
     entry.lastUsed = Date.now();
     this.armIdleTimer();
     return { entry, relaunched };
+  }
+
+  /**
+   * True once the browser under this page is gone. A browser killed from outside is noticed
+   * when its pipe closes, which can come a moment after an action already failed on it: this
+   * waits for that state, up to `withinMs`, and says false when the browser stays connected.
+   */
+  lostUnder(entry: ConversationPage, withinMs: number): Promise<boolean> {
+    const browser = entry.context.browser();
+    if (!browser?.isConnected()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const gone = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        browser.off('disconnected', gone);
+        resolve(false);
+      }, withinMs);
+      browser.once('disconnected', gone);
+    });
   }
 
   /** Closes every page, every proxy and the browser (or detaches from a browser given by CDP). */

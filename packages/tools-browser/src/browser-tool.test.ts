@@ -20,11 +20,17 @@ describe('BROWSER labels', () => {
     });
   });
 
-  it('typing sends to the page, which is unknown while no page is open', () => {
-    expect(labelsOf(tool, { argument: 'type e7 "my address"' })).toEqual({
+  it('typing sends its text to the page, which is unknown while no page is open', () => {
+    expect(labelsOf(tool, { argument: 'type e7 "my address"', conversationId: 'c1' })).toEqual({
       outside: true,
       sendsTo: 'the page open in the browser',
+      payload: ['my address'],
     });
+  });
+
+  it('counts no host as configured because private addresses are allowed', () => {
+    const open = createBrowserTool({ allowPrivateNetwork: true });
+    expect(labelsOf(open, { argument: 'open http://10.0.0.2/' }).configured).toBe(false);
   });
 
   it('reading actions send nothing', () => {

@@ -85,6 +85,8 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     allowPrivateNetwork: options.allowPrivateNetwork ?? BROWSER_DEFAULTS.allowPrivateNetwork,
     optionErrorCode: 'BROWSER_BAD_OPTION',
   });
+  // The hosts the user listed are destinations they configured; allowPrivateNetwork names none.
+  const listed = createHostPolicy({ allowHosts: options.allowHosts, optionErrorCode: 'BROWSER_BAD_OPTION' });
   const logger = options.logger ?? silentLogger;
   const session = new BrowserSession({
     executablePath: () => {
@@ -130,16 +132,34 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
       };
     }
     if (action.action === 'open') context.onStatus?.(`Opening ${action.url}`);
-    const step = entry.queue.then(() => runAction(entry, action, settings));
-    entry.queue = step.catch(() => {});
+    const attempt = (page: typeof entry) => {
+      const step = page.queue.then(() => runAction(page, action, settings));
+      page.queue = step.catch(() => {});
+      return raceSignal(step, context.signal);
+    };
     let result: BrowserResult;
-    try {
-      result = await raceSignal(step, context.signal);
-    } catch (error) {
+    let restarted = relaunched;
+    const failed = (error: unknown): BrowserResult => {
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      result = { isError: true, text: `the browser failed: ${oneLine(error)}` };
+      return { isError: true, text: `the browser failed: ${oneLine(error)}` };
+    };
+    try {
+      result = await attempt(entry);
+    } catch (error) {
+      result = failed(error);
     }
-    if (!relaunched) return result;
+    // A browser that died under the action (killed, crashed): start it again and, for an
+    // action that only reads or navigates, do it once more on the new page.
+    if (result.isError && REPEATABLE.has(action.action) && (await session.lostUnder(entry, LOSS_NOTICE_MS))) {
+      try {
+        const again = await raceSignal(session.conversation(key), context.signal);
+        restarted = true;
+        result = await attempt(again.entry);
+      } catch (error) {
+        result = failed(error);
+      }
+    }
+    if (!restarted) return result;
     const sentence = 'The browser had stopped and was started again; pages opened before are gone.';
     return { ...result, text: `${sentence}\n${result.text}` };
   }
@@ -152,20 +172,15 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
       return {
         outside: true,
         sendsTo: action.url,
-        configured: host !== undefined && policy.isHostAllowed(host),
+        configured: host !== undefined && listed.isHostAllowed(host),
       };
     }
-    if (
-      action.action === 'click' ||
-      action.action === 'type' ||
-      action.action === 'select' ||
-      action.action === 'press'
-    ) {
-      // The call carries no conversation: with one page open its URL is the destination; with
-      // several, no single one is known, and the policy treats the destination as unnamed.
-      const page = session.openConversations === 1 ? session.onlyUrl() : undefined;
-      return { outside: true, sendsTo: page ?? 'the page open in the browser' };
-    }
+    // Acting on a page sends to its origin: what is typed or chosen, or the form a click submits.
+    const page = session.currentUrl(call.conversationId ?? 'default') ?? 'the page open in the browser';
+    if (action.action === 'click') return { outside: true, sendsTo: page, payload: [] };
+    if (action.action === 'type') return { outside: true, sendsTo: page, payload: [action.text] };
+    if (action.action === 'select') return { outside: true, sendsTo: page, payload: [action.option] };
+    if (action.action === 'press') return { outside: true, sendsTo: page, payload: [] };
     return { outside: true };
   }
 
@@ -181,6 +196,11 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     close: () => session.close(),
   };
 }
+
+/** Actions done again once on a new browser when the old one died under them: none of them acts on a page. */
+const REPEATABLE = new Set(['open', 'read', 'screenshot', 'tabs', 'wait']);
+/** How long a failed action waits to learn whether the browser died under it. */
+const LOSS_NOTICE_MS = 5_000;
 
 /** The JSON Schema of BROWSER's arguments. */
 export const BROWSER_PARAMETERS = {

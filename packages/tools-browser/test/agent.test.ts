@@ -53,9 +53,10 @@ describe('an agent answer with BROWSER', () => {
   });
 
   it('labels a click as sending to the page the conversation shows', () => {
-    expect(labelsOf(browser, { argument: 'click e1' })).toEqual({
+    expect(labelsOf(browser, { argument: 'click e1', conversationId: 'shop' })).toEqual({
       outside: true,
       sendsTo: `${site.origin}/lamp`,
+      payload: [],
     });
   });
 });

@@ -65,6 +65,21 @@ describe('the browser lifecycle', () => {
     }
   });
 
+  it('opens the page on a new browser when the old one dies under the action, before anyone noticed', async () => {
+    const browser = createBrowserTool({ allowHosts: ['127.0.0.1'] });
+    try {
+      await browser.run(`open ${site.origin}/`, context());
+      // No wait for the processes to go: the action starts on a browser that is dying.
+      for (const pid of browserPids(process.pid)) process.kill(pid, 'SIGKILL');
+      const next = asResult(await browser.run(`open ${site.origin}/next`, context()));
+      expect(next.isError).toBeFalsy();
+      expect(next.text).toContain('started again');
+      expect(next.text).toContain('# Second page');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('keeps a page per conversation', async () => {
     const browser = createBrowserTool({ allowHosts: ['127.0.0.1'] });
     try {

@@ -134,7 +134,9 @@ export async function attempt(
   const made = args ? { tool, argument, arguments: args } : { tool, argument };
 
   settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
-  const labels = skipped ? undefined : labelsOf(call.toolRef as Tool, { argument, arguments: args });
+  const labels = skipped
+    ? undefined
+    : labelsOf(call.toolRef as Tool, { argument, arguments: args, conversationId: settings.conversationId });
   const decision = labels ? await contain(turn, call, labels, args) : undefined;
   const asked = decision?.asked === true;
   if (decision?.decision === 'refused') skipped = 'contained';

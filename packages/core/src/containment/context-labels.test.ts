@@ -102,3 +102,34 @@ describe('ContextLabels', () => {
     expect(labels.snapshot()).toEqual({ outside: ['an earlier answer'], private: ['the history'] });
   });
 });
+
+describe('ContextLabels: payloads the user wrote', () => {
+  const form = { outside: true, sendsTo: 'https://site.example/login' };
+
+  it('lets text the user wrote in this question go to a page under a site they named, after reading it', () => {
+    const labels = new ContextLabels('log in to https://site.example as bob');
+    labels.addPrivate('the conversation history');
+    labels.absorb(
+      'BROWSER open https://site.example',
+      { outside: true, sendsTo: 'https://site.example/' },
+      '',
+    );
+    expect(labels.check('BROWSER', { ...form, payload: ['bob'] }).action).toBe('run');
+    expect(labels.check('BROWSER', { ...form, payload: [] }).action).toBe('run');
+  });
+
+  it('refuses text the user did not write in this question, and a page under no site they named', () => {
+    const labels = new ContextLabels('log in to https://site.example as bob');
+    labels.addPrivate('the conversation history');
+    labels.absorb(
+      'BROWSER open https://site.example',
+      { outside: true, sendsTo: 'https://site.example/' },
+      '',
+    );
+    expect(labels.check('BROWSER', { ...form, payload: ['bob', 'hunter2'] }).action).toBe('refuse');
+    expect(
+      labels.check('BROWSER', { outside: true, sendsTo: 'https://other.example/login', payload: ['bob'] })
+        .action,
+    ).toBe('refuse');
+  });
+});

@@ -36,8 +36,9 @@ function list(sources: ReadonlySet<string>): string {
  * - once outside content is in the context, a call that sends data while the user's private data
  *   is also there goes only to a destination the user named (or under it, unless outside
  *   content came from that origin), one the user configured, or a link exactly as outside
- *   content gave it; any other web address is refused, and any other destination (a server the
- *   user configured but does not trust, a tool that does not say) needs the user's approval;
+ *   content gave it, or a page under a URL the user named when everything it carries is text the
+ *   user wrote in this question; any other web address is refused, and any other destination (a
+ *   server the user configured but does not trust, a tool that does not say) needs approval;
  * - once outside content is in the context, a call that persists state needs approval;
  * - before outside content is read, nothing needs approval.
  */
@@ -47,8 +48,10 @@ export class ContextLabels {
   private readonly links = new Set<string>();
   private readonly outsideOrigins = new Set<string>();
   private readonly named: string[] = [];
+  private readonly question: string;
 
   constructor(question: string, input: ContextLabelsInput = {}) {
+    this.question = question;
     for (const text of [question, ...(input.userTexts ?? [])]) this.addUserText(text);
     for (const source of input.outside ?? []) this.outsideSources.add(source);
     for (const source of input.private ?? []) this.privateSources.add(source);
@@ -121,8 +124,11 @@ export class ContextLabels {
     const origin = destination ? originOf(destination) : undefined;
     if (!destination || !origin) return false;
     if (this.links.has(destination)) return true;
+    const underNamed = this.named.some((named) => withinUrl(destination, named));
+    // What the user wrote in this very question may go to a site they named (a login form there).
+    if (underNamed && labels.payload?.every((part) => this.question.includes(part))) return true;
     if (this.outsideOrigins.has(origin)) return this.named.includes(destination);
-    return this.named.some((named) => withinUrl(destination, named));
+    return underNamed;
   }
 
   private addUserText(text: string): void {

@@ -7,6 +7,8 @@
 export interface LabelledCall {
   argument: string;
   arguments?: Record<string, unknown> | undefined;
+  /** The conversation the call belongs to, when the answer has one (a browser's page per conversation). */
+  conversationId?: string | undefined;
 }
 
 /**
@@ -29,6 +31,12 @@ export interface CallLabels {
   sendsTo?: string;
   /** `sendsTo` is a destination the user configured (a host they listed, a trusted server). */
   configured?: boolean;
+  /**
+   * What the call sends when it is not in the destination itself: the text typed into a page,
+   * the option chosen. A send whose every payload the user wrote in their question may go to a
+   * page under a URL they named, even one outside content came from (filling in a form there).
+   */
+  payload?: readonly string[];
   /** The call changes state that later answers or scheduled runs read: a schedule, a note. */
   persists?: boolean;
 }
