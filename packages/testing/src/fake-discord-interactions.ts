@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { clickableButton, isRefusal, readComponents } from './fake-discord-components.js';
 import type { FakeGateway } from './fake-discord-gateway.js';
+import { interactionPayload } from './fake-discord-interaction-payload.js';
 import { compileTemplate, type RestResult, type RestRoute } from './fake-discord-rest.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
 import type {
+  FakeDiscordClickOptions,
   FakeDiscordCommand,
   FakeDiscordInteraction,
   FakeDiscordInteractionOptions,
@@ -16,8 +19,6 @@ const INITIAL_RESPONSE_MS = 3000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 const EPHEMERAL = 1 << 6;
 const LOADING = 1 << 7;
-/** Administrator and everything else: what `permissions` defaults to for the invoking member. */
-const ALL_PERMISSIONS = '2251799813685247';
 const COMMAND_NAME = /^[-_\p{Ll}\p{N}]{1,32}$/u;
 
 /** What the interaction routes need from the rest of the fake. */
@@ -40,8 +41,9 @@ const error = (status: number, code: number, message: string): RestResult => ({
 
 /**
  * Application commands and interactions for the fake Discord: bulk registration
- * (`PUT /applications/:id/commands`), INTERACTION_CREATE for slash commands and autocomplete,
- * the callback (`POST /interactions/:id/:token/callback`, answered once, within 3 s) and the
+ * (`PUT /applications/:id/commands`), INTERACTION_CREATE for slash commands, autocomplete and
+ * button clicks, the callback (`POST /interactions/:id/:token/callback`, answered once, within
+ * 3 s; a click may update its message with type 6 or 7) and the
  * follow-up webhooks (`/webhooks/:app/:token`, `@original`), as the real discord.js client uses them.
  */
 export function createInteractions(context: InteractionContext) {
@@ -75,8 +77,12 @@ export function createInteractions(context: InteractionContext) {
     return message;
   }
 
-  function editMessage(message: FakeDiscordMessage, body: Record<string, unknown>): void {
+  /** Edits a message the interaction owns; resolves with a refusal when its components are bad. */
+  function editMessage(message: FakeDiscordMessage, body: Record<string, unknown>): RestResult | undefined {
+    const components = body.components === undefined ? undefined : readComponents(body.components);
+    if (components && isRefusal(components)) return components;
     if (typeof body.content === 'string') message.content = body.content;
+    if (components) message.components = components;
     message.flags &= ~LOADING;
     message.editedTimestamp = new Date().toISOString();
     context.record({
@@ -84,9 +90,11 @@ export function createInteractions(context: InteractionContext) {
       channelId: message.channelId,
       messageId: message.id,
       content: message.content,
+      ...(components ? { components } : {}),
       at: Date.now(),
     });
     if ((message.flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_UPDATE', message);
+    return undefined;
   }
 
   function byToken(appId: string | undefined, token: string | undefined): Live | RestResult {
@@ -166,9 +174,24 @@ export function createInteractions(context: InteractionContext) {
         const data = body.data ?? {};
         const flags = typeof data.flags === 'number' ? data.flags & EPHEMERAL : 0;
         if (body.type === 4 || body.type === 5) {
-          if (live.type !== 2) return error(400, 40060, 'Interaction has already been acknowledged.');
+          if (live.type !== 2 && live.type !== 3)
+            return error(400, 40060, 'Interaction has already been acknowledged.');
           const content = body.type === 4 && typeof data.content === 'string' ? data.content : '';
           live.originalId = postMessage(live, content, body.type === 5 ? flags | LOADING : flags).id;
+        } else if (body.type === 6 || body.type === 7) {
+          // DEFERRED_UPDATE_MESSAGE and UPDATE_MESSAGE: only a component's message can be updated.
+          const message = live.type === 3 ? store.messages.get(live.messageId ?? '') : undefined;
+          if (!message || message.deleted)
+            return error(
+              400,
+              50035,
+              `Invalid Form Body: response type ${body.type} needs a message component`,
+            );
+          if (body.type === 7) {
+            const problem = editMessage(message, data);
+            if (problem) return problem;
+          }
+          live.originalId = message.id;
         } else if (body.type === 8) {
           if (live.type !== 4)
             return error(400, 50035, 'Invalid Form Body: autocomplete result for a command');
@@ -189,7 +212,8 @@ export function createInteractions(context: InteractionContext) {
         if (isResult(live)) return live;
         const message = messageOf(live, messageId);
         if ('status' in message) return message;
-        editMessage(message, (body ?? {}) as Record<string, unknown>);
+        const problem = editMessage(message, (body ?? {}) as Record<string, unknown>);
+        if (problem) return problem;
         context.onChange();
         return { status: 200, body: store.messagePayload(message) };
       },
@@ -248,55 +272,54 @@ export function createInteractions(context: InteractionContext) {
       if (!definition) throw new Error(`dispatchInteraction: /${command.name} has no option ${name}`);
       return { name, type: definition.type, value, ...(options.focused === name ? { focused: true } : {}) };
     });
-    const guildId = channel.guildId;
-    const payload = {
-      id: live.id,
-      application_id: store.applicationId,
-      type,
-      token: live.token,
-      version: 1,
+    const payload = interactionPayload(store, live, channel, user, {
       data: {
         id: command.id,
         name: command.name,
         type: 1,
         options: optionPayload,
-        ...(guildId ? { guild_id: guildId } : {}),
+        ...(channel.guildId ? { guild_id: channel.guildId } : {}),
       },
-      channel_id: channel.id,
-      channel: store.channelPayload(channel),
-      ...(guildId
-        ? {
-            guild_id: guildId,
-            guild_locale: 'en-US',
-            member: {
-              user: store.userPayload(user),
-              roles: [],
-              permissions: options.permissions ?? ALL_PERMISSIONS,
-              joined_at: new Date().toISOString(),
-              deaf: false,
-              mute: false,
-              flags: 0,
-              pending: false,
-              nick: null,
-              avatar: null,
-              premium_since: null,
-              communication_disabled_until: null,
-            },
-          }
-        : { user: store.userPayload(user) }),
-      app_permissions: ALL_PERMISSIONS,
-      locale: 'en-US',
-      entitlements: [],
-      authorizing_integration_owners: guildId ? { '0': guildId } : { '1': user.id },
-      context: guildId ? 0 : 1,
-      attachment_size_limit: 8 * 1024 * 1024,
+      ...(options.permissions ? { permissions: options.permissions } : {}),
+    });
+    context.gateway.dispatch('INTERACTION_CREATE', () => payload);
+    context.onChange();
+    return live;
+  }
+
+  /** Sends INTERACTION_CREATE for a click on a message's button (type 3) and returns the live record. */
+  function clickButton(options: FakeDiscordClickOptions): FakeDiscordInteraction {
+    const message = store.messages.get(options.messageId);
+    if (!message || message.deleted) throw new Error(`clickButton: no message ${options.messageId}`);
+    const button = clickableButton(message, options.customId);
+    if (!button)
+      throw new Error(`clickButton: message ${message.id} has no enabled button "${options.customId}"`);
+    const channel = store.channels.get(message.channelId);
+    if (!channel) throw new Error(`clickButton: unknown channel ${message.channelId}`);
+    const live: Live = {
+      id: store.nextId(),
+      token: randomBytes(24).toString('base64url'),
+      type: 3,
+      command: '',
+      customId: options.customId,
+      messageId: message.id,
+      channelId: channel.id,
+      responses: [],
+      followUpIds: [],
+      createdAt: Date.now(),
     };
+    interactions.set(live.id, live);
+    const payload = interactionPayload(store, live, channel, store.user(options.user), {
+      data: { custom_id: options.customId, component_type: button.type },
+      message: store.messagePayload(message),
+    });
     context.gateway.dispatch('INTERACTION_CREATE', () => payload);
     context.onChange();
     return live;
   }
 
   return {
+    clickButton,
     routes: routes.map(
       ([method, template, handler]): RestRoute => ({
         method,

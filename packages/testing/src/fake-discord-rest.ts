@@ -1,3 +1,4 @@
+import { isRefusal, readComponents } from './fake-discord-components.js';
 import { GATEWAY_INTENTS } from './fake-discord-gateway.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
 import { botSeesThread } from './fake-discord-threads.js';
@@ -214,8 +215,10 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     const problem = postProblem(store, channel);
     if (problem) return problem;
     const body = (rawBody ?? {}) as Record<string, unknown>;
+    const components = body.components === undefined ? [] : readComponents(body.components);
+    if (isRefusal(components)) return components;
     const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
-    const contentProblem = checkContent(body.content, !hasEmbeds);
+    const contentProblem = checkContent(body.content, !hasEmbeds && components.length === 0);
     if (contentProblem) return contentProblem;
     const nonce = body.nonce;
     if (
@@ -262,6 +265,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       flags: typeof body.flags === 'number' ? body.flags & SETTABLE_FLAGS : 0,
       timestamp: new Date().toISOString(),
       deleted: false,
+      ...(components.length > 0 ? { components } : {}),
     };
     store.addMessage(message);
     context.record({
@@ -273,6 +277,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       ...(nonceText !== undefined ? { nonce: nonceText } : {}),
       flags: message.flags,
       ...(body.allowed_mentions !== undefined ? { allowedMentions: body.allowed_mentions } : {}),
+      ...(components.length > 0 ? { components } : {}),
       at: Date.now(),
     });
     if (context.echoOwnMessages) context.dispatchMessageEvent('MESSAGE_CREATE', message);
@@ -288,8 +293,11 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     const body = (rawBody ?? {}) as Record<string, unknown>;
     const contentProblem = checkContent(body.content, body.content !== undefined);
     if (contentProblem) return contentProblem;
+    const components = body.components === undefined ? undefined : readComponents(body.components);
+    if (components && isRefusal(components)) return components;
     if (typeof body.content === 'string') message.content = body.content;
     if (typeof body.flags === 'number') message.flags = body.flags & SETTABLE_FLAGS;
+    if (components) message.components = components;
     message.editedTimestamp = new Date().toISOString();
     context.record({
       type: 'edit',
@@ -297,6 +305,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       messageId,
       content: message.content,
       ...(typeof body.flags === 'number' ? { flags: message.flags } : {}),
+      ...(components ? { components } : {}),
       at: Date.now(),
     });
     if (context.echoOwnMessages) context.dispatchMessageEvent('MESSAGE_UPDATE', message);

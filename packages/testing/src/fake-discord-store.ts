@@ -1,3 +1,4 @@
+import { componentsPayload } from './fake-discord-components.js';
 import {
   botSeesThread,
   forumPayload,
@@ -163,7 +164,7 @@ export class FakeDiscordStore {
       embeds: [],
       pinned: false,
       flags: message.flags,
-      components: [],
+      components: componentsPayload(message.components),
     };
     if (message.nonce !== undefined) payload.nonce = message.nonce;
     if (channel) payload.channel_type = channel.type;

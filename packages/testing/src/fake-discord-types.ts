@@ -85,6 +85,26 @@ export interface FakeDiscordMessage {
   reactions?: Array<{ emoji: string; userId: string }>;
   /** Files attached, served by the fake's CDN at `url`. */
   attachments?: FakeDiscordAttachment[];
+  /** Message components (action rows of buttons), as the bot last set them. */
+  components?: FakeDiscordActionRow[];
+}
+
+/** A button of a message (component type 2), in Discord's wire form. */
+export interface FakeDiscordButton {
+  type: 2;
+  /** 1 primary, 2 secondary, 3 success, 4 danger, 5 link, 6 premium. */
+  style: number;
+  label?: string;
+  /** What the interaction names when the button is clicked; absent on a link button. */
+  custom_id?: string;
+  url?: string;
+  disabled?: boolean;
+}
+
+/** An action row (component type 1): up to five buttons side by side. */
+export interface FakeDiscordActionRow {
+  type: 1;
+  components: FakeDiscordButton[];
 }
 
 /** A file attached to a message; the fake serves its bytes at `url` (no token, like Discord's CDN). */
@@ -109,9 +129,20 @@ export type FakeDiscordSentRecord =
       flags: number;
       /** `allowed_mentions` as sent. */
       allowedMentions?: unknown;
+      /** The components, when the message has any. */
+      components?: FakeDiscordActionRow[];
       at: number;
     }
-  | { type: 'edit'; channelId: string; messageId: string; content: string; flags?: number; at: number }
+  | {
+      type: 'edit';
+      channelId: string;
+      messageId: string;
+      content: string;
+      flags?: number;
+      /** The components after the edit, when the edit set them. */
+      components?: FakeDiscordActionRow[];
+      at: number;
+    }
   | { type: 'delete'; channelId: string; messageId: string; at: number };
 
 /** Every REST request the fake received, with the status it answered. */
@@ -209,17 +240,35 @@ export interface FakeDiscordInteractionOptions {
   permissions?: string;
 }
 
+/** What {@link FakeDiscord.clickButton} sends as INTERACTION_CREATE (a message component, type 3). */
+export interface FakeDiscordClickOptions {
+  /** The message that carries the button. */
+  messageId: string;
+  /** The button's `custom_id`; it must be on the message and enabled, as a user can click only that. */
+  customId: string;
+  /** Who clicks; a username alone gets a stable id. Default `{ username: 'alice' }`. */
+  user?: { id?: string; username?: string };
+}
+
 /** An interaction sent to the bot, and how the bot answered it. */
 export interface FakeDiscordInteraction {
   id: string;
   token: string;
-  /** 2 for a command, 4 for autocomplete. */
+  /** 2 for a command, 3 for a button click, 4 for autocomplete. */
   type: number;
+  /** The command's name; empty for a button click. */
   command: string;
+  /** A button click's `custom_id`. */
+  customId?: string;
+  /** A button click's message: the one a type 6 or 7 callback (and `@original`) edits. */
+  messageId?: string;
   channelId: string;
-  /** Callbacks accepted (`type` 4, 5 or 8, and their `data`), in order; at most one. */
+  /**
+   * Callbacks accepted (`type` 4, 5 or 8 for a command; 4, 5, 6 or 7 for a click), with their
+   * `data`, in order; at most one.
+   */
   responses: Array<{ type: unknown; data: Record<string, unknown>; at: number }>;
-  /** The original response message (after a type 4 or 5 callback). */
+  /** The original response message (after a type 4 or 5 callback; a click's message after 6 or 7). */
   originalId?: string;
   /** Follow-up messages posted through the webhook. */
   followUpIds: string[];
@@ -322,6 +371,13 @@ export interface FakeDiscord {
    * INTERACTION_CREATE through the gateway. The record fills in as the bot answers.
    */
   dispatchInteraction(options: FakeDiscordInteractionOptions): FakeDiscordInteraction;
+  /**
+   * A user clicks a button of a message: INTERACTION_CREATE with type 3 (message component),
+   * `data.custom_id`, `data.component_type` 2 and the `message`. Throws when the message has no
+   * enabled button with that `custom_id` (nobody could click it). The record fills in as the bot
+   * answers (`responses`; type 7 edits the message, 4 with flag 64 is an ephemeral reply).
+   */
+  clickButton(options: FakeDiscordClickOptions): FakeDiscordInteraction;
   /** The application commands registered now. */
   commands(): FakeDiscordCommand[];
   /** A user adds a reaction to a message: MESSAGE_REACTION_ADD through the gateway. */

@@ -198,6 +198,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     createThread,
     addReaction,
     dispatchInteraction: (interaction) => interactions.dispatchInteraction(interaction),
+    clickButton: (click) => interactions.clickButton(click),
     commands: () => interactions.commands(),
     channel: (id) => store.channels.get(id),
     channelMessages: (channelId) => store.channelMessages(channelId),

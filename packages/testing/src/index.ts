@@ -2,8 +2,11 @@ export { startFakeDiscord } from './fake-discord.js';
 export { shardOfGuild } from './fake-discord-shard-routing.js';
 export type {
   FakeDiscord,
+  FakeDiscordActionRow,
   FakeDiscordAttachment,
+  FakeDiscordButton,
   FakeDiscordChannel,
+  FakeDiscordClickOptions,
   FakeDiscordCommand,
   FakeDiscordDispatchOptions,
   FakeDiscordFailure,
