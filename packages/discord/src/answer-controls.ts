@@ -1,5 +1,6 @@
 import type { Agent, AgentAnswer, Logger } from '@macstats/core';
 import type { ActiveAnswers } from './active-answers.js';
+import { refusedCallsNote } from './approval-text.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure, withHint } from './failure-reply.js';
 
@@ -49,7 +50,8 @@ export function answerControls(
 /**
  * The text to post for an answer: its own, or, when it failed, its sentence (else
  * `errorMessage`) — never shown as if it were an answer — with the hint when the model could
- * not be used (`modelFailed`: an error event said so already); an empty answer says so.
+ * not be used (`modelFailed`: an error event said so already); an empty answer says so. Calls
+ * refused for want of approval are named in one short line at the end.
  */
 export function replyForAnswer(
   answer: AgentAnswer,
@@ -64,7 +66,9 @@ export function replyForAnswer(
     if (isModelFailure(code)) modelFailed = true;
     reply = text === '' ? options.errorMessage : text;
   }
-  return modelFailed ? withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint) : reply;
+  if (modelFailed) return withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);
+  const refused = refusedCallsNote(answer);
+  return refused === '' ? reply : `${reply}\n\n${refused}`;
 }
 
 /**

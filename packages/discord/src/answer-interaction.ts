@@ -70,6 +70,7 @@ export async function answerInteraction(
         const line = statusForEvent(event);
         if (line) status.update(line);
       },
+      approve: context.approvals.approverFor({ channelId, askerId: interaction.user.id, where }),
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
     });

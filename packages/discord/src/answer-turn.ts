@@ -1,6 +1,7 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
+import type { ApprovalPrompts } from './approval-prompts.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { isModelFailure } from './failure-reply.js';
@@ -27,6 +28,8 @@ export interface AnswerContext {
   errorMessage: string;
   /** The answer running in each channel and the turns waiting behind it, for `stop` and ❌. */
   active: ActiveAnswers;
+  /** Asks the asker to approve a call the containment policy holds (Approve and Deny buttons). */
+  approvals: ApprovalPrompts;
   botId: string;
   /** Earlier messages of a reply chain given to the model. */
   replyChainLimit: number;
@@ -129,6 +132,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         conversationId,
         signal,
         onEvent,
+        approve: context.approvals.approverFor({ channelId, askerId: turn.askerId, replyTo: last.id, where }),
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
         ...(chain ? { context: chain } : {}),

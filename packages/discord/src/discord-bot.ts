@@ -3,6 +3,7 @@ import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';
 import { queueInteraction } from './answer-interaction.js';
 import { type AnswerContext, answerTurn } from './answer-turn.js';
+import { ApprovalPrompts } from './approval-prompts.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
@@ -133,6 +134,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   let stopping: Promise<void> | undefined;
 
   const active = new ActiveAnswers();
+  const approvals = new ApprovalPrompts(sender, logger);
   const answerContext: AnswerContext = {
     agent: options.agent,
     get botId() {
@@ -145,6 +147,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     logger,
     timers,
     active,
+    approvals,
     statusIntervalMs: options.statusIntervalMs ?? DISCORD_BOT_DEFAULTS.statusIntervalMs,
     typingIntervalMs: options.typingIntervalMs ?? DISCORD_BOT_DEFAULTS.typingIntervalMs,
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
@@ -197,6 +200,16 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       }),
   };
   client.on(Events.InteractionCreate, (interaction) => {
+    // An answer still finishing while the bot drains may wait for its asker's click.
+    if (interaction.isButton() && ApprovalPrompts.owns(interaction.customId)) {
+      if (state === 'running' || state === 'draining')
+        approvals
+          .onButton(interaction)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, interactionId: interaction.id }, 'approval click failed'),
+          );
+      return;
+    }
     if (state !== 'running') return;
     void handleInteraction(interaction, slashContext);
   });

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { MacstatsError } from '@macstats/core';
-import { MessageFlags, type REST, Routes } from 'discord.js';
+import {
+  type APIActionRowComponent,
+  type APIButtonComponentWithCustomId,
+  MessageFlags,
+  type REST,
+  Routes,
+} from 'discord.js';
 import { splitMessage } from './split-message.js';
 
 /** No link previews and no push notification: for the status message. */
 const QUIET_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications;
+
+/** The action rows of buttons a prompt carries. */
+export type PromptComponents = APIActionRowComponent<APIButtonComponentWithCustomId>[];
 
 /** A fresh nonce per message: with `enforce_nonce`, a retried send cannot post it twice. */
 function newNonce(): string {
@@ -68,6 +77,39 @@ export class MessageSender {
     };
     const posted = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
     return posted.id;
+  }
+
+  /**
+   * Posts a prompt with buttons that mentions (and so notifies) one user, and no one else;
+   * replies to `replyTo` when given. Resolves with its id.
+   */
+  async createPrompt(
+    channelId: string,
+    prompt: { content: string; components: PromptComponents; mentionUserId: string; replyTo?: string },
+  ): Promise<string> {
+    const body = {
+      content: prompt.content,
+      components: prompt.components,
+      nonce: newNonce(),
+      enforce_nonce: true,
+      allowed_mentions: { parse: [], users: [prompt.mentionUserId], replied_user: false },
+      ...(prompt.replyTo
+        ? { message_reference: { message_id: prompt.replyTo, fail_if_not_exists: false } }
+        : {}),
+    };
+    const posted = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
+    return posted.id;
+  }
+
+  /** Rewrites a prompt's text and buttons (disabled once decided). */
+  async editPrompt(
+    channelId: string,
+    messageId: string,
+    prompt: { content: string; components: PromptComponents },
+  ): Promise<void> {
+    await this.rest.patch(Routes.channelMessage(channelId, messageId), {
+      body: { ...prompt, allowed_mentions: { parse: [] } },
+    });
   }
 
   async edit(channelId: string, messageId: string, text: string): Promise<void> {

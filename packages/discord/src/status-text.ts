@@ -18,13 +18,15 @@ function shortArgument(text: string): string {
 
 /**
  * The status line for an agent event, or `undefined` when the event is not shown: planning,
- * tool starts ("Fetching https://…", "Calling MCP tool echo…", the argument shortened) and the
- * agent's own `status` lines ("Loading qwen3:8b…").
+ * tool starts ("Fetching https://…", "Calling MCP tool echo…", the argument shortened), a call
+ * waiting for the asker's approval, and the agent's own `status` lines ("Loading qwen3:8b…").
  */
 export function statusForEvent(event: AgentEvent): string | undefined {
   if (event.type === 'status' && typeof event.text === 'string' && event.text.trim() !== '')
     return oneLine(event.text);
   if (event.type === 'planning-start') return 'Planning…';
+  if (event.type === 'containment' && event.decision === 'asked')
+    return oneLine(`Waiting for your approval to run ${event.tool} (the buttons below)…`);
   if (event.type !== 'tool-call-start' || typeof event.tool !== 'string') return undefined;
   const argument = typeof event.argument === 'string' ? shortArgument(event.argument) : '';
   switch (event.tool) {

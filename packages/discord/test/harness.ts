@@ -1,7 +1,14 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Agent, type AgentAnswer, createAgent, type Logger, type Tool } from '@macstats/core';
+import {
+  type Agent,
+  type AgentAnswer,
+  type AgentOptions,
+  createAgent,
+  type Logger,
+  type Tool,
+} from '@macstats/core';
 import {
   type FakeChatRequest,
   type FakeDiscord,
@@ -52,6 +59,8 @@ export interface HarnessOptions {
   /** Bot options, or a function of the fake Discord that makes them (for its URLs). */
   bot?: Partial<DiscordBotOptions> | ((discord: FakeDiscord) => Partial<DiscordBotOptions>);
   tools?: Tool[];
+  /** More options of the real agent (an approval time limit, say). */
+  agentOptions?: Partial<AgentOptions>;
   /** Replaces the real agent (for the tests of a broken agent). */
   agent?: Pick<Agent, 'answer'>;
   /** Writes discord_channels.json before the bot starts. */
@@ -113,6 +122,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ollama: { host: ollama.url, model: 'llama3.2:3b' },
       tools: options.tools ?? [],
       native: true,
+      ...options.agentOptions,
     });
   const { logger, entries } = recordingLogger();
   const bot = createDiscordBot({
