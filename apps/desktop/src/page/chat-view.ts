@@ -1,5 +1,6 @@
 import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
+import { approvalLabel, renderApprovalCard } from './approval-card.js';
 import { createChatHistory } from './chat-history.js';
 import { h, replaceChildren } from './dom.js';
 import { visibleDraft } from './draft-text.js';
@@ -15,6 +16,8 @@ interface TurnElements {
   tools: HTMLOListElement;
   answer: HTMLDivElement;
   status: HTMLParagraphElement;
+  /** Holds the approval card while a call waits for the user. */
+  approval: HTMLDivElement;
 }
 
 /** The chat: earlier chats, transcript, streamed replies, tool activity, and the message box. */
@@ -57,7 +60,10 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   };
 
   function renderTool(activity: ToolActivity): HTMLLIElement {
-    const state = activity.status === 'running' ? 'running' : activity.isError ? 'failed' : 'done';
+    const refused = activity.approval?.decision === 'refused';
+    const state =
+      activity.status === 'running' ? 'running' : refused ? 'refused' : activity.isError ? 'failed' : 'done';
+    const label = approvalLabel(activity);
     const summary = h(
       'summary',
       {},
@@ -74,16 +80,23 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
         { class: 'tool-state' },
         state === 'running'
           ? 'running…'
-          : `${state}${activity.durationMs === undefined ? '' : ` in ${formatDuration(activity.durationMs)}`}`,
+          : `${state}${activity.durationMs === undefined || refused ? '' : ` in ${formatDuration(activity.durationMs)}`}`,
       ),
+      label === undefined ? null : ' ',
+      label === undefined ? null : h('span', { class: 'tool-approval' }, label),
     );
     return h(
       'li',
-      { class: `tool tool-${state}`, 'data-tool': activity.tool },
+      {
+        class: `tool tool-${state}`,
+        'data-tool': activity.tool,
+        ...(activity.approval ? { 'data-approval': activity.approval.decision } : {}),
+      },
       h(
         'details',
         {},
         summary,
+        activity.approval ? h('p', { class: 'approval-reason' }, activity.approval.reason) : null,
         activity.result === undefined ? null : h('pre', { class: 'tool-result' }, activity.result),
       ),
     );
@@ -104,7 +117,8 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     ]
       .filter(Boolean)
       .join(' · ');
-    const meta = turn.status === 'running' ? (turn.statusText ?? 'Thinking…') : cost;
+    const working = turn.approval ? 'Waiting for your approval…' : (turn.statusText ?? 'Thinking…');
+    const meta = turn.status === 'running' ? working : cost;
     elements.status.textContent = meta;
     elements.status.hidden = meta === '';
   }
@@ -114,20 +128,30 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     const tools = h('ol', { class: 'tools' }, ...turn.tools.map(renderTool));
     const answer = h('div', { class: 'message assistant' });
     const status = h('p', { class: 'turn-status' });
+    const approval = h('div', { class: 'approval-slot' });
     const item = h(
       'li',
       { class: 'turn', 'data-turn': turn.id, 'data-status': turn.status },
       h('div', { class: 'message user' }, ...renderMessage(turn.question)),
       tools,
+      approval,
       answer,
       status,
     );
-    const elements = { turn, tools, answer, status };
+    const elements = { turn, tools, answer, status, approval };
     turns.set(turn.id, elements);
+    renderApproval(elements);
     renderAnswer(elements);
     const old = existing ? transcript.querySelector(`[data-turn="${CSS.escape(turn.id)}"]`) : null;
     if (old) old.replaceWith(item);
     else transcript.append(item);
+  }
+
+  function renderApproval(elements: TurnElements): void {
+    const pending = elements.turn.approval;
+    if (!pending) replaceChildren(elements.approval);
+    else if (elements.approval.firstElementChild?.getAttribute('data-approval') !== pending.id)
+      replaceChildren(elements.approval, renderApprovalCard(pending));
   }
 
   function setBusy(busy: boolean): void {
@@ -173,11 +197,14 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
         turn.tools.push(event.activity);
         elements.tools.append(renderTool(event.activity));
       }
-      if (event.kind === 'tool-end' && event.activity) {
+      if ((event.kind === 'tool-end' || event.kind === 'tool-approval') && event.activity) {
         const index = event.index ?? turn.tools.length - 1;
         turn.tools[index] = event.activity;
         elements.tools.children[index]?.replaceWith(renderTool(event.activity));
       }
+      if (event.kind === 'approval' && event.approval) turn.approval = event.approval;
+      if (event.kind === 'approval-end' && turn.approval?.id === event.approvalId) delete turn.approval;
+      renderApproval(elements);
       renderAnswer(elements);
     }
     keepScrolled(wasNearBottom);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, AgentEvent, Tool } from '@macstats/core';
+import { createChatApprovals } from './chat-approvals.js';
 import { createConversationRoutes } from './conversation-routes.js';
 import type { ChatTurn, ConversationStore, ToolActivity } from './conversation-store.js';
 import { checkId, HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
@@ -33,7 +34,8 @@ export const CHAT_DEFAULTS = { maxQuestionChars: 8000 } as const;
 /**
  * The chat: a question starts a turn that runs in the background; its tokens, tool calls and
  * status lines go to every open page over the live stream, and the transcript is saved at each
- * step so a reload shows it again.
+ * step so a reload shows it again. A call that needs the user's approval waits for the card's
+ * Approve or Deny ({@link createChatApprovals}).
  */
 export function createChatFeature(core: DashboardCore, options: ChatFeatureOptions): DashboardFeature {
   const maxQuestionChars = options.maxQuestionChars ?? CHAT_DEFAULTS.maxQuestionChars;
@@ -42,6 +44,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
   const deleting = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   const { hub, store, logger } = { ...core, ...options };
+  const approvals = createChatApprovals({ logger });
 
   const emit = (conversationId: string, turn: ChatTurn, kind: string, extra: Record<string, unknown> = {}) =>
     hub.broadcast('chat', { conversationId, turnId: turn.id, kind, ...extra });
@@ -90,6 +93,15 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           void persist();
           break;
         }
+        case 'containment': {
+          // The call's entry (started just before) shows it waits, then how it was decided.
+          const activity = [...turn.tools].reverse().find((item) => item.status === 'running');
+          if (!activity) break;
+          activity.approval = { decision: event.decision, reason: event.reason };
+          emit(conversationId, turn, 'tool-approval', { activity, index: turn.tools.indexOf(activity) });
+          void persist();
+          break;
+        }
         case 'status':
           turn.statusText = event.text;
           emit(conversationId, turn, 'status', { text: turn.statusText });
@@ -109,6 +121,12 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           conversationId,
           signal: controller.signal,
           onEvent,
+          approve: approvals.approverFor({
+            conversationId,
+            turn,
+            emit: (kind, extra) => emit(conversationId, turn, kind, extra),
+            persist: () => void persist(),
+          }),
           ...(options.tools === undefined ? {} : { tools: options.tools }),
           ...(context === undefined ? {} : { context }),
         });
@@ -126,6 +144,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
       running.delete(conversationId);
       turn.draft = '';
       delete turn.statusText;
+      delete turn.approval;
       turn.finishedAt = Date.now();
       emit(conversationId, turn, 'turn-end', { turn });
       await persist();
@@ -134,6 +153,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
 
   return {
     routes: [
+      approvals.route,
       ...createConversationRoutes({
         ...core,
         store,

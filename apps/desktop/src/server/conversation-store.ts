@@ -60,6 +60,8 @@ export function createConversationStore(
           turn.status = 'stopped';
           turn.answer ??= turn.draft || 'The dashboard stopped before this answer was finished.';
           turn.draft = '';
+          // Its server-side wait ended with the process: nothing can be approved any more.
+          delete turn.approval;
         }
       }
       cache.set(id, conversation);

@@ -8,7 +8,29 @@ export interface ToolActivity {
   result?: string;
   isError?: boolean;
   durationMs?: number;
+  /**
+   * Set when the call needed the user's approval (core's containment policy): `asked` while the
+   * card waits, then `approved` or `refused`, with the policy's one-sentence reason.
+   */
+  approval?: { decision: 'asked' | 'approved' | 'refused'; reason: string };
 }
+
+/** A call waiting for the user's Approve or Deny, shown as a card in its turn. */
+export interface PendingApproval {
+  /** What the page posts to `/api/chat/approvals/:id`. */
+  id: string;
+  tool: string;
+  argument: string;
+  /** `send`: data would leave for a destination the user did not name; `persist`: saved state would change. */
+  rule: 'send' | 'persist';
+  /** The policy's one sentence: what the call would do and what is in the context. */
+  reason: string;
+  /** When it is denied without an answer, ms since the epoch. */
+  expiresAt: number;
+}
+
+/** How a pending approval ended. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'stopped';
 
 /** One question and its answer, as the page shows them. */
 export interface ChatTurn {
@@ -26,6 +48,8 @@ export interface ChatTurn {
   tools: ToolActivity[];
   /** The agent's latest status line while it works. */
   statusText?: string;
+  /** A call waiting for the user's approval, while the card is up. */
+  approval?: PendingApproval;
   finishedAt?: number;
   tokensPerSecond?: number;
   /** Mean CPU use of the machine while the model answered, %. */
@@ -42,11 +66,26 @@ export interface Conversation {
 export interface ChatEvent {
   conversationId: string;
   turnId: string;
-  kind: 'turn-start' | 'token' | 'draft-reset' | 'tool-start' | 'tool-end' | 'status' | 'turn-end';
+  kind:
+    | 'turn-start'
+    | 'token'
+    | 'draft-reset'
+    | 'tool-start'
+    | 'tool-end'
+    | 'tool-approval'
+    | 'status'
+    | 'approval'
+    | 'approval-end'
+    | 'turn-end';
   turn?: ChatTurn;
   text?: string;
   activity?: ToolActivity;
   index?: number;
+  /** `approval`: the card to show. */
+  approval?: PendingApproval;
+  /** `approval-end`: which card closed, and how. */
+  approvalId?: string;
+  outcome?: ApprovalOutcome;
 }
 
 /** One entry of `GET /api/conversations`: a saved conversation as the chat's list shows it. */
