@@ -138,6 +138,7 @@ program
       (await import('./commands/ask-command.js')).askCommand(config, io, {
         question: words.join(' '),
         signal: stopSignalFromProcess(),
+        terminal: { input: process.stdin, output: process.stderr },
         ...(options.conversation ? { conversationId: options.conversation } : {}),
       }),
     ),

@@ -1,19 +1,28 @@
+import type { Readable, Writable } from 'node:stream';
 import type { AgentEvent } from '@macstats/core';
 import { createAnswerStream } from '../answer-stream.js';
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { connectSharedState } from '../shared-state.js';
+import { createTerminalApprover } from '../terminal-approval.js';
 
 /**
  * `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard
- * error. With `DATABASE_URL` its SCHEDULER tool, conversation memory (`-c`) and MEMORY notes are
- * the shared ones.
+ * error. A call that needs the user's approval asks y/N on the terminal, and is refused when
+ * standard input is not one. With `DATABASE_URL` its SCHEDULER tool, conversation memory (`-c`)
+ * and MEMORY notes are the shared ones.
  */
 export async function askCommand(
   config: AppConfig,
   io: CommandIo,
-  options: { question: string; signal: AbortSignal; conversationId?: string },
+  options: {
+    question: string;
+    signal: AbortSignal;
+    conversationId?: string;
+    /** The terminal approvals are asked on: standard input and error. None: refused. */
+    terminal?: { input: Readable & { isTTY?: boolean }; output: Writable };
+  },
 ): Promise<number> {
   const shared = await connectSharedState(config, io.logger);
   let runtime: Runtime;
@@ -46,9 +55,13 @@ export async function askCommand(
       }
       if (event.type === 'status') io.err(`… ${event.text}`);
     };
+    const approve = options.terminal
+      ? createTerminalApprover({ ...options.terminal, say: io.err, logger: io.logger })
+      : undefined;
     const answer = await runtime.agent.answer(options.question, {
       signal: options.signal,
       onEvent,
+      ...(approve ? { approve } : {}),
       ...(options.conversationId ? { conversationId: options.conversationId } : {}),
     });
     if (answer.error) {

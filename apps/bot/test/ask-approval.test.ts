@@ -1,0 +1,121 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type IPty, spawn } from '@lydell/node-pty';
+import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cleanUp, runCli, tempHome } from './helpers.js';
+
+let ollama: FakeOllama | undefined;
+let page: Server | undefined;
+let terminal: IPty | undefined;
+afterEach(async () => {
+  terminal?.kill();
+  terminal = undefined;
+  await cleanUp();
+  await ollama?.close();
+  await new Promise((resolve) => (page ? page.close(resolve) : resolve(undefined)));
+  ollama = undefined;
+  page = undefined;
+});
+
+const PAGE_TEXT = 'Hello from the page. The meeting is at 10.';
+
+/**
+ * A page on loopback and a model that reads it with FETCH_URL, then saves what it said with
+ * MEMORY (a call that persists state after outside content was read: it needs approval), then
+ * answers with what the last tool told it.
+ */
+async function startPageAndModel(): Promise<Record<string, string>> {
+  page = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end(PAGE_TEXT);
+  });
+  await new Promise<void>((resolve) => page?.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/agenda`;
+  ollama = await startFakeOllama({
+    reply: (request: FakeChatRequest) => {
+      const last = request.messages.at(-1)?.content ?? '';
+      if (last.includes(PAGE_TEXT)) return 'MEMORY: add The meeting is at 10.';
+      if (request.messages.some((message) => message.content.includes(PAGE_TEXT)))
+        return `Last tool said: ${last.replace(/\s+/g, ' ')}`;
+      return `FETCH_URL: ${url}`;
+    },
+  });
+  return { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'gemma2:2b', FETCH_ALLOW_HOSTS: '127.0.0.1' };
+}
+
+/** `macstats ask` on a pseudo-terminal: standard input, output and error are the terminal. */
+async function askOnTerminal(question: string, env: Record<string, string>) {
+  const home = await tempHome();
+  // A conversation, so MEMORY has one to keep the note in.
+  const child = spawn(process.execPath, [CLI, 'ask', '-c', 'agenda', question], {
+    cwd: home,
+    cols: 200,
+    rows: 50,
+    env: { PATH: process.env.PATH ?? '', HOME: home, MACSTATS_HOME: home, TERM: 'xterm-256color', ...env },
+  });
+  terminal = child;
+  let screen = '';
+  const waiters = new Set<() => void>();
+  child.onData((data) => {
+    // Colours and cursor moves left out: the words as a person reads them.
+    screen += data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    for (const waiter of waiters) waiter();
+  });
+  const exited = new Promise<number>((resolve) => child.onExit(({ exitCode }) => resolve(exitCode)));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!pattern.test(screen)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { child, exited, waitFor, screen: () => screen };
+}
+
+describe('macstats ask approvals', () => {
+  it('asks y/N on a terminal and runs the call on y', async () => {
+    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
+    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    expect(ask.screen()).toMatch(/\? MEMORY needs your approval: add The meeting is at 10\r?\n/);
+    expect(ask.screen()).toMatch(/MEMORY would .* outside content/);
+    ask.child.write('y\r');
+    expect(await ask.exited).toBe(0);
+    expect(ask.screen()).toContain('✓ Approved: MEMORY runs.');
+    expect(ask.screen()).toMatch(/Last tool said: .*Saved note 1 in this conversation\./);
+    expect(ask.screen()).not.toContain('Not run');
+  });
+
+  it('denies on Enter alone, and the model is told', async () => {
+    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
+    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    ask.child.write('\r');
+    expect(await ask.exited).toBe(0);
+    expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
+    expect(ask.screen()).toMatch(/Last tool said: Not run: MEMORY would .* The user did not approve it\./);
+  });
+
+  it('denies on N', async () => {
+    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
+    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    ask.child.write('N\r');
+    expect(await ask.exited).toBe(0);
+    expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
+    expect(ask.screen()).toMatch(/The user did not approve it\./);
+  });
+
+  it('refuses without asking when standard input is not a terminal', async () => {
+    const env = await startPageAndModel();
+    const { code, stdout, stderr } = await runCli(
+      ['ask', '-c', 'agenda', 'Read the agenda and remember the time'],
+      await tempHome(),
+      env,
+    );
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('Allow it?');
+    expect(stderr).toMatch(/← MEMORY skipped \(contained\) in 0 ms: Not run: MEMORY would/);
+    expect(stdout).toMatch(/Last tool said: Not run: MEMORY would .* Nobody can approve it here\./);
+  });
+});
