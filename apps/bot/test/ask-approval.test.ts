@@ -88,22 +88,16 @@ describe('macstats ask approvals', () => {
     expect(ask.screen()).not.toContain('Not run');
   });
 
-  it('denies on Enter alone, and the model is told', async () => {
+  it.each([
+    ['Enter alone', '\r'],
+    ['N', 'N\r'],
+  ])('denies on %s, and the model is told', async (_name, keys) => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
     await ask.waitFor(/Allow it\? \[y\/N\]/);
-    ask.child.write('\r');
+    ask.child.write(keys);
     expect(await ask.exited).toBe(0);
     expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
     expect(ask.screen()).toMatch(/Last tool said: Not run: MEMORY would .* The user did not approve it\./);
-  });
-
-  it('denies on N', async () => {
-    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
-    await ask.waitFor(/Allow it\? \[y\/N\]/);
-    ask.child.write('N\r');
-    expect(await ask.exited).toBe(0);
-    expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
-    expect(ask.screen()).toMatch(/The user did not approve it\./);
   });
 
   it('refuses without asking when standard input is not a terminal', async () => {

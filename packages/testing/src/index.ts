@@ -1,3 +1,5 @@
+export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
+export { createApprovalScenario } from './approval-scenario.js';
 export { startFakeDiscord } from './fake-discord.js';
 export { shardOfGuild } from './fake-discord-shard-routing.js';
 export type {
