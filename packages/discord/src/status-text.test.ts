@@ -35,6 +35,21 @@ describe('statusForEvent', () => {
     ).toBe('Searching the web for "ollama news"…');
   });
 
+  it('says the answer waits for approval, and shows nothing for the decision itself', () => {
+    const decision = {
+      type: 'containment',
+      tool: 'SAVE',
+      argument: 'x',
+      rule: 'persist',
+      reason: 'r',
+    } as const;
+    expect(statusForEvent({ ...decision, decision: 'asked' })).toBe(
+      'Waiting for your approval to run SAVE (the buttons below)…',
+    );
+    expect(statusForEvent({ ...decision, decision: 'approved' })).toBeUndefined();
+    expect(statusForEvent({ ...decision, decision: 'refused' })).toBeUndefined();
+  });
+
   it('names any other tool', () => {
     expect(statusForEvent({ type: 'tool-call-start', tool: 'SCHEDULE', argument: 'x', iteration: 1 })).toBe(
       'Using SCHEDULE…',

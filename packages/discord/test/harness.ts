@@ -175,6 +175,8 @@ export function gatedTool(name: string, output: string) {
     name,
     description: `The ${name} tool for tests.`,
     usage: `${name}: <argument>`,
+    // A stand-in that reads, sends and keeps nothing: containment never holds it for approval.
+    labels: {},
     run: async (argument) => {
       started.open(argument);
       await release.promise;
