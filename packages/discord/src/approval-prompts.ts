@@ -157,9 +157,4 @@ export class ApprovalPrompts {
       allowedMentions: { parse: [] },
     });
   }
-
-  /** How many prompts wait for a decision. */
-  get size(): number {
-    return this.pending.size;
-  }
 }
