@@ -100,6 +100,14 @@ describe('macstats ask approvals', () => {
     expect(ask.screen()).toMatch(/Last tool said: Not run: MEMORY would .* The user did not approve it\./);
   });
 
+  it('stops the answer on Ctrl-C at the prompt, exiting 130', async () => {
+    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
+    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    ask.child.write('\x03');
+    expect(await ask.exited).toBe(130);
+    expect(ask.screen()).toContain('✗ Stopped: MEMORY not run.');
+  });
+
   it('refuses without asking when standard input is not a terminal', async () => {
     const env = await startPageAndModel();
     const { code, stdout, stderr } = await runCli(
