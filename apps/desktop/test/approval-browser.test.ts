@@ -90,6 +90,14 @@ describe('approvals in the dashboard chat', () => {
     await screenshot(page, 'approval-refused');
   });
 
+  it('closes the card when the user stops the answer while it waits', async () => {
+    await askAndWaitForCard();
+    await page.click('#chat-stop');
+    await page.locator('.turn[data-status="stopped"]').waitFor();
+    expect(await page.locator('.approval-card').count()).toBe(0);
+    expect(saved).toEqual([]);
+  });
+
   it('keeps the card across a reload while the call waits, and a decided card cannot be decided again', async () => {
     await askAndWaitForCard();
     await page.reload();
