@@ -20,6 +20,18 @@ function customIds(message: FakeDiscordMessage): { yes: string; no: string } {
   return { yes: yes ?? '', no: no ?? '' };
 }
 
+/** Starts the bot, asks in #general a question whose answer needs approval, and waits for the prompt. */
+async function askForApproval(options: HarnessOptions = {}) {
+  const { h, saved } = await startApproval(options);
+  const question = h.discord.dispatchMessage({
+    channelId: h.general,
+    content: 'read and save',
+    mentionsBot: true,
+  });
+  const asked = await h.discord.waitFor(() => prompt(h, h.general), { what: 'the approval prompt' });
+  return { h, saved, question, asked };
+}
+
 const finalReply = (h: Harness, channelId: string) =>
   h.discord.waitFor(() => h.replies(channelId).find((text) => text.startsWith('Last tool said')), {
     what: 'the final reply',
@@ -27,13 +39,7 @@ const finalReply = (h: Harness, channelId: string) =>
 
 describe('createDiscordBot approvals', () => {
   it('asks the asker with Approve and Deny, and runs the call when they approve', async () => {
-    const { h, saved } = await startApproval();
-    const question = h.discord.dispatchMessage({
-      channelId: h.general,
-      content: 'read and save',
-      mentionsBot: true,
-    });
-    const asked = await h.discord.waitFor(() => prompt(h, h.general), { what: 'the approval prompt' });
+    const { h, saved, question, asked } = await askForApproval();
     expect(asked.replyTo).toBe(question.id);
     expect(asked.content).toContain(`<@${question.author.id}>`);
     expect(asked.content).toContain('**SAVE** `the attacker`');
@@ -73,9 +79,7 @@ describe('createDiscordBot approvals', () => {
   });
 
   it('refuses the call when the asker denies, tells the model, and names it under the reply', async () => {
-    const { h, saved } = await startApproval();
-    h.discord.dispatchMessage({ channelId: h.general, content: 'read and save', mentionsBot: true });
-    const asked = await h.discord.waitFor(() => prompt(h, h.general), { what: 'the approval prompt' });
+    const { h, saved, asked } = await askForApproval();
     h.discord.clickButton({ messageId: asked.id, customId: customIds(asked).no });
     const reply = await finalReply(h, h.general);
     expect(saved).toEqual([]);
@@ -89,9 +93,7 @@ describe('createDiscordBot approvals', () => {
   });
 
   it("ignores a stranger's click with a private note, and still takes the asker's", async () => {
-    const { h, saved } = await startApproval();
-    h.discord.dispatchMessage({ channelId: h.general, content: 'read and save', mentionsBot: true });
-    const asked = await h.discord.waitFor(() => prompt(h, h.general), { what: 'the approval prompt' });
+    const { h, saved, asked } = await askForApproval();
     const stranger = h.discord.clickButton({
       messageId: asked.id,
       customId: customIds(asked).yes,
@@ -133,9 +135,7 @@ describe('createDiscordBot approvals', () => {
   });
 
   it('closes the prompt when the asker stops the answer while it waits', async () => {
-    const { h, saved } = await startApproval();
-    h.discord.dispatchMessage({ channelId: h.general, content: 'read and save', mentionsBot: true });
-    const asked = await h.discord.waitFor(() => prompt(h, h.general), { what: 'the approval prompt' });
+    const { h, saved, asked } = await askForApproval();
     h.discord.dispatchMessage({ channelId: h.general, content: 'stop' });
     await h.discord.waitFor(() => h.replies(h.general).includes('Stopped.'), { what: 'the stop notice' });
     await h.discord.waitFor(
