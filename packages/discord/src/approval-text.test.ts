@@ -41,7 +41,7 @@ describe('refusedCallsNote', () => {
     argument: '',
     result: { text: '' },
     durationMs: 0,
-    ...(decision ? { containment: { decision, rule: 'persist' as const, reason: '' } } : {}),
+    ...(decision ? { containment: { decision, asked: true, rule: 'persist' as const, reason: '' } } : {}),
   });
 
   it('names each refused tool once, and nothing when none was refused', () => {
