@@ -42,6 +42,7 @@ describe('statusForEvent', () => {
       argument: 'x',
       rule: 'persist',
       reason: 'r',
+      asked: true,
     } as const;
     expect(statusForEvent({ ...decision, decision: 'asked' })).toBe(
       'Waiting for your approval to run SAVE (the buttons below)…',
