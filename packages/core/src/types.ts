@@ -1,3 +1,4 @@
+import type { ApproveFunction } from './containment/approval.js';
 import type { ToolLabels } from './containment/labels.js';
 
 /** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
@@ -6,6 +7,16 @@ export interface ToolResult {
   text: string;
   /** True when the call was refused or failed; the model is told and may try something else. */
   isError?: boolean;
+  /**
+   * Images the result carries (base64 PNG or JPEG, no `data:` prefix): a model that reads
+   * images gets them with the result; any other reads one sentence saying none can be shown.
+   */
+  images?: string[];
+  /**
+   * What this result brought into the context, by source, when the tool knows more than its
+   * declared labels can say before it runs (another agent's answer that read a page, say).
+   */
+  labels?: { outside?: readonly string[]; private?: readonly string[] };
 }
 
 /** A JSON Schema; a tool's `parameters` is an object schema (`{ type: 'object', properties }`). */
@@ -37,6 +48,13 @@ export interface ToolContext {
   logger?: Logger;
   /** A short status line for the user while the tool runs ("Fetching https://…"). */
   onStatus?: (text: string) => void;
+  /**
+   * Where the outside content and the private data in the answer's context came from when the
+   * call was made: a tool that hands work to another agent passes them on (`contextLabels`).
+   */
+  labels?: { outside: string[]; private: string[] };
+  /** Who approves calls in this answer, for a tool that runs an answer of its own. */
+  approve?: ApproveFunction;
 }
 
 /**

@@ -93,9 +93,9 @@ async function runCalls(
   step: AgentStep,
   calls: RequestedCall[],
   budget: { used: number },
-): Promise<{ texts: Array<{ call: RequestedCall; text: string }>; stop: StopReason }> {
+): Promise<{ texts: Array<{ call: RequestedCall; text: string; images?: string[] }>; stop: StopReason }> {
   const { settings } = turn;
-  const texts: Array<{ call: RequestedCall; text: string }> = [];
+  const texts: Array<{ call: RequestedCall; text: string; images?: string[] }> = [];
   let stop: StopReason;
   for (const call of calls) {
     if (stop || budget.used >= settings.maxToolIterations) {
@@ -103,10 +103,10 @@ async function runCalls(
       continue;
     }
     budget.used++;
-    const { text, outcome } = await attempt(turn, guard, call, budget.used);
+    const { text, outcome, images } = await attempt(turn, guard, call, budget.used);
     const made = turn.toolCalls.at(-1);
     if (made) step.results.push(made);
-    texts.push({ call, text });
+    texts.push(images ? { call, text, images } : { call, text });
     if (outcome === 'cycle') stop = 'cycle';
     else if (outcome !== 'repeat' && guard.recordOutcome(outcome === 'failed') >= settings.maxFailuresInARow)
       stop = 'failures';
@@ -152,17 +152,23 @@ async function toolLoop(turn: Turn): Promise<string> {
     const warn =
       !stop && settings.maxToolIterations - budget.used === 1 ? `\n\n${LAST_ITERATION_WARNING}` : '';
     if (native) {
-      texts.forEach(({ call, text }, index) => {
+      texts.forEach(({ call, text, images }, index) => {
         const id = call.nativeIndex !== undefined ? reply.toolCalls[call.nativeIndex]?.id : undefined;
         turn.messages.push({
           role: 'tool',
           toolName: call.tool,
           ...(id !== undefined ? { toolCallId: id } : {}),
           content: text + (index === texts.length - 1 ? warn : ''),
+          ...(images ? { images } : {}),
         });
       });
     } else {
-      turn.messages.push({ role: 'user', content: texts.map(({ text }) => text).join('\n\n') + warn });
+      const images = texts.flatMap((entry) => entry.images ?? []);
+      turn.messages.push({
+        role: 'user',
+        content: texts.map(({ text }) => text).join('\n\n') + warn,
+        ...(images.length > 0 ? { images } : {}),
+      });
     }
     settings.emit?.({ type: 'step', step });
     if (stop) break;

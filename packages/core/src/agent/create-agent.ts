@@ -121,6 +121,7 @@ export function createAgent(options: AgentOptions): Agent {
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   const nativeByModel = new Map<string, boolean>();
+  const visionByModel = new Map<string, boolean>();
   const contextDefaults = AGENT_DEFAULTS.context;
   const contextSettings = {
     ...(options.contextLength !== undefined
@@ -227,6 +228,21 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
+  /** Whether a model reads images: asked once per model; a server that cannot say counts as no. */
+  async function canSeeImages(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
+    const known = visionByModel.get(forModel);
+    if (known !== undefined) return known;
+    try {
+      const { vision } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
+      visionByModel.set(forModel, vision);
+      return vision;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      logger.debug({ model: forModel, err: error }, 'could not read whether the model reads images');
+      return false;
+    }
+  }
+
   /** The model's context window, from its capabilities once they could be read. */
   async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
     const known = windows.get(forModel);
@@ -302,6 +318,7 @@ export function createAgent(options: AgentOptions): Agent {
         containment: startingLabels(question, answerOptions, tools, remembered),
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
+        canSeeImages: () => canSeeImages(forModel, signal),
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return failed(failure, outcome, forModel, emit);

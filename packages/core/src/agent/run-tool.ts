@@ -1,3 +1,4 @@
+import type { ApproveFunction } from '../containment/approval.js';
 import { createDeadline } from '../model/deadline.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
@@ -12,6 +13,9 @@ export interface RunToolOptions {
   onStatus?: (text: string) => void;
   /** The checked arguments object, for a tool that declares `parameters`. */
   arguments?: Record<string, unknown>;
+  /** What the answer's context holds, and who approves: for a tool that runs an answer of its own. */
+  labels?: { outside: string[]; private: string[] };
+  approve?: ApproveFunction | undefined;
 }
 
 /**
@@ -21,8 +25,15 @@ export interface RunToolOptions {
 function toResult(value: unknown, toolName: string): ToolResult {
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'object' && value !== null && typeof (value as ToolResult).text === 'string') {
-    const { text, isError } = value as ToolResult;
-    return isError === true ? { text, isError } : { text };
+    const { text, isError, images, labels } = value as ToolResult;
+    return {
+      text,
+      ...(isError === true ? { isError } : {}),
+      ...(Array.isArray(images) && images.length > 0
+        ? { images: images.filter((image) => typeof image === 'string') }
+        : {}),
+      ...(labels && typeof labels === 'object' ? { labels } : {}),
+    };
   }
   if (value === undefined || value === null)
     return { text: `${toolName} returned no result.`, isError: true };
@@ -52,6 +63,8 @@ export async function runTool(
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
   if (options.onStatus) context.onStatus = options.onStatus;
   if (options.arguments) context.arguments = options.arguments;
+  if (options.labels) context.labels = options.labels;
+  if (options.approve) context.approve = options.approve;
 
   try {
     const value = await raceSignal(tool.run(argument, context), signal);

@@ -114,7 +114,7 @@ export async function attempt(
   guard: CallGuard,
   call: RequestedCall,
   iteration: number,
-): Promise<{ text: string; outcome: 'ok' | 'failed' | 'repeat' | 'cycle' }> {
+): Promise<{ text: string; outcome: 'ok' | 'failed' | 'repeat' | 'cycle'; images?: string[] }> {
   const { settings } = turn;
   const { tool, argument } = call;
   let skipped: ToolSkipReason | undefined;
@@ -156,6 +156,8 @@ export async function attempt(
   const emit = settings.emit;
   const { result, durationMs } = await runTool(call.toolRef as Tool, argument, {
     ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
+    labels: settings.containment.snapshot(),
+    approve: settings.approve,
     signal: settings.signal,
     timeoutMs: settings.toolTimeoutMs,
     logger: settings.logger,
@@ -164,13 +166,24 @@ export async function attempt(
   });
   turn.outputs.push(result.text);
   settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels as CallLabels, result.text);
+  for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);
+  for (const source of result.labels?.private ?? []) settings.containment.addPrivate(source);
   turn.toolCalls.push({ ...recorded, result, durationMs });
   settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs });
-  const text = wrapUntrusted(result.text, {
+  const images = result.images ?? [];
+  const unseen = images.length > 0 && !(await settings.canSeeImages());
+  const content = unseen
+    ? `${result.text}\n(${images.length === 1 ? 'An image came' : `${images.length} images came`} with this result; this model does not read images, so none can be shown.)`
+    : result.text;
+  const text = wrapUntrusted(content, {
     tool,
     argument,
     isError: result.isError === true,
     maxChars: settings.maxToolOutputChars,
   });
-  return { text, outcome: result.isError === true ? 'failed' : 'ok' };
+  return {
+    text,
+    outcome: result.isError === true ? 'failed' : 'ok',
+    ...(images.length > 0 && !unseen ? { images } : {}),
+  };
 }

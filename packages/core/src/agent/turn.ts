@@ -41,6 +41,8 @@ export interface TurnSettings {
   /** Who approves a call that needs it; without it such a call is refused. */
   approve?: ApproveFunction | undefined;
   approvalTimeoutMs: number;
+  /** Whether this answer's model reads images (asked once per model). */
+  canSeeImages: () => Promise<boolean>;
 }
 
 /** The state of one answer as it goes. */
