@@ -8,7 +8,7 @@ import { isModelFailure } from './failure-reply.js';
 import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
-import { formatReplyChain, replyChain } from './reply-chain.js';
+import { formatReplyChain, othersInChain, replyChain } from './reply-chain.js';
 import { StatusMessage } from './status-message.js';
 import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
@@ -120,10 +120,13 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const { signal } = controls;
   const askAgent = async (images: string[]): Promise<string> => {
     const replied = turn.messages.find((message) => message.reference?.messageId !== undefined);
-    const chain =
+    const entries =
       replied && context.replyChainLimit > 0
-        ? formatReplyChain(await replyChain(replied, context.replyChainLimit, context.botId, logger))
-        : undefined;
+        ? await replyChain(replied, context.replyChainLimit, context.botId, logger)
+        : [];
+    const chain = formatReplyChain(entries);
+    // Others' messages in the chain are outside content: anyone in the server could have written them.
+    const outside = othersInChain(entries, turn.askerId, context.botId);
     // A `stop` while the images or the reply chain were fetched: the agent is not asked.
     signal.throwIfAborted();
     const answer = await context.agent.answer(
@@ -136,6 +139,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
         ...(chain ? { context: chain } : {}),
+        ...(outside.length > 0 ? { contextLabels: { outside } } : {}),
         ...(images.length > 0 ? { images } : {}),
       },
     );

@@ -9,6 +9,8 @@ export interface ChainEntry {
   id: string;
   /** The author's display name, or "you" for the bot. */
   author: string;
+  /** The author's user id. */
+  authorId: string;
   content: string;
 }
 
@@ -43,11 +45,23 @@ export async function replyChain(
     chain.push({
       id: found.id,
       author: found.author.id === botId ? 'you' : (found.member?.displayName ?? found.author.displayName),
+      authorId: found.author.id,
       content: text,
     });
     next = found.reference?.messageId;
   }
   return chain.reverse();
+}
+
+/**
+ * The chain's messages by anyone but the asker and the bot, as containment's outside sources:
+ * another member of the server could have written anything in them.
+ */
+export function othersInChain(chain: readonly ChainEntry[], askerId: string, botId: string): string[] {
+  const others = chain.filter((entry) => entry.authorId !== askerId && entry.authorId !== botId);
+  return others.length > 0
+    ? [`Discord messages by ${[...new Set(others.map((entry) => entry.author))].join(', ')}`]
+    : [];
 }
 
 /**

@@ -47,6 +47,22 @@ describe('createDiscordBot replies', () => {
     );
   });
 
+  it('counts no outside content when the chain holds only the asker and the bot', async () => {
+    const { agent, calls } = recordingAgent();
+    const h = await start({ agent });
+    const first = h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'what is 2+2?',
+      mentionsBot: true,
+    });
+    await h.discord.waitFor(() => h.replies(h.general).length === 1);
+    const botReply = h.discord.channelMessages(h.general).find((message) => message.replyTo === first.id);
+    h.discord.dispatchMessage({ channelId: h.general, content: 'and times 3?', replyTo: botReply?.id ?? '' });
+    await h.discord.waitFor(() => calls.length === 2);
+    expect(calls[1]?.options?.context).toContain('[you]: Answer to: what is 2+2?');
+    expect(calls[1]?.options?.contextLabels).toBeUndefined();
+  });
+
   it('ignores a reply to somebody else in a mention-only channel', async () => {
     const { agent, calls } = recordingAgent();
     const h = await start({ agent });
@@ -90,6 +106,8 @@ describe('createDiscordBot replies', () => {
     discord.dispatchMessage({ channelId: general, content: 'four?', replyTo: three.id, mentionsBot: true });
     await discord.waitFor(() => calls.length === 1);
     expect(calls[0]?.options?.context?.split('\n').slice(1)).toEqual(['[bob]: two', '[alice]: three']);
+    // Bob's message is outside content for containment; the asker's own and the bot's are not.
+    expect(calls[0]?.options?.contextLabels).toEqual({ outside: ['Discord messages by bob'] });
     expect(
       discord.requests.some(
         (request) => request.method === 'GET' && request.path === `/channels/${general}/messages/${two.id}`,
