@@ -1,3 +1,4 @@
+import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import {
   type Agent,
   type ChatModel,
@@ -80,6 +81,7 @@ async function checkOllamaServer(
     host,
     ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
     ...(signal ? { signal } : {}),
+    settingNames: config.ollamaHosts.length > 1 ? MODEL_SETTING_NAMES.ollamaPool : MODEL_SETTING_NAMES.ollama,
   });
   return {
     ok: found.ok,
@@ -115,6 +117,8 @@ async function checkOpenAiServer(
     apiKey: config.openaiApiKey,
     model: config.openaiModel,
     signal,
+    settingNames:
+      config.openaiBaseUrls.length > 1 ? MODEL_SETTING_NAMES.openaiPool : MODEL_SETTING_NAMES.openai,
   });
   // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
   return {
@@ -134,8 +138,14 @@ export function chatModel(config: AppConfig, model: string): ChatModel {
       baseUrl: config.openaiBaseUrl ?? 'http://127.0.0.1:8080/v1',
       apiKey: config.openaiApiKey,
       model,
+      settingNames: MODEL_SETTING_NAMES.openai,
     });
-  return createOllamaModel({ host: config.ollamaHost, model, keepAlive: config.ollamaKeepAlive });
+  return createOllamaModel({
+    host: config.ollamaHost,
+    model,
+    keepAlive: config.ollamaKeepAlive,
+    settingNames: MODEL_SETTING_NAMES.ollama,
+  });
 }
 
 /**
@@ -147,7 +157,12 @@ function createPool(config: AppConfig, model: string, logger: Logger): ModelPool
     if (config.openaiBaseUrls.length < 2) return undefined;
     return createModelPool({
       members: config.openaiBaseUrls.map((baseUrl) =>
-        createOpenAiPoolMember({ baseUrl, apiKey: config.openaiApiKey, model }),
+        createOpenAiPoolMember({
+          baseUrl,
+          apiKey: config.openaiApiKey,
+          model,
+          settingNames: MODEL_SETTING_NAMES.openaiPool,
+        }),
       ),
       logger,
     });
@@ -155,7 +170,12 @@ function createPool(config: AppConfig, model: string, logger: Logger): ModelPool
   if (config.ollamaHosts.length < 2) return undefined;
   return createModelPool({
     members: config.ollamaHosts.map((host) =>
-      createOllamaPoolMember({ host, model, keepAlive: config.ollamaKeepAlive }),
+      createOllamaPoolMember({
+        host,
+        model,
+        keepAlive: config.ollamaKeepAlive,
+        settingNames: MODEL_SETTING_NAMES.ollamaPool,
+      }),
     ),
     logger,
   });

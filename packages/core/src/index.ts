@@ -40,6 +40,7 @@ export type {
   ChatRequest,
   ModelCapabilities,
   ModelMessage,
+  ModelSettingNames,
   ModelToolCall,
   ModelToolDefinition,
   ModelUsage,

@@ -35,9 +35,7 @@ describe('Ollama failures give one clear sentence', () => {
     });
     const answer = await agent.answer('Hello');
     expect(answer.error?.code).toBe('OLLAMA_UNREACHABLE');
-    expect(answer.text).toBe(
-      `Ollama is not reachable at ${url}: start it with \`ollama serve\`, or set OLLAMA_HOST to where it runs.`,
-    );
+    expect(answer.text).toBe(`Ollama is not reachable at ${url}: start it with \`ollama serve\`.`);
   });
 
   it('names `ollama pull <model>` when the model is not pulled', async () => {

@@ -37,7 +37,11 @@ describe('checkOllama', () => {
 
   it('says which command pulls a missing model', async () => {
     fake = await startFakeOllama();
-    const check = await checkOllama({ host: fake.url, model: 'mistral:7b' });
+    const check = await checkOllama({
+      host: fake.url,
+      model: 'mistral:7b',
+      settingNames: { model: 'OLLAMA_MODEL' },
+    });
     expect(check.ok).toBe(false);
     expect(check.problem).toBe(
       'The model "mistral:7b" is not installed in Ollama: run `ollama pull mistral:7b`, or set OLLAMA_MODEL to a model you have (installed: llama3.2:3b, qwen2.5:7b, gemma2:2b).',

@@ -1,3 +1,4 @@
+import type { ModelSettingNames } from '@macstats/core';
 import { describeOpenAiError } from './openai-errors.js';
 import { createOpenAiModel } from './openai-model.js';
 import type { OpenAiServerModel } from './server-info.js';
@@ -7,8 +8,10 @@ export interface CheckOpenAiOptions {
   /** The API's base URL, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string;
   apiKey?: string | undefined;
-  /** The model the app wants (OPENAI_MODEL); when unset, the first one the server lists. */
+  /** The model the app wants; when unset, the first one the server lists. */
   model?: string | undefined;
+  /** The app's names of the settings that fix what the check finds, for its sentences. */
+  settingNames?: ModelSettingNames | undefined;
   signal?: AbortSignal | undefined;
   fetch?: typeof fetch | undefined;
 }
@@ -58,7 +61,11 @@ export async function checkOpenAi(options: CheckOpenAiOptions): Promise<OpenAiCh
     listed = await model.listModels(options.signal ? { signal: options.signal } : {});
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    result.problem = describeOpenAiError(error, { baseUrl: options.baseUrl, model: options.model });
+    result.problem = describeOpenAiError(error, {
+      baseUrl: options.baseUrl,
+      model: options.model,
+      settings: options.settingNames,
+    });
     return result;
   }
   result.reachable = true;
@@ -70,7 +77,7 @@ export async function checkOpenAi(options: CheckOpenAiOptions): Promise<OpenAiCh
   }
   if (!result.models.includes(wanted)) {
     const have = result.models.slice(0, 8).join(', ');
-    result.problem = `The server at ${options.baseUrl} does not list the model "${wanted}": set OPENAI_MODEL to one it serves (${have}).`;
+    result.problem = `The server at ${options.baseUrl} does not list the model "${wanted}": ${options.settingNames?.model ? `set ${options.settingNames.model} to` : 'choose'} one it serves (${have}).`;
     return result;
   }
   result.model = wanted;

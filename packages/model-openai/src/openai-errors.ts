@@ -1,4 +1,4 @@
-import { errorCode, MacstatsError, oneLine, UNREACHABLE_CODES } from '@macstats/core';
+import { errorCode, MacstatsError, type ModelSettingNames, oneLine, UNREACHABLE_CODES } from '@macstats/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */
@@ -92,6 +92,8 @@ export function toOpenAiError(
 export interface OpenAiErrorContext {
   /** The server's base URL, e.g. `http://127.0.0.1:8080/v1`. */
   baseUrl: string;
+  /** The app's names for the settings that fix these problems; without them none is named. */
+  settings?: ModelSettingNames | undefined;
   model?: string | undefined;
   /** The first-token limit, for timeouts. */
   timeoutMs?: number | undefined;
@@ -106,7 +108,8 @@ function seconds(ms: number | undefined): string {
 
 /**
  * One sentence for the user naming what went wrong with the OpenAI-compatible server and how to
- * fix it (start the server, set OPENAI_BASE_URL, OPENAI_API_KEY or OPENAI_MODEL, ...).
+ * fix it (start the server, give it the key it wants, load the model...). The settings that fix
+ * it are named only when the app gives their names (`context.settings`).
  *
  * @example
  * describeOpenAiError(error, { baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen3' });
@@ -116,15 +119,18 @@ export function describeOpenAiError(error: unknown, context: OpenAiErrorContext)
   const model = context.model ?? 'the model';
   const where = context.baseUrl;
   const detail = known.message;
+  const settings = context.settings ?? {};
+  const set = (name: string | undefined, tail: string, otherwise: string) =>
+    name ? `set ${name} ${tail}` : otherwise;
   switch (known.code as OpenAiErrorCode) {
     case 'OPENAI_UNREACHABLE':
-      return `The OpenAI-compatible server is not reachable at ${where}: start it (llama-server, LM Studio, vLLM), or set OPENAI_BASE_URL to where it runs.`;
+      return `The OpenAI-compatible server is not reachable at ${where}: start it (llama-server, LM Studio, vLLM)${settings.host ? `, or set ${settings.host} to where it runs` : ''}.`;
     case 'OPENAI_CONNECTION_LOST':
       return `The OpenAI-compatible server at ${where} closed the connection before answering (${detail}): it may have crashed; restart it and try again.`;
     case 'OPENAI_UNAUTHORIZED':
-      return `The OpenAI-compatible server at ${where} refused the key (${detail}): set OPENAI_API_KEY to a key it accepts.`;
+      return `The OpenAI-compatible server at ${where} refused the key (${detail}): ${set(settings.apiKey, 'to a key it accepts', 'give it a key it accepts')}.`;
     case 'OPENAI_MODEL_NOT_FOUND':
-      return `The server at ${where} does not serve the model "${model}" (${detail}): set OPENAI_MODEL to a model it lists at /v1/models, or load that model there.`;
+      return `The server at ${where} does not serve the model "${model}" (${detail}): ${set(settings.model, 'to a model it lists at /v1/models', 'choose a model it lists at /v1/models')}, or load that model there.`;
     case 'OPENAI_TOOLS_UNSUPPORTED':
       return `The server at ${where} does not take native tool calls for "${model}" (${detail}): start llama-server with --jinja, or vLLM with --enable-auto-tool-choice and a --tool-call-parser.`;
     case 'OPENAI_RATE_LIMITED':
@@ -140,7 +146,7 @@ export function describeOpenAiError(error: unknown, context: OpenAiErrorContext)
     case 'OPENAI_SERVER_ERROR':
       return `The server at ${where} failed with an internal error (${detail}): check its log, and restart it.`;
     case 'OPENAI_HTTP_ERROR':
-      return `The server at ${where} refused the request (${detail}): check that OPENAI_BASE_URL points at an OpenAI-compatible API (it usually ends in /v1).`;
+      return `The server at ${where} refused the request (${detail}): check that ${settings.host ?? 'this address'} points at an OpenAI-compatible API (it usually ends in /v1).`;
     default:
       return `Something went wrong while talking to the OpenAI-compatible server at ${where} (${detail}): check that it is running.`;
   }

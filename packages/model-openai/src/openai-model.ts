@@ -6,6 +6,7 @@ import {
   type Logger,
   MacstatsError,
   type ModelCapabilities,
+  type ModelSettingNames,
   silentLogger,
 } from '@macstats/core';
 import OpenAI from 'openai';
@@ -20,6 +21,8 @@ import { listServerModels, type OpenAiServerModel, readLlamaServerContext } from
 export interface OpenAiModelOptions {
   /** The API's base URL, usually ending in `/v1`: `http://127.0.0.1:8080/v1` for llama-server. */
   baseUrl: string;
+  /** The app's names of the settings that fix this server's problems, for its error sentences. */
+  settingNames?: ModelSettingNames | undefined;
   /** Bearer key, when the server wants one (vLLM `--api-key`, a hosted API). */
   apiKey?: string | undefined;
   /** The model that answers, as the server lists it at `/v1/models`. */
@@ -212,6 +215,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
             model: asked?.model ?? name,
             timeoutMs: defaultTimeoutMs,
             betweenTokensTimeoutMs: defaultBetweenMs,
+            settings: options.settingNames,
           })
         : undefined,
   };

@@ -124,19 +124,29 @@ describe('createOpenAiModel: chat', () => {
 });
 
 describe('createOpenAiModel: failures', () => {
-  it('says the server is unreachable, naming OPENAI_BASE_URL', async () => {
+  it("says the server is unreachable, naming the app's setting only when the app gives its name", async () => {
     const { fake } = await start();
     const url = fake.url;
     await fake.close();
-    const model = createOpenAiModel({ baseUrl: url, model: 'local-model' });
+    const model = createOpenAiModel({
+      baseUrl: url,
+      model: 'local-model',
+      settingNames: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL', apiKey: 'OPENAI_API_KEY' },
+    });
     const error = await failure(model.chat({ messages: question }));
     expect(error.code).toBe('OPENAI_UNREACHABLE');
     expect(model.describeError?.(error)).toMatch(/not reachable at .*OPENAI_BASE_URL/);
+    const plain = createOpenAiModel({ baseUrl: url, model: 'local-model' });
+    expect(plain.describeError?.(error)).not.toMatch(/[A-Z]+_[A-Z]+/);
   });
 
   it('says the model is not served, naming OPENAI_MODEL', async () => {
     const { fake } = await start();
-    const model = createOpenAiModel({ baseUrl: fake.url, model: 'missing' });
+    const model = createOpenAiModel({
+      baseUrl: fake.url,
+      model: 'missing',
+      settingNames: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL', apiKey: 'OPENAI_API_KEY' },
+    });
     const error = await failure(model.chat({ messages: question }));
     expect(error.code).toBe('OPENAI_MODEL_NOT_FOUND');
     expect(model.describeError?.(error)).toMatch(/"missing".*OPENAI_MODEL/);
@@ -144,7 +154,12 @@ describe('createOpenAiModel: failures', () => {
 
   it('says the key was refused, naming OPENAI_API_KEY, and sends the key it is given', async () => {
     const { fake } = await start({ apiKey: 'secret' });
-    const wrong = createOpenAiModel({ baseUrl: fake.url, model: 'local-model', apiKey: 'wrong' });
+    const wrong = createOpenAiModel({
+      baseUrl: fake.url,
+      model: 'local-model',
+      apiKey: 'wrong',
+      settingNames: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL', apiKey: 'OPENAI_API_KEY' },
+    });
     const error = await failure(wrong.chat({ messages: question }));
     expect(error.code).toBe('OPENAI_UNAUTHORIZED');
     expect(wrong.describeError?.(error)).toMatch(/OPENAI_API_KEY/);
@@ -248,7 +263,7 @@ describe('createOpenAiModel: capabilities and checks', () => {
     const { fake } = await start({ models: [{ id: 'a' }, { id: 'b' }] });
     const good = await checkOpenAi({ baseUrl: fake.url, model: 'b' });
     expect(good).toMatchObject({ ok: true, reachable: true, models: ['a', 'b'], model: 'b', problem: null });
-    const bad = await checkOpenAi({ baseUrl: fake.url, model: 'c' });
+    const bad = await checkOpenAi({ baseUrl: fake.url, model: 'c', settingNames: { model: 'OPENAI_MODEL' } });
     expect(bad.ok).toBe(false);
     expect(bad.problem).toMatch(/"c".*OPENAI_MODEL.*a, b/);
   });

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
@@ -63,6 +64,7 @@ async function checkOneOpenAiServer(
     apiKey: config.openaiApiKey,
     model: config.openaiModel,
     signal: timeout(),
+    settingNames: MODEL_SETTING_NAMES.openai,
   }).catch((error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const);
   if (!result.reachable)
     return [
@@ -98,6 +100,7 @@ async function checkOneOllama(config: AppConfig, host: string, where: string): P
   const result = await checkOllama({
     host,
     ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
+    settingNames: where ? MODEL_SETTING_NAMES.ollamaPool : MODEL_SETTING_NAMES.ollama,
   });
   if (!result.reachable) {
     return [

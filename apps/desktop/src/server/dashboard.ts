@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import {
   type Agent,
   createAgent,
@@ -177,8 +178,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createAgent: ({ host, model }) => {
           chatAgent = createAgent({
             model: openai
-              ? createOpenAiModel({ baseUrl: host, apiKey: openai.apiKey, model })
-              : createOllamaModel({ host, model, keepAlive: options.ollama.keepAlive }),
+              ? createOpenAiModel({
+                  baseUrl: host,
+                  apiKey: openai.apiKey,
+                  model,
+                  settingNames: MODEL_SETTING_NAMES.openai,
+                })
+              : createOllamaModel({
+                  host,
+                  model,
+                  keepAlive: options.ollama.keepAlive,
+                  settingNames: MODEL_SETTING_NAMES.ollama,
+                }),
             tools,
             logger,
             memory,

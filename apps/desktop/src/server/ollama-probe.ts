@@ -1,3 +1,4 @@
+import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import type { OllamaStatus } from '../shared/ollama-types.js';
@@ -21,6 +22,7 @@ export async function probeOllama(
   const check = await checkOllama({
     host,
     timeoutMs,
+    settingNames: MODEL_SETTING_NAMES.ollama,
     ...(chosenModel === undefined ? {} : { model: chosenModel }),
     ...(signal === undefined ? {} : { signal }),
   });
@@ -48,7 +50,13 @@ export async function probeOpenAi(
   signal?: AbortSignal,
 ): Promise<OllamaStatus> {
   const checkedAt = Date.now();
-  const check = await checkOpenAi({ baseUrl, apiKey, model: chosenModel, signal });
+  const check = await checkOpenAi({
+    baseUrl,
+    apiKey,
+    model: chosenModel,
+    signal,
+    settingNames: MODEL_SETTING_NAMES.openai,
+  });
   const status: OllamaStatus = {
     provider: 'openai',
     host: baseUrl,

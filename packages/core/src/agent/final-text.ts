@@ -8,8 +8,7 @@ export const NO_ANSWER_TEXT =
   'I could not finish this: the model kept asking for tools instead of answering. Try asking more specifically.';
 
 /** Said when the model replied with nothing at all. */
-export const EMPTY_REPLY_TEXT =
-  'The model gave an empty reply: try asking again, or choose another model (OLLAMA_MODEL).';
+export const EMPTY_REPLY_TEXT = 'The model gave an empty reply: try asking again, or choose another model.';
 
 const PLAN_LINE = /^\s*(?:[-*+]\s+|#{1,6}\s+)?[*_`]{0,2}RECOMMEND[*_`]{0,2}\s*:[*_`]{0,2}\s*(.*)$/i;
 

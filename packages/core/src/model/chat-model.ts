@@ -22,6 +22,25 @@ export interface ModelMessage {
   images?: string[];
 }
 
+/**
+ * The names of the app settings that fix a model server's problems (`OLLAMA_HOST`,
+ * `OLLAMA_MODEL`), for its error sentences. Libraries name none: without them a sentence says
+ * what is wrong and what to run; an app passes its own names and the sentence says what to set.
+ */
+export interface ModelSettingNames {
+  /** The setting of the server's address (`OLLAMA_HOST`; with a pool, the list of every host). */
+  host?: string | undefined;
+  /** The setting of the model's name. */
+  model?: string | undefined;
+  /** The setting of the server's key. */
+  apiKey?: string | undefined;
+}
+
+/** `, or set NAME <tail>` when the app named the setting, else nothing. */
+export function orSet(name: string | undefined, tail: string): string {
+  return name ? `, or set ${name} ${tail}` : '';
+}
+
 /** A function offered for native tool calling. */
 export interface ModelToolDefinition {
   name: string;

@@ -1,4 +1,5 @@
 import { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST } from '../defaults.js';
+import { type ModelSettingNames, orSet } from '../model/chat-model.js';
 import { withOllama } from './chat.js';
 import { describeOllamaError } from './ollama-errors.js';
 import { pickModel, sameModel } from './pick-model.js';
@@ -7,8 +8,10 @@ import { pickModel, sameModel } from './pick-model.js';
 export interface CheckOllamaOptions {
   /** Ollama base URL. Default `http://127.0.0.1:11434`. */
   host?: string | undefined;
-  /** The model the app wants (OLLAMA_MODEL); when unset, the first suitable one is chosen. */
+  /** The model the app wants; when unset, the first suitable one is chosen. */
   model?: string | undefined;
+  /** The app's names of the settings that fix what the check finds, for its sentences. */
+  settingNames?: ModelSettingNames | undefined;
   signal?: AbortSignal | undefined;
   /** Time limit of each request, in milliseconds. Default 5000. */
   timeoutMs?: number | undefined;
@@ -62,7 +65,11 @@ export async function checkOllama(options: CheckOllamaOptions = {}): Promise<Oll
     result.models = listed.map((model) => model.name);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    result.problem = describeOllamaError(error, { host, ...(options.model ? { model: options.model } : {}) });
+    result.problem = describeOllamaError(error, {
+      host,
+      ...(options.model ? { model: options.model } : {}),
+      settings: options.settingNames,
+    });
     return result;
   }
 
@@ -80,7 +87,7 @@ export async function checkOllama(options: CheckOllamaOptions = {}): Promise<Oll
     const installed = result.models.find((name) => sameModel(name, wanted));
     if (!installed) {
       const have = result.models.length > 0 ? ` (installed: ${result.models.slice(0, 5).join(', ')})` : '';
-      result.problem = `The model "${wanted}" is not installed in Ollama: run \`ollama pull ${wanted}\`, or set OLLAMA_MODEL to a model you have${have}.`;
+      result.problem = `The model "${wanted}" is not installed in Ollama: run \`ollama pull ${wanted}\`${orSet(options.settingNames?.model, 'to a model you have')}${have}.`;
       return result;
     }
     result.model = installed;

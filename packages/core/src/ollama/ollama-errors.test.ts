@@ -10,8 +10,25 @@ describe('describeOllamaError', () => {
       cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
     });
     expect(describeOllamaError(error, { host })).toBe(
+      'Ollama is not reachable at http://127.0.0.1:11434: start it with `ollama serve`.',
+    );
+  });
+
+  it('names no setting of an app unless the app gives its names', () => {
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    });
+    const missing = Object.assign(new Error('model "llama3" not found, try pulling it first'), {
+      status_code: 404,
+    });
+    const settings = { host: 'OLLAMA_HOST', model: 'OLLAMA_MODEL' };
+    expect(describeOllamaError(refused, { host, settings })).toBe(
       'Ollama is not reachable at http://127.0.0.1:11434: start it with `ollama serve`, or set OLLAMA_HOST to where it runs.',
     );
+    expect(describeOllamaError(missing, { host, model: 'llama3', settings })).toBe(
+      'The model "llama3" is not installed in Ollama: run `ollama pull llama3`, or set OLLAMA_MODEL to a model you have.',
+    );
+    expect(describeOllamaError(missing, { host, model: 'llama3' })).not.toMatch(/[A-Z]+_[A-Z]+/);
   });
 
   it('names ollama pull for a missing model', () => {

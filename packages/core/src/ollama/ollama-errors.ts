@@ -1,4 +1,5 @@
 import { MacstatsError } from '../errors.js';
+import { type ModelSettingNames, orSet } from '../model/chat-model.js';
 import { CONNECTION_LOST_CODES, errorCode, oneLine, UNREACHABLE_CODES } from '../util/network-errors.js';
 
 /** Codes of the errors the Ollama wrapper raises. */
@@ -55,6 +56,8 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
 export interface OllamaErrorContext {
   host: string;
   model?: string;
+  /** The app's names for the settings that fix these problems; without them none is named. */
+  settings?: ModelSettingNames | undefined;
   /** The time limit that ran out, for timeouts (the first-token limit). */
   timeoutMs?: number;
   /** The between-tokens limit, for stalls. */
@@ -73,13 +76,14 @@ export function describeOllamaError(error: unknown, context: OllamaErrorContext)
   const known = toOllamaError(error);
   const model = context.model ?? 'the model';
   const detail = known.message;
+  const settings = context.settings ?? {};
   switch (known.code as OllamaErrorCode) {
     case 'OLLAMA_UNREACHABLE':
-      return `Ollama is not reachable at ${context.host}: start it with \`ollama serve\`, or set OLLAMA_HOST to where it runs.`;
+      return `Ollama is not reachable at ${context.host}: start it with \`ollama serve\`${orSet(settings.host, 'to where it runs')}.`;
     case 'OLLAMA_CONNECTION_LOST':
       return `Ollama at ${context.host} closed the connection before answering: it may have crashed; restart it with \`ollama serve\` and try again.`;
     case 'OLLAMA_MODEL_NOT_FOUND':
-      return `The model "${model}" is not installed in Ollama: run \`ollama pull ${model}\`, or set OLLAMA_MODEL to a model you have.`;
+      return `The model "${model}" is not installed in Ollama: run \`ollama pull ${model}\`${orSet(settings.model, 'to a model you have')}.`;
     case 'OLLAMA_TOOLS_UNSUPPORTED':
       return `The model "${model}" does not support native tool calling: turn native tool calling off, or use a model with the tools capability.`;
     case 'OLLAMA_TIMEOUT': {
@@ -109,7 +113,7 @@ export function describeOllamaError(error: unknown, context: OllamaErrorContext)
     case 'OLLAMA_SERVER_ERROR':
       return `Ollama failed with an internal error (${detail}): check its log, and restart it with \`ollama serve\`.`;
     case 'OLLAMA_HTTP_ERROR':
-      return `Ollama at ${context.host} refused the request (${detail}): check that OLLAMA_HOST points at an Ollama server and that Ollama is up to date.`;
+      return `Ollama at ${context.host} refused the request (${detail}): check that ${settings.host ?? 'this address'} points at an Ollama server and that Ollama is up to date.`;
     default:
       return `Something went wrong while talking to Ollama at ${context.host} (${detail}): check that \`ollama serve\` is running.`;
   }

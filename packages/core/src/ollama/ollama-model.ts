@@ -7,6 +7,7 @@ import type {
   ChatRequest,
   ModelCapabilities,
   ModelMessage,
+  ModelSettingNames,
   ModelToolDefinition,
 } from '../model/chat-model.js';
 import { chat, createOllamaSession, type OllamaSession, withOllama } from './chat.js';
@@ -29,6 +30,8 @@ export interface OllamaModelOptions {
   keepAlive?: string | number | undefined;
   /** Clock for the loaded-model cache, in milliseconds. Default `Date.now`. */
   now?: (() => number) | undefined;
+  /** The app's names of the settings that fix this server's problems, for its error sentences. */
+  settingNames?: ModelSettingNames | undefined;
 }
 
 /** An Ollama chat model behind core's port, with the host it talks to. */
@@ -176,6 +179,7 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
             model: asked?.model ?? name,
             timeoutMs: defaultTimeoutMs,
             betweenTokensTimeoutMs: defaultBetweenMs,
+            settings: options.settingNames,
           })
         : undefined,
   };
