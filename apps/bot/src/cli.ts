@@ -261,7 +261,7 @@ program
 Notes are merged (a note whose text its scope already has is skipped); a conversation the
 database already has keeps the database's record; the files are never changed. Run it again:
 it copies nothing new.
-${exitCodes(['0  copied (files that could not be read are named and skipped)', '1  the database could not be reached or used', '2  no DATABASE_URL is set'])}`,
+${exitCodes(['0  copied (files that could not be read are named and skipped)', '1  the database could not be reached or used, or a bot leads its scheduler (stop the bots first)', '2  no DATABASE_URL is set'])}`,
   )
   .action(() =>
     run('file-only', async (config, io) =>

@@ -194,6 +194,31 @@ describe('macstats database import', () => {
     expect(await filesOf(home)).toEqual(before);
   });
 
+  it('refuses in one sentence while a bot leads the scheduler on the database, and copies nothing', async () => {
+    const url = await server.createDatabase(`import_${++databases}`);
+    const home = await homeOnFiles({ 'discord-5': ['The NAS is at 10.0.0.2'] }, []);
+    await writeFile(join(home, 'schedules.json'), document(nightly));
+    const running = await connectPostgres({ url });
+    try {
+      const { lock } = running.schedulerStores({ leaseMs: 60_000 });
+      expect((await lock.acquire()).acquired).toBe(true);
+      const { code, stdout, stderr } = await runCli(['database', 'import'], home, { DATABASE_URL: url });
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(
+        /^Not imported: a bot leads the scheduler on .* \(.*, pid \d+, since .*\); stop every bot on this database, then run macstats database import again\.\n$/,
+      );
+      await lock.release();
+    } finally {
+      await running.close();
+    }
+    const stored = await contents(url, ['discord-5'], []);
+    expect(stored.notes['discord-5']).toEqual([]);
+    expect(stored.schedules).toBeUndefined();
+    // Once no bot leads, the same command copies.
+    expect((await runCli(['database', 'import'], home, { DATABASE_URL: url })).code).toBe(0);
+  });
+
   it('leaves a note the MEMORY check refuses, naming it', async () => {
     const url = await server.createDatabase(`import_${++databases}`);
     const home = await tempHome();

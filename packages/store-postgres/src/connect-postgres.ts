@@ -64,6 +64,11 @@ export interface PostgresStore {
   noteBackend(): NoteBackend;
   /** A MEMORY note store on this database: `createNoteStore({ ...options, backend: noteBackend() })`. */
   noteStore(options?: NoteRuleOptions): NoteStore;
+  /**
+   * Who holds the scheduler's lease of `scope` now (an unexpired lease), or undefined when no
+   * host leads: a command that must not run beside a running scheduler asks this first.
+   */
+  leaseHolder(scope?: string): Promise<{ hostname: string; pid: number; acquiredAt: string } | undefined>;
   /** Ends the pool's connections (queries under way finish first, up to 5 s). */
   close(): Promise<void>;
 }
@@ -120,6 +125,13 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
         ...noteOptions,
         backend: createPostgresNoteBackend(sql, noteOptions.logger ?? logger, database),
       }),
+    async leaseHolder(scope = STORE_POSTGRES_DEFAULTS.scope) {
+      const rows = await sql<Array<{ hostname: string; pid: number; acquired_at: Date }>>`
+        select hostname, pid, acquired_at from macstats_scheduler_lease
+        where scope = ${scope} and expires_at > now()`;
+      const row = rows[0];
+      return row && { hostname: row.hostname, pid: row.pid, acquiredAt: row.acquired_at.toISOString() };
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -99,6 +99,14 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
   const { connectPostgres } = await import('@macstats/store-postgres');
   const database = await connectPostgres({ url: config.databaseUrl, logger: io.logger, maxConnections: 2 });
   try {
+    // A running scheduler would read and write the schedules while they are copied in.
+    const holder = await database.leaseHolder();
+    if (holder) {
+      io.err(
+        `Not imported: a bot leads the scheduler on ${database.database} (${holder.hostname}, pid ${holder.pid}, since ${holder.acquiredAt}); stop every bot on this database, then run macstats database import again.`,
+      );
+      return EXIT.failed;
+    }
     const where = paths(config);
     const [scopeFiles, conversationFiles] = await Promise.all([
       readScopeFiles(where.memory),
