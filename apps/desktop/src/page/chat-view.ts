@@ -99,6 +99,9 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
         activity.approval ? h('p', { class: 'approval-reason' }, activity.approval.reason) : null,
         activity.result === undefined ? null : h('pre', { class: 'tool-result' }, activity.result),
       ),
+      activity.image === undefined
+        ? null
+        : h('img', { class: 'tool-image', src: activity.image, alt: `What ${activity.tool} showed` }),
     );
   }
 
@@ -201,6 +204,13 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
         const index = event.index ?? turn.tools.length - 1;
         turn.tools[index] = event.activity;
         elements.tools.children[index]?.replaceWith(renderTool(event.activity));
+        // Only the turn's last image shows: an earlier call's goes when a new one comes.
+        if (event.activity.image !== undefined)
+          turn.tools.forEach((other, at) => {
+            if (at === index || other.image === undefined) return;
+            delete other.image;
+            elements.tools.children[at]?.replaceWith(renderTool(other));
+          });
       }
       if (event.kind === 'approval' && event.approval) turn.approval = event.approval;
       if (event.kind === 'approval-end' && turn.approval?.id === event.approvalId) delete turn.approval;

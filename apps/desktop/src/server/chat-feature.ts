@@ -89,6 +89,12 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           activity.result = event.result.text.slice(0, 4000);
           if (event.result.isError) activity.isError = true;
           activity.durationMs = event.durationMs;
+          const image = event.result.images?.at(-1);
+          if (image !== undefined) {
+            // The last screenshot shows in the chat; earlier ones of the turn are dropped.
+            for (const other of turn.tools) delete other.image;
+            activity.image = imageDataUrl(image);
+          }
           emit(conversationId, turn, 'tool-end', { activity, index: turn.tools.indexOf(activity) });
           void persist();
           break;
@@ -225,4 +231,9 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** A tool's base64 image as a `data:` URL, its type read from its first bytes (PNG, else JPEG). */
+function imageDataUrl(base64: string): string {
+  return `data:image/${base64.startsWith('iVBOR') ? 'png' : 'jpeg'};base64,${base64}`;
 }

@@ -13,6 +13,8 @@ export interface ToolActivity {
    * card waits, then `approved` or `refused`, with the policy's one-sentence reason.
    */
   approval?: { decision: 'asked' | 'approved' | 'refused'; reason: string };
+  /** The image the call gave (a browser screenshot) as a `data:` URL; only the turn's last one is kept. */
+  image?: string;
 }
 
 /** A call waiting for the user's Approve or Deny, shown as a card in its turn. */
