@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.openai ? { openai: config.openai } : {}),
       context: config.context,
       tools: appTools.tools,
+      mcp: appTools.mcp,
       ...(database
         ? {
             shared: {

@@ -3,13 +3,15 @@ import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchToolIfConfigured, createWebSearchTool } from '@macstats/tools-brave';
 import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
-import { connectMcpServers, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import type { AppConfig } from './app-config.js';
 
 /** The agent's tools for this machine, and what to close on exit. */
 export interface AppTools {
   tools: Tool[];
+  /** The MCP servers behind the MCP tool, when one is configured. */
+  mcp: McpServerSet | undefined;
   /** One line per tool that is configured but could not start (printed, never fatal). */
   warnings: string[];
   close(): Promise<void>;
@@ -60,11 +62,24 @@ export async function createAppTools(config: AppConfig, logger: Logger): Promise
   });
   warnings.push(...errors);
   if (servers.length > 0) {
-    mcp = await connectMcpServers(servers, { logger });
-    tools.push(mcp.tool);
+    // The same pins as the bot's: a tool whose definition changed is withheld until trusted again.
+    const pins = await loadMcpPins(join(config.home, 'mcp-pins.json')).catch((error: unknown) => {
+      warnings.push(`MCP is left out: ${(error as Error).message} Fix or delete it.`);
+      return undefined;
+    });
+    if (pins) {
+      mcp = await connectMcpServers(servers, { logger, pins });
+      for (const connection of mcp.connections.values())
+        if (connection.withheld.length > 0)
+          warnings.push(
+            `MCP server "${connection.name}" changed ${connection.withheld.join(', ')} since they were approved; they are not offered until you trust them again (Settings, or macstats mcp trust ${connection.name}).`,
+          );
+      tools.push(mcp.tool);
+    }
   }
   return {
     tools,
+    mcp,
     warnings,
     async close() {
       await Promise.allSettled([mcp?.close(), browser?.close()]);

@@ -3,6 +3,7 @@ import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTime } from './format.js';
 import type { View } from './main.js';
+import { createMcpServersSection } from './mcp-servers.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
 export function createSettingsView(root: HTMLElement): View & { ollamaChanged(status: OllamaStatus): void } {
@@ -30,7 +31,8 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
     message,
   );
   const evaluation = h('section', { class: 'settings-eval', id: 'settings-eval' });
-  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes, evaluation);
+  const mcpServers = createMcpServersSection();
+  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes, evaluation, mcpServers.element);
   let loaded = false;
   // What the user changed and has not saved yet: a load that comes back later keeps it.
   let edited = false;
@@ -170,7 +172,10 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
   refresh.addEventListener('click', () => void load());
 
   return {
-    show: () => void load(),
+    show: () => {
+      void load();
+      void mcpServers.load();
+    },
     ollamaChanged(ollama) {
       if (loaded) showStatus(ollama);
     },

@@ -35,9 +35,11 @@ import {
   type ScheduleStateStore,
   STATE_FILES,
 } from '@macstats/scheduler';
+import type { McpServerSet } from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
+import { createMcpFeature } from './mcp-feature.js';
 import { createMetricsFeature } from './metrics-feature.js';
 import { createNotesFeature } from './notes-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
@@ -80,6 +82,8 @@ export interface DashboardOptions {
   port?: number;
   /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
   tools?: Tool[];
+  /** The MCP servers behind the MCP tool, for the Settings page (their withheld tools, trusting them again). */
+  mcp?: McpServerSet | undefined;
   /** The metrics collector; default: a new one, started here and stopped on close. */
   collector?: MetricsCollector;
   /**
@@ -221,7 +225,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           return parts.length > 0 ? parts.join('\n\n') : undefined;
         },
       });
-      const features = [metrics, ollama, chat, createNotesFeature(notes)];
+      const features = [metrics, ollama, chat, createNotesFeature(notes), createMcpFeature(options.mcp)];
       if (options.scheduler !== false) {
         // Unattended runs write no notes: a page a task fetched could not plant one for later answers.
         const execute = createTaskExecutor({
