@@ -7,11 +7,15 @@ import { describeWait, readRateLimit } from './rate-limit.js';
 import { createSearchRun } from './search-run.js';
 
 /** Options of {@link createBraveSearchTool}. Every default is in {@link BRAVE_SEARCH_DEFAULTS}. */
-export interface BraveSearchToolOptions {
+export interface BraveSearchToolOptions extends SearchToolOptions {
   /** The Brave Search API subscription token, sent as `X-Subscription-Token`. Required. */
   apiKey: string;
   /** API origin; requests go to `{baseUrl}/res/v1/web/search`. Default Brave's own. Tests point it at a fake. */
   baseUrl?: string;
+}
+
+/** What every search tool of this package takes (BRAVE_SEARCH, WEB_SEARCH); defaults in {@link BRAVE_SEARCH_DEFAULTS}. */
+export interface SearchToolOptions {
   /** Results per search, 1 to 20. Default 5. */
   count?: number;
   /** One deadline per search, the rate-limit wait included, in ms. Default 15000. */
@@ -20,7 +24,7 @@ export interface BraveSearchToolOptions {
   cacheTtlMs?: number;
   /** Queries kept in memory; 0 turns the cache off. Default 50. */
   cacheSize?: number;
-  /** Longest rate-limit reset waited for before the one retry, in ms. Default 5000. */
+  /** Longest rate-limit wait (`Retry-After` or the reset header) before the one retry, in ms. Default 5000. */
   maxRetryWaitMs?: number;
   /** User-Agent header. Default `macstats-agent/<version> (...)`. */
   userAgent?: string;

@@ -3,6 +3,7 @@ export {
   type BraveSearchToolOptions,
   createBraveSearchTool,
   createBraveSearchToolIfConfigured,
+  type SearchToolOptions,
 } from './brave-search-tool.js';
 export { BRAVE_SEARCH_DEFAULTS } from './defaults.js';
 export type { BraveSearchResponse, BraveWebResult } from './format-results.js';

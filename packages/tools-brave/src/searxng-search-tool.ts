@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Logger, MacstatsError, type Tool, type ToolResult } from '@macstats/core';
-import { BRAVE_SEARCH_PARAMETERS } from './brave-search-tool.js';
+import { BRAVE_SEARCH_PARAMETERS, type SearchToolOptions } from './brave-search-tool.js';
 import { BRAVE_SEARCH_DEFAULTS, MAX_COUNT } from './defaults.js';
 import { cleanText, formatResults } from './format-results.js';
 import { createQueryCache } from './query-cache.js';
@@ -8,27 +8,9 @@ import { describeWait, readRateLimit } from './rate-limit.js';
 import { createSearchRun } from './search-run.js';
 
 /** Options of {@link createWebSearchTool}. Defaults are BRAVE_SEARCH's ({@link BRAVE_SEARCH_DEFAULTS}). */
-export interface WebSearchToolOptions {
+export interface WebSearchToolOptions extends SearchToolOptions {
   /** The SearXNG instance, e.g. `http://127.0.0.1:8888`; searches go to `{searxngUrl}/search?format=json`. Required. */
   searxngUrl: string;
-  /** Results per search, 1 to 20. Default 5. */
-  count?: number;
-  /** One deadline per search, the rate-limit wait included, in ms. Default 15000. */
-  timeoutMs?: number;
-  /** How long an identical query is answered from memory, in ms. Default 10 minutes. */
-  cacheTtlMs?: number;
-  /** Queries kept in memory; 0 turns the cache off. Default 50. */
-  cacheSize?: number;
-  /** Longest `Retry-After` waited for before the one retry after a 429, in ms. Default 5000. */
-  maxRetryWaitMs?: number;
-  /** User-Agent header. Default `macstats-agent/<version> (...)`. */
-  userAgent?: string;
-  /** Waits before the retry after a 429. Default a real timer; tests inject one. */
-  sleep?: (milliseconds: number, signal: AbortSignal) => Promise<void>;
-  /** The clock the cache reads. Default `Date.now`. */
-  now?: () => number;
-  /** Where searches, cache hits and rate limits are logged. Default: silent. */
-  logger?: Logger;
 }
 
 /** The parts of SearXNG's JSON answer the tool reads. */
