@@ -69,6 +69,9 @@ export type { ToolSpecs } from './parser/parse-tool-call.js';
 export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
 export type { ToolSyntax } from './parser/tool-syntax.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
+export type { AgentTelemetryOptions } from './telemetry/agent-trace.js';
+export type { WithSpanOptions } from './telemetry/spans.js';
+export { errorTypeOf, recordSpanError, withSpan } from './telemetry/spans.js';
 export type {
   ArgumentHints,
   JsonSchema,

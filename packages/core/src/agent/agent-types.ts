@@ -2,6 +2,7 @@ import type { ApproveFunction } from '../containment/approval.js';
 import type { ContainmentRule, ContextLabelsInput } from '../containment/context-labels.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
+import type { AgentTelemetryOptions } from '../telemetry/agent-trace.js';
 import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
 
 /** Why a model call was made. */
@@ -144,6 +145,11 @@ export interface AgentOptions {
   approve?: ApproveFunction | undefined;
   /** How long the user has to approve a call, in milliseconds. Default 120 000. */
   approvalTimeoutMs?: number | undefined;
+  /**
+   * OpenTelemetry spans of each answer, model request and tool call, through `@opentelemetry/api`
+   * (no-ops until the app installs an SDK). Default: the global tracer, no text in spans.
+   */
+  telemetry?: AgentTelemetryOptions | undefined;
 }
 
 /** Options of {@link Agent.answer}. */
@@ -204,6 +210,8 @@ export interface AgentStep {
   /** 1-based number of the request in this answer. */
   call: number;
   purpose: LlmCallPurpose;
+  /** The model asked. */
+  model?: string;
   /**
    * Messages sent, whether native tool definitions went with them, the context window reserved
    * and the estimated prompt tokens (after old history was left out to fit, if it had to be).

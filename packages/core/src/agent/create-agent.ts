@@ -9,6 +9,7 @@ import { createOllamaModel } from '../ollama/ollama-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import { buildNativeFunctions } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
+import { AnswerTrace } from '../telemetry/agent-trace.js';
 import { silentLogger, type Tool } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
@@ -260,9 +261,31 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
+  /** One answer inside its `invoke_agent` span (a no-op without an SDK). */
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
+    answerOptions.signal?.throwIfAborted();
+    const trace = new AnswerTrace(options.telemetry, {
+      model: answerOptions.model ?? model.model,
+      provider: model.provider,
+      conversationId: answerOptions.conversationId,
+      question,
+    });
+    try {
+      const result = await trace.run(() => answerTraced(question, answerOptions, trace));
+      trace.end(result);
+      return result;
+    } catch (error) {
+      trace.fail(error);
+      throw error;
+    }
+  }
+
+  async function answerTraced(
+    question: string,
+    answerOptions: AnswerOptions,
+    trace: AnswerTrace,
+  ): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
-    signal?.throwIfAborted();
     const listeners = [options.onEvent, answerOptions.onEvent].filter((listener) => listener !== undefined);
     const emit =
       listeners.length === 0
@@ -319,6 +342,7 @@ export function createAgent(options: AgentOptions): Agent {
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
         canSeeImages: () => canSeeImages(forModel, signal),
+        trace,
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return failed(failure, outcome, forModel, emit);

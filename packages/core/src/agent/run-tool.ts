@@ -49,13 +49,13 @@ function toResult(value: unknown, toolName: string): ToolResult {
 
 /**
  * Runs one tool with the caller's signal and a time limit. A tool that throws or overruns gives
- * an error result the model can read; only the caller's abort propagates.
+ * an error result the model can read (and `thrown`, for its span); only the caller's abort propagates.
  */
 export async function runTool(
   tool: Tool,
   argument: string,
   options: RunToolOptions,
-): Promise<{ result: ToolResult; durationMs: number }> {
+): Promise<{ result: ToolResult; durationMs: number; thrown?: unknown }> {
   const started = performance.now();
   const deadline = createDeadline(options.timeoutMs, 'tool did not finish', options.signal);
   const signal = deadline.signal;
@@ -79,11 +79,12 @@ export async function runTool(
           isError: true,
         },
         durationMs,
+        thrown: signal.reason,
       };
     }
     const message = error instanceof Error ? error.message : String(error);
     options.logger.error({ tool: tool.name, err: error }, 'tool threw instead of returning an error result');
-    return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs };
+    return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs, thrown: error };
   } finally {
     deadline.clear();
   }

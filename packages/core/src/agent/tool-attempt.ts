@@ -134,10 +134,16 @@ export async function attempt(
   const made = args ? { tool, argument, arguments: args } : { tool, argument };
 
   settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
+  const span = settings.trace.tool({ tool, argument, iteration });
   const labels = skipped
     ? undefined
     : labelsOf(call.toolRef as Tool, { argument, arguments: args, conversationId: settings.conversationId });
-  const decision = labels ? await contain(turn, call, labels, args) : undefined;
+  const decision = labels
+    ? await contain(turn, call, labels, args).catch((error: unknown) => {
+        span.end({ result: { text: '', isError: true }, thrown: error });
+        throw error;
+      })
+    : undefined;
   const asked = decision?.asked === true;
   if (decision?.decision === 'refused') skipped = 'contained';
   const recorded = decision ? { ...made, containment: decision } : made;
@@ -151,19 +157,27 @@ export async function attempt(
     const result = { text, isError: true };
     turn.toolCalls.push({ ...recorded, result, durationMs: 0, skipped });
     settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs: 0, skipped });
+    span.end({ result, skipped, decision });
     return { text: result.text, outcome: skipped === 'repeat' || skipped === 'cycle' ? skipped : 'failed' };
   }
   const emit = settings.emit;
-  const { result, durationMs } = await runTool(call.toolRef as Tool, argument, {
-    ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
-    labels: settings.containment.snapshot(),
-    approve: settings.approve,
-    signal: settings.signal,
-    timeoutMs: settings.toolTimeoutMs,
-    logger: settings.logger,
-    conversationId: settings.conversationId,
-    ...(emit ? { onStatus: (text: string) => emit({ type: 'status', text }) } : {}),
+  const run = () =>
+    runTool(call.toolRef as Tool, argument, {
+      ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
+      labels: settings.containment.snapshot(),
+      approve: settings.approve,
+      signal: settings.signal,
+      timeoutMs: settings.toolTimeoutMs,
+      logger: settings.logger,
+      conversationId: settings.conversationId,
+      ...(emit ? { onStatus: (text: string) => emit({ type: 'status', text }) } : {}),
+    });
+  // Only the caller's abort rejects: its span ends with it.
+  const { result, durationMs, thrown } = await span.run(run).catch((error: unknown) => {
+    span.end({ result: { text: '', isError: true }, thrown: error });
+    throw error;
   });
+  span.end({ result, decision, thrown });
   turn.outputs.push(result.text);
   settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels as CallLabels, result.text);
   for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);

@@ -3,6 +3,7 @@ import type { ContextLabels } from '../containment/context-labels.js';
 import { MacstatsError } from '../errors.js';
 import type { ChatModel, ChatReply, ModelMessage } from '../model/chat-model.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
+import type { AnswerTrace } from '../telemetry/agent-trace.js';
 import type { Logger, Tool } from '../types.js';
 import type { AgentEvent, AgentStep, AgentToolCall, LlmCallPurpose } from './agent-types.js';
 import type { ContextWindow } from './context-window.js';
@@ -43,6 +44,8 @@ export interface TurnSettings {
   approvalTimeoutMs: number;
   /** Whether this answer's model reads images (asked once per model). */
   canSeeImages: () => Promise<boolean>;
+  /** The answer's spans: model requests and tool calls are its children. */
+  trace: AnswerTrace;
 }
 
 /** The state of one answer as it goes. */
@@ -85,19 +88,27 @@ export async function callModel(
     fixedCount: 2,
     questionIndex: settings.messages.length - 1,
   });
+  const span = settings.trace.chat(
+    { call, purpose, nativeTools: tools !== undefined, model: settings.modelName },
+    plan,
+    plan.messages,
+  );
   let reply: ChatReply;
   try {
-    reply = await settings.model.chat({
-      messages: plan.messages,
-      contextLength: plan.contextLength,
-      tools,
-      signal: settings.signal,
-      firstTokenTimeoutMs: settings.firstTokenTimeoutMs,
-      betweenTokensTimeoutMs: settings.betweenTokensTimeoutMs,
-      model: settings.modelName,
-      ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
-    });
+    reply = await span.run(() =>
+      settings.model.chat({
+        messages: plan.messages,
+        contextLength: plan.contextLength,
+        tools,
+        signal: settings.signal,
+        firstTokenTimeoutMs: settings.firstTokenTimeoutMs,
+        betweenTokensTimeoutMs: settings.betweenTokensTimeoutMs,
+        model: settings.modelName,
+        ...(emit ? { onToken: (text: string) => emit({ type: 'token', call, text }) } : {}),
+      }),
+    );
   } catch (error) {
+    span.fail(error);
     if (tools && refusedTools(error)) {
       settings.logger.info(
         { model: settings.modelName },
@@ -109,7 +120,9 @@ export async function callModel(
     }
     throw error;
   }
-  if (settings.context.observe(plan, reply.usage.promptTokens).truncated) {
+  const truncated = settings.context.observe(plan, reply.usage.promptTokens).truncated;
+  span.end(reply, truncated);
+  if (truncated) {
     const promptTokens = reply.usage.promptTokens ?? 0;
     settings.logger.warn(
       {
@@ -132,6 +145,7 @@ export async function callModel(
   const step: AgentStep = {
     call,
     purpose,
+    model: settings.modelName,
     request: {
       messages: plan.messages.length,
       nativeTools: tools !== undefined,

@@ -117,6 +117,8 @@ export interface ModelCapabilities {
 export interface ChatModel {
   /** The model's name, as shown to users and logged: `llama3.2:3b`. */
   readonly model: string;
+  /** Who serves it, as spans name it (`gen_ai.provider.name`): `ollama`, `openai`. Optional. */
+  readonly provider?: string;
   /** Sends one chat request. */
   chat(request: ChatRequest): Promise<ChatReply>;
   /** What `model` (default: this model) can do. Implementations cache the answer. */

@@ -1,5 +1,8 @@
+import { trace } from '@opentelemetry/api';
 import { MacstatsError } from '../errors.js';
+import { errorTypeOf } from '../telemetry/spans.js';
 import { type Logger, silentLogger } from '../types.js';
+import { maskUrl } from '../util/mask-url.js';
 import type { ChatModel, ChatReply, ChatRequest, ModelCapabilities } from './chat-model.js';
 
 /** What a pool member reports about its server; see {@link PoolMember.status}. */
@@ -132,6 +135,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   ): Promise<ChatReply> {
     state.inFlight += 1;
     state.served += 1;
+    // The request's span (`chat <model>`) says which server answered.
+    trace.getActiveSpan()?.setAttribute('macstats.pool.member', memberLabel(state.member.name));
     try {
       const onToken = request.onToken;
       return await state.member.model.chat({
@@ -165,6 +170,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         if (request.signal?.aborted || streamed.value || isToolsRefusal(error)) throw error;
         lastError = error;
         markDown(state, error);
+        trace.getActiveSpan()?.addEvent('pool member failed', {
+          'macstats.pool.member': memberLabel(state.member.name),
+          'error.type': errorTypeOf(error),
+        });
       }
     }
     if (lastError !== undefined) throw lastError;
@@ -220,8 +229,10 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   timer.unref();
   void checkHealth();
 
+  const provider = first.member.model.provider;
   return {
     model: defaultModel,
+    ...(provider !== undefined ? { provider } : {}),
     chat,
     capabilities,
     describeError: (error, asked) => {
@@ -249,6 +260,11 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
 
 function isMember(entry: PoolMember | ChatModel): entry is PoolMember {
   return typeof (entry as PoolMember).name === 'string' && typeof (entry as PoolMember).model === 'object';
+}
+
+/** A member's name as spans show it: a URL without its path, query or user info (they may hold keys). */
+function memberLabel(name: string): string {
+  return /^[a-z][\w+.-]*:\/\//i.test(name) ? maskUrl(name) : name;
 }
 
 function isLoaded(state: MemberState, model: string): boolean {

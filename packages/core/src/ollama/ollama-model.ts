@@ -168,6 +168,7 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
 
   return {
     model: name,
+    provider: 'ollama',
     host,
     chat: send,
     capabilities,
