@@ -87,6 +87,19 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ).toEqual(['@macstats/address-policy (layer 1.5) must not depend on @macstats/tools-fetch (layer 2)']);
   });
 
+  it('keeps observability above the libraries it counts: only apps may depend on it', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/scheduler', ['@macstats/core']),
+      pkg('@macstats/observability', ['@macstats/core', '@macstats/scheduler']),
+      pkg('@macstats/discord', ['@macstats/core', '@macstats/observability']),
+      pkg('@macstats/bot', ['@macstats/observability']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/discord (layer 2) must not depend on @macstats/observability (layer 3)',
+    ]);
+  });
+
   it('lets apps compose anything', () => {
     const problems = findLayerViolations([
       pkg('@macstats/core'),

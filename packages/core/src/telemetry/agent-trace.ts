@@ -27,7 +27,14 @@ export interface AgentTelemetryOptions {
   agentName?: string | undefined;
 }
 
-const defaultTracer = trace.getTracer('@macstats/core');
+let tracerOf: { provider: unknown; tracer: Tracer } | undefined;
+
+/** Core's tracer of the global provider, looked up again when an app replaces the provider. */
+function defaultTracer(): Tracer {
+  const provider = trace.getTracerProvider();
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('@macstats/core') };
+  return tracerOf.tracer;
+}
 
 /** What a finished answer tells its span. */
 export interface AnswerSummary {
@@ -115,7 +122,7 @@ export class AnswerTrace {
       question: string;
     },
   ) {
-    this.#tracer = options?.tracer ?? defaultTracer;
+    this.#tracer = options?.tracer ?? defaultTracer();
     this.#content = options?.recordContent === true;
     this.#provider = answer.provider;
     this.#model = answer.model;

@@ -1,0 +1,248 @@
+import type { Agent, AgentAnswer, AnswerOptions } from '@macstats/core';
+import type { SchedulerEvent } from '@macstats/scheduler';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { DailyTotals, type TodayTotals } from './daily-totals.js';
+
+/** Options of {@link createAppMetrics}. */
+export interface AppMetricsOptions {
+  /** Where the metrics are registered. Default: a registry of their own (not prom-client's global one). */
+  registry?: Registry | undefined;
+  /** Also register Node's process metrics (CPU, memory, event loop lag). Default true. */
+  processMetrics?: boolean | undefined;
+  /** Clock for "today". Default `() => new Date()`. */
+  now?: (() => Date) | undefined;
+}
+
+/** What the Discord bot reports that is counted (see `@macstats/discord`'s `onEvent`). */
+export type DiscordCount =
+  | { type: 'reconnect' }
+  | { type: 'rate-limited'; global: boolean }
+  | { type: 'http-429' }
+  | { type: 'queue'; depth: number };
+
+/** The counters the apps share: one instance per process, fed by the agent, the scheduler and Discord. */
+export interface AppMetrics {
+  /** The registry to serve (see {@link startMetricsServer}). */
+  readonly registry: Registry;
+  /**
+   * The agent with each answer counted: outcome and latency, and from its steps the model
+   * requests (latency, tokens in and out by model), the tool calls (latency, failures by tool)
+   * and the containment decisions. Everything else is the agent's own. `model` names the model
+   * an answer without its own `model` asks (for a request that failed before it made a step).
+   */
+  observeAgent<A extends Agent>(agent: A, options?: { model?: (() => string | undefined) | undefined }): A;
+  /** Counts one finished answer (what {@link AppMetrics.observeAgent} does for each). */
+  recordAnswer(
+    answer: AgentAnswer | undefined,
+    durationMs: number,
+    options?: { model?: string | undefined },
+  ): void;
+  /** Counts scheduled runs by outcome, with their lateness. */
+  recordSchedulerEvent(event: SchedulerEvent): void;
+  /** Counts Discord reconnects, rate limits and 429s; sets the queue depth. */
+  recordDiscord(event: DiscordCount): void;
+  /** Today's totals (since local midnight, or since start), from the same counters. */
+  today(): Promise<TodayTotals>;
+  /** Stops the day timer. */
+  close(): void;
+}
+
+const seconds = (ms: number) => Math.max(0, ms) / 1000;
+
+/**
+ * Creates the Prometheus metrics of a macstats app (see `docs/observability.md` for each one).
+ * Libraries emit events; this counts them.
+ *
+ * @example
+ * const metrics = createAppMetrics();
+ * const agent = metrics.observeAgent(createAgent({ model, tools }));
+ * const server = await startMetricsServer({ registry: metrics.registry, port: 9464 });
+ */
+export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
+  const registry = options.registry ?? new Registry();
+  const registers = [registry];
+  const answers = new Counter({
+    name: 'macstats_answers_total',
+    help: 'Answers by outcome: ok, error (the reply says what went wrong), aborted.',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const answerSeconds = new Histogram({
+    name: 'macstats_answer_duration_seconds',
+    help: 'Time to answer one message, tools and model requests included.',
+    labelNames: ['outcome'],
+    buckets: [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300],
+    registers,
+  });
+  const modelRequests = new Counter({
+    name: 'macstats_model_requests_total',
+    help: 'Chat requests to the model by model and outcome (ok, error).',
+    labelNames: ['model', 'outcome'],
+    registers,
+  });
+  const modelSeconds = new Histogram({
+    name: 'macstats_model_request_duration_seconds',
+    help: 'Time of one chat request that got a reply, by model.',
+    labelNames: ['model'],
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 60, 120],
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'macstats_tokens_total',
+    help: 'Tokens by model and type: input (prompt) or output (generated), as the server reported them.',
+    labelNames: ['model', 'type'],
+    registers,
+  });
+  const toolCalls = new Counter({
+    name: 'macstats_tool_calls_total',
+    help: 'Tool calls by tool and outcome: ok, failed (an error result), skipped (a guard or containment refused it).',
+    labelNames: ['tool', 'outcome'],
+    registers,
+  });
+  const toolFailures = new Counter({
+    name: 'macstats_tool_failures_total',
+    help: 'Failed or refused tool calls by tool and reason: error, or the guard that refused the call.',
+    labelNames: ['tool', 'reason'],
+    registers,
+  });
+  const toolSeconds = new Histogram({
+    name: 'macstats_tool_duration_seconds',
+    help: 'Time of one tool run, by tool (calls that were not run are not timed).',
+    labelNames: ['tool'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers,
+  });
+  const containment = new Counter({
+    name: 'macstats_containment_decisions_total',
+    help: 'Calls the containment policy stopped: refused or approved, and whether the user was asked.',
+    labelNames: ['decision', 'asked'],
+    registers,
+  });
+  const runs = new Counter({
+    name: 'macstats_scheduler_runs_total',
+    help: 'Scheduled runs by outcome: ok, error, timeout, aborted, missed, skipped.',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const lateness = new Histogram({
+    name: 'macstats_scheduler_run_lateness_seconds',
+    help: 'How long after its due time a scheduled run started.',
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 3600],
+    registers,
+  });
+  const reconnects = new Counter({
+    name: 'macstats_discord_reconnects_total',
+    help: 'Times a Discord gateway shard reconnected.',
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'macstats_discord_rate_limited_total',
+    help: 'Discord REST requests held back by a rate limit, global or per route.',
+    labelNames: ['scope'],
+    registers,
+  });
+  const http429 = new Counter({
+    name: 'macstats_discord_http_429_total',
+    help: 'Discord REST responses with status 429 (Too Many Requests).',
+    registers,
+  });
+  const queueDepth = new Gauge({
+    name: 'macstats_queue_depth',
+    help: 'Messages waiting for their turn to be answered, by queue.',
+    labelNames: ['queue'],
+    registers,
+  });
+  // Read at each scrape (prom-client 15 starts no timer for them).
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'macstats_' });
+  const daily = new DailyTotals(
+    {
+      answers,
+      modelRequests,
+      tokens,
+      toolCalls,
+      toolFailures,
+      containment,
+      runs,
+      reconnects,
+      rateLimited,
+      http429,
+    },
+    options.now ?? (() => new Date()),
+  );
+
+  function recordAnswer(
+    answer: AgentAnswer | undefined,
+    durationMs: number,
+    asked: { model?: string | undefined } = {},
+  ): void {
+    const outcome = answer === undefined ? 'aborted' : answer.error ? 'error' : 'ok';
+    answers.inc({ outcome });
+    answerSeconds.observe({ outcome }, seconds(durationMs));
+    if (!answer) return;
+    for (const step of answer.steps) {
+      const model = step.model ?? asked.model ?? 'unknown';
+      modelRequests.inc({ model, outcome: 'ok' });
+      modelSeconds.observe({ model }, seconds(step.usage.durationMs));
+      if (step.usage.promptTokens !== null) tokens.inc({ model, type: 'input' }, step.usage.promptTokens);
+      if (step.usage.completionTokens !== null)
+        tokens.inc({ model, type: 'output' }, step.usage.completionTokens);
+    }
+    // A request that failed made no step: the answer's count of requests says how many did.
+    const failedRequests = answer.llmCalls - answer.steps.length;
+    if (failedRequests > 0)
+      modelRequests.inc(
+        { model: asked.model ?? answer.steps.at(-1)?.model ?? 'unknown', outcome: 'error' },
+        failedRequests,
+      );
+    for (const call of answer.toolCalls) {
+      const tool = call.tool;
+      const failed = call.result.isError === true;
+      toolCalls.inc({ tool, outcome: call.skipped ? 'skipped' : failed ? 'failed' : 'ok' });
+      if (failed) toolFailures.inc({ tool, reason: call.skipped ?? 'error' });
+      if (!call.skipped) toolSeconds.observe({ tool }, seconds(call.durationMs));
+      if (call.containment && call.containment.decision !== 'asked')
+        containment.inc({ decision: call.containment.decision, asked: String(call.containment.asked) });
+    }
+  }
+
+  return {
+    registry,
+    observeAgent<A extends Agent>(
+      agent: A,
+      observed: { model?: (() => string | undefined) | undefined } = {},
+    ): A {
+      return {
+        ...agent,
+        async answer(question: string, answerOptions: AnswerOptions = {}) {
+          const started = performance.now();
+          try {
+            const answer = await agent.answer(question, answerOptions);
+            recordAnswer(answer, performance.now() - started, {
+              model: answerOptions.model ?? observed.model?.(),
+            });
+            return answer;
+          } catch (error) {
+            recordAnswer(undefined, performance.now() - started);
+            throw error;
+          }
+        },
+      } as A;
+    },
+    recordAnswer,
+    recordSchedulerEvent(event) {
+      if (event.type !== 'run-end' && event.type !== 'runs-missed' && event.type !== 'run-skipped') return;
+      const { record } = event;
+      runs.inc({ outcome: record.outcome });
+      if (event.type === 'run-end' && !record.manual)
+        lateness.observe(seconds(Date.parse(record.start) - Date.parse(record.due)));
+    },
+    recordDiscord(event) {
+      if (event.type === 'reconnect') reconnects.inc();
+      else if (event.type === 'rate-limited') rateLimited.inc({ scope: event.global ? 'global' : 'route' });
+      else if (event.type === 'http-429') http429.inc();
+      else queueDepth.set({ queue: 'discord' }, event.depth);
+    },
+    today: () => daily.today(),
+    close: () => daily.close(),
+  };
+}

@@ -1,0 +1,9 @@
+export type { AppMetrics, AppMetricsOptions, DiscordCount } from './app-metrics.js';
+export { createAppMetrics } from './app-metrics.js';
+export type { TodayTotals } from './daily-totals.js';
+export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
+export { METRICS_SERVER_DEFAULTS, startMetricsServer } from './metrics-server.js';
+export type { StartTracingOptions, Tracing } from './start-tracing.js';
+export { startTracing } from './start-tracing.js';
+export type { TracingSettings } from './tracing-settings.js';
+export { parseKeyValueList, readTracingSettings, TRACING_SETTING_KEYS } from './tracing-settings.js';

@@ -1,0 +1,101 @@
+import { hostname } from 'node:os';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import {
+  defaultResource,
+  detectResources,
+  hostDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  NodeTracerProvider,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-node';
+import { parseKeyValueList, readTracingSettings, type TracingSettings } from './tracing-settings.js';
+
+/** Options of {@link startTracing}. */
+export interface StartTracingOptions {
+  /** Reads a setting: the app's environment and config files (`OTEL_*`). */
+  get: (key: string) => string | undefined;
+  /** `service.name` unless `OTEL_SERVICE_NAME` says otherwise: `macstats-bot`, `macstats-dashboard`. */
+  serviceName: string;
+  /** `service.version`. */
+  serviceVersion?: string | undefined;
+  /** More resource attributes (`OTEL_RESOURCE_ATTRIBUTES` adds to them and wins). */
+  attributes?: Record<string, string> | undefined;
+}
+
+/** Tracing once started: flush and stop it on shutdown. */
+export interface Tracing {
+  /** What the settings asked for. */
+  settings: Exclude<TracingSettings, { exporter: 'none' }>;
+  /** Sends the spans still buffered. */
+  flush(): Promise<void>;
+  /** Sends the spans still buffered and unregisters the provider; later spans are no-ops. */
+  shutdown(): Promise<void>;
+}
+
+function exporterOf(settings: Exclude<TracingSettings, { exporter: 'none' }>): SpanExporter {
+  if (settings.exporter === 'console') return new ConsoleSpanExporter();
+  const config = { url: settings.url, headers: settings.headers };
+  return settings.protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
+}
+
+/**
+ * Starts the OpenTelemetry tracer provider for this process when the standard settings ask for
+ * it (see {@link readTracingSettings}): spans of `@macstats/*` (and anything else using
+ * `@opentelemetry/api`) are batched and posted by OTLP/HTTP. Resolves `{ settings }` with
+ * `exporter: 'none'` and starts nothing otherwise. The resource names the service and the host
+ * (`host.name`, `host.arch`, `process.pid`, `service.instance.id`), so several hosts tell apart.
+ *
+ * @example
+ * const started = await startTracing({ get: config.get, serviceName: 'macstats-bot' });
+ * if ('tracing' in started) onShutdown(() => started.tracing.shutdown());
+ */
+export async function startTracing(
+  options: StartTracingOptions,
+): Promise<{ tracing: Tracing } | { settings: Extract<TracingSettings, { exporter: 'none' }> }> {
+  const settings = readTracingSettings(options.get);
+  if (settings.exporter === 'none') return { settings };
+  const detected = detectResources({ detectors: [hostDetector] });
+  await detected.waitForAsyncAttributes?.();
+  const serviceName = options.get('OTEL_SERVICE_NAME')?.trim() || options.serviceName;
+  const resource = defaultResource()
+    .merge(detected)
+    .merge(
+      resourceFromAttributes({
+        'service.name': serviceName,
+        'service.instance.id': `${hostname()}:${process.pid}`,
+        'process.pid': process.pid,
+        'process.runtime.name': 'nodejs',
+        'process.runtime.version': process.versions.node,
+        ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
+        ...options.attributes,
+        ...parseKeyValueList(options.get('OTEL_RESOURCE_ATTRIBUTES')),
+        ...(options.get('OTEL_SERVICE_NAME')?.trim() ? { 'service.name': serviceName } : {}),
+      }),
+    );
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(exporterOf(settings))],
+  });
+  provider.register();
+  let stopped: Promise<void> | undefined;
+  return {
+    tracing: {
+      settings,
+      flush: () => provider.forceFlush(),
+      shutdown: () => {
+        stopped ??= provider.shutdown().finally(() => {
+          trace.disable();
+          context.disable();
+          propagation.disable();
+        });
+        return stopped;
+      },
+    },
+  };
+}
