@@ -1,4 +1,5 @@
-import { MacstatsError, silentLogger } from '@macstats/core';
+import { MacstatsError, silentLogger, withSpan } from '@macstats/core';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';
 import { queueInteraction } from './answer-interaction.js';
@@ -16,7 +17,7 @@ import { RecentIds } from './recent-ids.js';
 import { handleInteraction, registerSlashCommands, type SlashContext } from './slash-commands.js';
 import { MIN_SPLIT_LIMIT } from './split-message.js';
 import { systemTimers } from './timers.js';
-import type { DiscordBot, DiscordBotOptions } from './types.js';
+import type { DiscordBot, DiscordBotEvent, DiscordBotOptions } from './types.js';
 
 /** How long `stop()` waits for answers to wind down before disconnecting anyway. */
 const STOP_GRACE_MS = 10_000;
@@ -119,7 +120,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   client.rest.setToken(options.token);
   const sender = new MessageSender(client.rest, options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars);
   const channelsFile = new ChannelSettingsFile(options.channelsFile, logger);
-  const workQueue = new KeyedQueue();
+  const emit = (event: DiscordBotEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.warn({ err: error, event: event.type }, 'an onEvent listener threw');
+    }
+  };
+  const tracer = trace.getTracer('@macstats/discord');
+  const workQueue = new KeyedQueue((depth) => emit({ type: 'queue', depth }));
   const sendQueue = new KeyedQueue();
   const seen = new RecentIds(options.seenMessageLimit ?? DISCORD_BOT_DEFAULTS.seenMessageLimit);
   const timers = options.timers ?? systemTimers;
@@ -172,7 +181,27 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     workQueue,
     botId: () => client.user?.id,
     accepting: () => state === 'running' || state === 'starting',
-    answer: (turn) => answerTurn(turn, answerContext),
+    // One span per message handled (a merged turn is one); the answer's spans are its children.
+    answer: (turn) =>
+      withSpan(
+        tracer,
+        'process discord',
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: {
+            'messaging.system': 'discord',
+            'messaging.operation.type': 'process',
+            'messaging.message.id': turn.messages.at(-1)?.id ?? '',
+            'messaging.batch.message_count': turn.messages.length,
+            'macstats.discord.channel_id': turn.channelId,
+          },
+        },
+        async (span) => {
+          const answered = await answerTurn(turn, answerContext);
+          span.setAttribute('macstats.outcome', answered ? 'answered' : 'dropped');
+          return answered;
+        },
+      ),
     mergeWindowMs: options.mergeWindowMs ?? DISCORD_BOT_DEFAULTS.mergeWindowMs,
     stoppedMessage: DISCORD_BOT_DEFAULTS.stoppedMessage,
     reply: (message, text) =>
@@ -235,16 +264,23 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   client.on(Events.ShardDisconnect, (event, shardId) =>
     logger.warn({ code: event.code, shardId }, 'gateway closed'),
   );
-  client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
+  client.on(Events.ShardReconnecting, (shardId) => {
+    logger.info({ shardId }, 'gateway reconnecting');
+    emit({ type: 'reconnect', shardId });
+  });
   client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway resumed'));
   client.on(Events.ShardError, (error, shardId) => logger.warn({ err: error, shardId }, 'gateway error'));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord.js error'));
-  client.rest.on('rateLimited', (info) =>
+  client.rest.on('rateLimited', (info) => {
     logger.warn(
       { route: info.route, retryAfter: info.retryAfter, global: info.global },
       'Discord rate limit',
-    ),
-  );
+    );
+    emit({ type: 'rate-limited', global: info.global, route: info.route });
+  });
+  client.rest.on('response', (request, response) => {
+    if (response.status === 429) emit({ type: 'http-429', route: request.route });
+  });
 
   async function start(): Promise<void> {
     if (state === 'running') return;

@@ -5,5 +5,6 @@ export { createDiscordBot } from './discord-bot.js';
 export { MIN_SPLIT_LIMIT, splitMessage } from './split-message.js';
 export type {
   DiscordBot,
+  DiscordBotEvent,
   DiscordBotOptions,
 } from './types.js';

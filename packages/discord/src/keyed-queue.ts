@@ -5,6 +5,15 @@
  */
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<void>>();
+  private count = 0;
+
+  /** @param onSize Told the number of tasks running or waiting whenever it changes. */
+  constructor(private readonly onSize?: (size: number) => void) {}
+
+  /** Tasks running or waiting, over every key. */
+  get size(): number {
+    return this.count;
+  }
 
   /** Keys with a task running or waiting. */
   get activeKeys(): number {
@@ -14,7 +23,8 @@ export class KeyedQueue {
   /** Runs `task` after every task added before it under `key`; resolves or rejects as it does. */
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(task);
+    this.onSize?.(++this.count);
+    const result = previous.then(task).finally(() => this.onSize?.(--this.count));
     // A failed task must not stop the ones behind it.
     const tail = result.then(
       () => undefined,

@@ -1,6 +1,17 @@
 import type { Agent, Logger } from '@macstats/core';
 import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
 
+/** What the bot reports for metrics: reconnects, rate limits, 429s and its queue. */
+export type DiscordBotEvent =
+  /** A gateway shard is reconnecting. */
+  | { type: 'reconnect'; shardId: number }
+  /** A REST request waits for a rate limit (per route, or the global one). */
+  | { type: 'rate-limited'; global: boolean; route: string }
+  /** Discord answered a REST request with 429 Too Many Requests. */
+  | { type: 'http-429'; route: string }
+  /** Messages being answered or waiting for their turn, over every channel. */
+  | { type: 'queue'; depth: number };
+
 /** Options of {@link createDiscordBot}. Defaults are in {@link DISCORD_BOT_DEFAULTS}. */
 export interface DiscordBotOptions extends DiscordBotFeatureOptions {
   /** The bot token from the developer portal. */
@@ -47,6 +58,8 @@ export interface DiscordBotOptions extends DiscordBotFeatureOptions {
   shards?: readonly number[] | undefined;
   /** How many shards there are in all, across every process. Required with `shards`. */
   shardCount?: number | undefined;
+  /** Told of reconnects, rate limits, 429s and the queue's depth (an app counts them). */
+  onEvent?: ((event: DiscordBotEvent) => void) | undefined;
 }
 
 /** A running Discord bot. */

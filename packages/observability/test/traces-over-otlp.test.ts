@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createAgent, createModelPool, createOllamaModel, type Tool } from '@macstats/core';
+import { createScheduler } from '@macstats/scheduler';
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../src/index.js';
@@ -236,6 +240,42 @@ describe('spans of an answer, received over OTLP/HTTP (http/json)', () => {
     pool.close();
     const { children } = await answerSpans(2);
     expect(children[0]?.attributes['macstats.pool.member']).toBe(ollama.url);
+  });
+});
+
+describe('spans of a scheduled run', () => {
+  it('makes the answer of a scheduled run a child of its scheduled_run span', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'macstats-otel-'));
+    const file = join(dir, 'schedules.json');
+    await writeFile(
+      file,
+      JSON.stringify({ schedules: [{ id: 'digest', cron: '0 0 1 1 *', task: 'Sum up.' }] }),
+    );
+    const agent = createAgent({ ollama: { host: ollama.url, model: MODEL }, tools: [], memory: false });
+    const scheduler = createScheduler({
+      file,
+      watch: false,
+      execute: async (schedule, signal) => (await agent.answer(schedule.task, { signal })).text,
+    });
+    try {
+      await scheduler.start();
+      ollama.enqueue('All quiet.');
+      expect((await scheduler.runNow('digest')).outcome).toBe('ok');
+    } finally {
+      await scheduler.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+    await tracing.flush();
+    await receiver.until(() => receiver.spans.some((span) => span.name === 'scheduled_run digest'));
+    const run = receiver.spans.find((span) => span.name === 'scheduled_run digest');
+    const answer = receiver.spans.find((span) => span.name === 'invoke_agent');
+    expect(run?.attributes).toMatchObject({
+      'macstats.schedule.id': 'digest',
+      'macstats.schedule.manual': true,
+      'macstats.outcome': 'ok',
+    });
+    expect(answer?.parentSpanId).toBe(run?.spanId);
+    expect(answer?.traceId).toBe(run?.traceId);
   });
 });
 

@@ -1,4 +1,5 @@
-import { formatDuration, MacstatsError, raceSignal } from '@macstats/core';
+import { formatDuration, MacstatsError, raceSignal, recordSpanError } from '@macstats/core';
+import { context, trace } from '@opentelemetry/api';
 import type { Clock } from './clock.js';
 import { deliveryIdOf } from './outbox.js';
 import type { RunRecord } from './run-history.js';
@@ -40,17 +41,28 @@ export function runTask(
     );
   }, timeoutMs);
 
+  // One span per run; the agent's answer inside it is its child. No-op without an SDK.
+  const span = trace.getTracer('@macstats/scheduler').startSpan(`scheduled_run ${schedule.id}`, {
+    attributes: {
+      'macstats.schedule.id': schedule.id,
+      'macstats.schedule.manual': manual,
+      'macstats.schedule.lateness_ms': Math.max(0, startedAt - due),
+    },
+  });
+  const active = trace.setSpan(context.active(), span);
   const finished = (async () => {
     let outcome: RunResult['outcome'] | 'aborted';
     let text: string;
+    let thrown: unknown;
     try {
       text = await raceSignal(
-        Promise.resolve().then(() => execute(schedule, controller.signal)),
+        context.with(active, () => Promise.resolve().then(() => execute(schedule, controller.signal))),
         controller.signal,
       );
       outcome = 'ok';
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      thrown = reason;
       text = reason instanceof Error ? reason.message : String(reason);
       outcome = !controller.signal.aborted
         ? 'error'
@@ -60,6 +72,9 @@ export function runTask(
     } finally {
       clock.clearTimeout(timer);
     }
+    span.setAttribute('macstats.outcome', outcome);
+    if (outcome !== 'ok') recordSpanError(span, thrown);
+    span.end();
     const durationMs = Math.max(0, clock.now() - startedAt);
     const record: RunRecord = {
       id: schedule.id,
