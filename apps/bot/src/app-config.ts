@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CONFIG_KEYS, loadConfig, parseSchedulerLease } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
+import { OBSERVABILITY_SETTING_KEYS } from '@macstats/observability';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { parseDiagnosticsSetting } from './diagnostics.js';
@@ -89,6 +90,11 @@ export interface AppConfig {
   logLevel: string;
   /** `MACSTATS_DIAGNOSTICS`: seconds between `diagnostics` log lines of `start`; off when unset. */
   diagnosticsSeconds: number | undefined;
+  /**
+   * Reads any setting (environment first, then the config files): the `OTEL_*` settings and
+   * `METRICS_PORT` / `METRICS_HOST`, which `@macstats/observability` reads through it.
+   */
+  setting(key: string): string | undefined;
   /** Problems reading the `.config.env` files, one sentence each. */
   warnings: string[];
   /** One line per setting and where it came from, secrets masked. */
@@ -112,6 +118,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
       'DISCORD_SHARD_COUNT',
       'OLLAMA_HOSTS',
       'MACSTATS_DIAGNOSTICS',
+      ...OBSERVABILITY_SETTING_KEYS,
     ],
   });
   const get = (key: string) => {
@@ -171,6 +178,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     discordShardCount: shards.count,
     logLevel: get('LOG_LEVEL') ?? 'info',
     diagnosticsSeconds: parseDiagnosticsSetting(get('MACSTATS_DIAGNOSTICS')),
+    setting: get,
     warnings,
     describe: () => loaded.describe(),
   };

@@ -12,6 +12,7 @@ import {
   type ModelPool,
 } from '@macstats/core';
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
+import type { AppMetrics } from '@macstats/observability';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
@@ -200,6 +201,10 @@ export async function createRuntime(
     scheduleSource?: ScheduleSource | undefined;
     memoryStore?: MemoryStore | undefined;
     noteBackend?: NoteBackend | undefined;
+    /** Counts each answer (`METRICS_PORT`). */
+    metrics?: AppMetrics | undefined;
+    /** Prompts, replies and tool text in spans (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`). */
+    recordContent?: boolean | undefined;
   } = {},
 ): Promise<Runtime> {
   const [checked, assembled] = await Promise.allSettled([
@@ -237,16 +242,18 @@ export async function createRuntime(
     contextLength: config.modelContextLength,
     maxContextLength: config.modelMaxContext,
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
+    ...(shared.recordContent ? { telemetry: { recordContent: true } } : {}),
   });
-  return {
-    agent: withNotes(
-      withModel(
-        agent,
-        () => model.current(),
-        (name) => installed.problem(name),
-      ),
-      tools.notes,
+  const answering = withNotes(
+    withModel(
+      agent,
+      () => model.current(),
+      (name) => installed.problem(name),
     ),
+    tools.notes,
+  );
+  return {
+    agent: shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering,
     tools,
     server,
     async close() {

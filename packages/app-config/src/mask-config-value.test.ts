@@ -23,6 +23,8 @@ describe('masking', () => {
 
   it('recognises secret keys', () => {
     expect(['DISCORD_BOT_TOKEN', 'BRAVE_API_KEY', 'DB_PASSWORD'].every(isSecretKey)).toBe(true);
+    // OTLP headers carry the trace backend's key (Langfuse's Basic auth, Honeycomb's team key).
+    expect(['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'].every(isSecretKey)).toBe(true);
     expect(['OLLAMA_HOST', 'OLLAMA_MODEL', 'ALLOW_LOCAL_CMD'].some(isSecretKey)).toBe(false);
   });
 

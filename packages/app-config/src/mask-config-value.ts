@@ -1,7 +1,7 @@
 import { maskUrl } from '@macstats/core';
 
 const SECRET_KEY =
-  /(token|secret|password|passwd|api_?key|_key$|^key$|auth|credential|private|cookie|session)/i;
+  /(token|secret|password|passwd|api_?key|_key$|^key$|auth|credential|private|cookie|session|headers$)/i;
 const SECRET_ASSIGNMENT =
   /\b([\w-]*(?:token|secret|password|passwd|api[_-]?key|auth)[\w-]*)([=:])([^\s|&]+)/gi;
 

@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent, createModelPool, createOllamaModel, type Tool } from '@macstats/core';
 import { createScheduler } from '@macstats/scheduler';
-import { type FakeOllama, startFakeOllama } from '@macstats/testing';
+import {
+  type FakeOllama,
+  type FakeOtlp,
+  type FakeOtlpSpan,
+  startFakeOllama,
+  startFakeOtlp,
+} from '@macstats/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../src/index.js';
-import { type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 
 const MODEL = 'llama3.2:3b';
 const lookup: Tool = {
@@ -33,12 +38,12 @@ const refusing: Tool = {
   run: async () => ({ text: 'Command not allowed: secret-argument', isError: true }),
 };
 
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let receiver: FakeOtlp;
 let tracing: Tracing;
 let ollama: FakeOllama;
 
 beforeAll(async () => {
-  receiver = await startOtlpReceiver();
+  receiver = await startFakeOtlp();
   const env: Record<string, string> = {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -61,7 +66,7 @@ beforeEach(() => {
 });
 
 /** The spans of the one answer made since the test began, once they have all arrived. */
-async function answerSpans(count: number): Promise<{ answer: ReceivedSpan; children: ReceivedSpan[] }> {
+async function answerSpans(count: number): Promise<{ answer: FakeOtlpSpan; children: FakeOtlpSpan[] }> {
   await tracing.flush();
   await receiver.until(() => receiver.spans.length >= count);
   const answer = receiver.spans.find((span) => span.name.startsWith('invoke_agent'));

@@ -45,6 +45,8 @@ export type {
   FakeOpenAiOptions,
   FakeOpenAiReply,
 } from './fake-openai-types.js';
+export type { FakeOtlp, FakeOtlpSpan } from './fake-otlp.js';
+export { startFakeOtlp } from './fake-otlp.js';
 export type {
   FakeSearxng,
   FakeSearxngOptions,

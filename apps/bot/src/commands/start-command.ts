@@ -1,5 +1,6 @@
 import { MacstatsError } from '@macstats/core';
 import { createDiscordBot, type DiscordBot } from '@macstats/discord';
+import { startObservability } from '@macstats/observability';
 import {
   createScheduler,
   createTaskExecutor,
@@ -54,6 +55,12 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const graceMs = options.shutdownGraceMs ?? START_DEFAULTS.shutdownGraceMs;
   logger.info({ home: config.home, config: config.describe().split('\n') }, 'macstats starting');
   for (const warning of config.warnings) logger.warn({}, warning);
+  // OTEL_* and METRICS_PORT: spans and /metrics; with none of them set nothing starts.
+  const observability = await startObservability({
+    get: config.setting,
+    serviceName: 'macstats-bot',
+    logger,
+  });
   // DATABASE_URL: schedules, their state and history, the leadership, conversation memory and
   // MEMORY notes are shared by every host.
   let database: PostgresStore | undefined;
@@ -71,6 +78,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     } catch (error) {
       logger.error({ err: error }, `could not start: ${(error as Error).message}`);
       io.err(`macstats could not start: ${(error as Error).message}`);
+      await observability.close();
       return EXIT.failed;
     }
     logger.info({ database: database.database }, 'shared state on PostgreSQL');
@@ -82,6 +90,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
+    metrics: observability.metrics,
+    recordContent: observability.recordContent,
   });
   logger.info(
     {
@@ -110,6 +120,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       ...(config.discordShardCount !== undefined
         ? { shardCount: config.discordShardCount, shards: config.discordShards }
         : {}),
+      ...(observability.metrics ? { onEvent: observability.metrics.recordDiscord } : {}),
     });
   } else {
     logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
@@ -119,7 +130,10 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
     execute: createTaskExecutor({ tools: runtime.tools.tools, agent: scheduledAgent(runtime) }),
-    onEvent: (event) => logSchedulerEvent(io, event, shared !== undefined),
+    onEvent: (event) => {
+      observability.metrics?.recordSchedulerEvent(event);
+      logSchedulerEvent(io, event, shared !== undefined);
+    },
     onDeliver: async (schedule, result) => {
       const message = formatDelivery(schedule, result);
       const where = {
@@ -164,6 +178,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     io.err(`macstats could not start: ${(error as Error).message}`);
     await closeAll(bot, scheduler, runtime, 0, () => {});
     await database?.close();
+    await observability.close();
     return refused ? EXIT.config : EXIT.failed;
   }
   logger.info({ discord: Boolean(bot), leader: scheduler.isLeader }, 'macstats is running');
@@ -189,6 +204,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
   else await database?.close();
   stopDiagnostics();
+  // Last: the spans of the answers and runs that ended while closing are sent too.
+  await observability.close();
   logger.info({}, 'macstats stopped');
   return EXIT.ok;
 }

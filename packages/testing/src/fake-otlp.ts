@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One span as the receiver decoded it from OTLP/JSON. */
-export interface ReceivedSpan {
+/** One span as the fake OTLP receiver decoded it from OTLP/JSON. */
+export interface FakeOtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -37,12 +37,31 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown
   return Object.fromEntries((list ?? []).map(({ key, value }) => [key, decodeValue(value)]));
 }
 
+/** A running fake OTLP receiver; see {@link startFakeOtlp}. */
+export interface FakeOtlp {
+  /** The base URL, for `OTEL_EXPORTER_OTLP_ENDPOINT`: `http://127.0.0.1:40123`. */
+  url: string;
+  /** Every span received by OTLP/JSON, in order of arrival. */
+  spans: FakeOtlpSpan[];
+  /** Every request (JSON or protobuf): its path, headers and size. */
+  requests: Array<{ path: string; headers: IncomingHttpHeaders; bytes: number }>;
+  /** Resolves once `test` holds, checked after each request. */
+  until(test: () => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
- * An OTLP/HTTP traces receiver on 127.0.0.1: decodes the JSON requests of the exporter
- * (`http/json`) into spans; protobuf requests are kept as raw bodies.
+ * An OTLP/HTTP traces receiver on 127.0.0.1 (port 0): decodes the exporter's `http/json`
+ * requests into spans (ids, parent, name, kind, attributes, status, events, resource) and
+ * records every request, protobuf ones as their size.
+ *
+ * @example
+ * const otlp = await startFakeOtlp();
+ * // OTEL_EXPORTER_OTLP_ENDPOINT=otlp.url OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+ * await otlp.until(() => otlp.spans.some((span) => span.name === 'invoke_agent'));
  */
-export async function startOtlpReceiver() {
-  const spans: ReceivedSpan[] = [];
+export async function startFakeOtlp(): Promise<FakeOtlp> {
+  const spans: FakeOtlpSpan[] = [];
   const requests: Array<{ path: string; headers: IncomingHttpHeaders; bytes: number }> = [];
   const waiters: Array<() => void> = [];
   const server = createServer((request, response) => {
@@ -84,7 +103,6 @@ export async function startOtlpReceiver() {
     url: `http://127.0.0.1:${port}`,
     spans,
     requests,
-    /** Resolves once `test` holds for the spans received so far. */
     async until(test: () => boolean): Promise<void> {
       while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
     },
