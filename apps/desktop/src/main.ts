@@ -2,6 +2,7 @@
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
 import { MacstatsError } from '@macstats/core';
+import { startObservability } from '@macstats/observability';
 import type { PostgresStore } from '@macstats/store-postgres';
 import { readAppConfig } from './cli/app-config.js';
 import { createAppTools } from './cli/app-tools.js';
@@ -27,6 +28,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = readAppConfig(process.env, process.cwd());
   const logger = createConsoleLogger(process.env['MACSTATS_DEBUG'] === '1');
+  // OTEL_* and METRICS_PORT as the bot reads them; the page's totals of today count regardless.
+  const observability = await startObservability({
+    get: config.setting,
+    serviceName: 'macstats-dashboard',
+    alwaysCount: true,
+    logger,
+  });
   // DATABASE_URL: the schedules, their runs, the leadership, conversation memory and MEMORY notes
   // are shared with the bot hosts. A database that cannot be reached stops the start with its one sentence.
   let database: PostgresStore | undefined;
@@ -45,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
     dashboard = await startDashboard({
       home: config.home,
       port: args.port,
+      appMetrics: observability.metrics,
+      recordContent: observability.recordContent,
       ollama: {
         host: config.ollamaHost,
         ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
@@ -74,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     await appTools.close();
     await database?.close();
+    await observability.close();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       console.error(
         `Port ${args.port} is in use: choose another with --port, or leave it out for a free one.`,
@@ -110,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
   await dashboard.close();
   await appTools.close();
   await database?.close();
+  await observability.close();
   return 0;
 }
 

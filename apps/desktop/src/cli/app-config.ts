@@ -28,6 +28,8 @@ export interface AppConfig {
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
   fixedAboveHomeFile: string[];
+  /** Any setting by name (environment first, then the files): the `OTEL_*` and `METRICS_*` ones. */
+  setting(key: string): string | undefined;
   /** Lines of the config files that could not be read. */
   warnings: string[];
 }
@@ -55,6 +57,7 @@ export function readAppConfig(
     databaseUrl: config.get('DATABASE_URL')?.trim() || undefined,
     schedulerLeaseMs: schedulerLease(config.get('SCHEDULER_LEASE_MS'), warnings),
     values: config.values,
+    setting: (key) => config.get(key)?.trim() || undefined,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {
       const source = config.sources[name];
       return source === 'env' || (source === localFile && localFile !== homeFile);

@@ -1,4 +1,5 @@
 import type { InferenceRecord } from '@macstats/metrics';
+import type { TodayTotals } from '@macstats/observability';
 import { h, replaceChildren } from './dom.js';
 import { formatDuration, formatPercent, formatTime } from './format.js';
 
@@ -9,14 +10,20 @@ export interface InferenceState {
 }
 
 /** "Model calls": what each answer of the model cost this machine. Hidden until there is one. */
-export function createInferenceBlock(): { element: HTMLElement; update(state: InferenceState | null): void } {
+export function createInferenceBlock(): {
+  element: HTMLElement;
+  update(state: InferenceState | null): void;
+  today(totals: TodayTotals): void;
+} {
   const summary = h('p', { class: 'muted' });
+  const todayLine = h('p', { class: 'muted', id: 'today' });
   const rows = h('tbody', {});
   const element = h(
     'div',
     { class: 'process-block', id: 'inference', hidden: true },
     h('h3', {}, 'Model calls'),
     summary,
+    todayLine,
     h(
       'div',
       { class: 'table-scroll' },
@@ -43,6 +50,9 @@ export function createInferenceBlock(): { element: HTMLElement; update(state: In
   );
   return {
     element,
+    today(totals) {
+      todayLine.textContent = todayText(totals);
+    },
     update(state) {
       element.hidden = !state || state.records.length === 0;
       if (!state || element.hidden) return;
@@ -74,4 +84,20 @@ export function createInferenceBlock(): { element: HTMLElement; update(state: In
 function kindOf(record: InferenceRecord): string {
   if (record.hadToolCall) return 'tool call';
   return record.purpose === 'summary' || record.purpose === 'plan' ? record.purpose : 'reply';
+}
+
+/** "Today: 12 answers (1 failed) · 3400 tokens in, 800 out · 2 tool failures · 4 scheduled runs". */
+export function todayText(totals: TodayTotals): string {
+  const { answers, tokens, toolFailures, scheduledRuns, containment } = totals;
+  const count = answers.ok + answers.error + answers.aborted;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [
+    `${plural(count, 'answer')}${answers.error > 0 ? ` (${answers.error} failed)` : ''}`,
+    `${tokens.input} tokens in, ${tokens.output} out`,
+    plural(toolFailures, 'tool failure'),
+    plural(scheduledRuns.ok + scheduledRuns.failed, 'scheduled run'),
+  ];
+  if (containment.refused + containment.approved > 0)
+    parts.push(`${containment.refused} refused, ${containment.approved} approved`);
+  return `Today: ${parts.join(' · ')}`;
 }

@@ -1,4 +1,5 @@
 import type { HistoryPoint, HistoryResolution, MetricsSnapshot, ProcessMetrics } from '@macstats/metrics';
+import type { TodayTotals } from '@macstats/observability';
 import { getJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatBytes, formatDuration, formatPercent, formatRate, formatTime } from './format.js';
@@ -191,7 +192,16 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
   }
 
   stream.on('metrics', (data) => onSample(data as MetricsEvent));
-  stream.on('inference', (data) => inference.update(data as InferenceState));
+  // Today's totals come from the app's counters (`GET /api/today`): read again after each model call.
+  const loadToday = () =>
+    void getJson<TodayTotals>('/api/today').then(
+      (totals) => inference.today(totals),
+      () => {},
+    );
+  stream.on('inference', (data) => {
+    inference.update(data as InferenceState);
+    loadToday();
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && dirty) drawCharts();
   });
@@ -200,6 +210,7 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
   return {
     initial(state) {
       inference.update(state.inference ?? null);
+      loadToday();
       // Only when no live sample has arrived yet: a stream sample is at least as new.
       if (state.metrics && footer.dataset['time'] === undefined) onSample(state.metrics);
     },

@@ -21,6 +21,7 @@ import {
   type MetricsCollector,
 } from '@macstats/metrics';
 import { createOpenAiModel } from '@macstats/model-openai';
+import type { AppMetrics } from '@macstats/observability';
 import {
   createFileScheduleSource,
   createScheduler,
@@ -69,6 +70,13 @@ export interface DashboardSharedState {
 export interface DashboardOptions {
   /** The data folder (`MACSTATS_HOME`): schedules, sessions, transcripts, the saved settings. */
   home: string;
+  /**
+   * Counts answers and scheduled runs (`@macstats/observability`): `/metrics` when the app
+   * serves it, and today's totals on the page (`GET /api/today`).
+   */
+  appMetrics?: AppMetrics | undefined;
+  /** Prompts, replies and tool text in spans. Default false. */
+  recordContent?: boolean | undefined;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
   ollama: { host: string; model?: string; keepAlive?: string | number | undefined };
   /**
@@ -200,13 +208,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             ...options.context,
             // Scheduled runs have no page; chat answers add RUN_JS to their tools.
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
+            ...(options.recordContent ? { telemetry: { recordContent: true } } : {}),
           });
-          return chatAgent;
+          return options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
         },
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
       checkOllama = ollama.check;
-      const metrics = createMetricsFeature(core, { collector, recorder: createInferenceRecorder(collector) });
+      const appMetrics = options.appMetrics;
+      const metrics = createMetricsFeature(core, {
+        collector,
+        recorder: createInferenceRecorder(collector),
+        ...(appMetrics ? { today: () => appMetrics.today() } : {}),
+      });
       const chat = createChatFeature(core, {
         store: createConversationStore(join(home, 'desktop', 'conversations')),
         agent: ollama.agent,
@@ -248,7 +262,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           ...(shared ? shared.scheduler : { file: schedulesFile, stateDir: home }),
           execute,
           logger,
-          onEvent: (event) => onEvent?.(event),
+          onEvent: (event) => {
+            options.appMetrics?.recordSchedulerEvent(event);
+            onEvent?.(event);
+          },
         });
         const schedules = createSchedulesFeature(core, {
           source: scheduleSource,

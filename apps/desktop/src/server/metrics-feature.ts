@@ -9,6 +9,7 @@ import {
   type MetricsCollector,
   type MetricsSnapshot,
 } from '@macstats/metrics';
+import type { TodayTotals } from '@macstats/observability';
 import { HttpError, sendJson } from './http-helpers.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
@@ -21,6 +22,8 @@ export interface MetricsFeatureOptions {
   fastMs?: number;
   /** The collector's slow period. Default 5000 ms. */
   slowMs?: number;
+  /** Today's totals of answers, tokens, tools and runs (`@macstats/observability`), for `GET /api/today`. */
+  today?: () => Promise<TodayTotals>;
 }
 
 /** What each `metrics` event and the first paint carry. */
@@ -73,6 +76,15 @@ export function createMetricsFeature(
       return record;
     },
     routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/today$/,
+        kind: 'read',
+        async handle({ response }) {
+          if (!options.today) throw new HttpError(404, "Today's totals are not counted here.");
+          sendJson(response, 200, await options.today());
+        },
+      },
       {
         method: 'GET',
         path: /^\/api\/metrics\/history$/,
