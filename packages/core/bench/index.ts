@@ -5,6 +5,7 @@ import { measureLoopOverhead } from './loop-overhead.js';
 import { measureParse } from './parse.js';
 import { measurePrefixReuse } from './prefix-reuse.js';
 import { measurePromptBudget } from './prompt-budget.js';
+import { measureTracingOverhead } from './tracing-overhead.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const started = performance.now();
@@ -78,6 +79,22 @@ console.log(
 );
 console.log(
   `   JSON.stringify of the same messages           ${budget.stringifyMs.toFixed(3)} ms   ratio ${(budget.budgetMs / budget.stringifyMs).toFixed(2)}x`,
+);
+
+// Last: it registers the OpenTelemetry SDK, which the sections above run without.
+const tracing = await measureTracingOverhead();
+console.log(
+  '\n6. Tracing: the same two-call turn with the OpenTelemetry SDK registered and a batching OTLP/HTTP exporter to a loopback sink',
+);
+console.log('   per turn                                   wall (median)   client CPU (mean)');
+const tracingRow = (label: string, name: 'off' | 'on') =>
+  console.log(
+    `   ${label.padEnd(42)} ${tracing.wallMs[name].toFixed(2).padStart(8)} ms   ${tracing.cpuMs[name].toFixed(2).padStart(8)} ms`,
+  );
+tracingRow('agent.answer on a no-op tracer', 'off');
+tracingRow(`agent.answer traced (${tracing.spansPerAnswer.toFixed(0)} spans exported)`, 'on');
+console.log(
+  `   extra per answer = ${(tracing.wallMs.on - tracing.wallMs.off).toFixed(3)} ms wall, ${(tracing.cpuMs.on - tracing.cpuMs.off).toFixed(3)} ms CPU   (section 1 is the cost with no SDK)`,
 );
 
 console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

@@ -20,7 +20,7 @@ export interface LoopOverhead {
 }
 
 /** Starts the fake Ollama in a child process (same loader as this one) and resolves its URL. */
-async function startFakeProcess() {
+export async function startFakeProcess() {
   const file = fileURLToPath(new URL('./fake-ollama-process.ts', import.meta.url));
   const child = spawn(process.execPath, [...process.execArgv, file], { stdio: ['pipe', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];

@@ -261,31 +261,16 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
-  /** One answer inside its `invoke_agent` span (a no-op without an SDK). */
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
-    answerOptions.signal?.throwIfAborted();
+    const { signal, conversationId } = answerOptions;
+    signal?.throwIfAborted();
+    // The answer's `invoke_agent` span; its children name it as parent (a no-op without an SDK).
     const trace = new AnswerTrace(options.telemetry, {
       model: answerOptions.model ?? model.model,
       provider: model.provider,
-      conversationId: answerOptions.conversationId,
+      conversationId,
       question,
     });
-    try {
-      const result = await trace.run(() => answerTraced(question, answerOptions, trace));
-      trace.end(result);
-      return result;
-    } catch (error) {
-      trace.fail(error);
-      throw error;
-    }
-  }
-
-  async function answerTraced(
-    question: string,
-    answerOptions: AnswerOptions,
-    trace: AnswerTrace,
-  ): Promise<AgentAnswer> {
-    const { signal, conversationId } = answerOptions;
     const listeners = [options.onEvent, answerOptions.onEvent].filter((listener) => listener !== undefined);
     const emit =
       listeners.length === 0
@@ -345,7 +330,7 @@ export function createAgent(options: AgentOptions): Agent {
         trace,
       });
       const { failure, ...outcome } = result;
-      if ('failure' in result) return failed(failure, outcome, forModel, emit);
+      if ('failure' in result) return trace.end(failed(failure, outcome, forModel, emit));
       if (memory && conversationId !== undefined)
         await memory.recordTurn(
           conversationId,
@@ -353,11 +338,14 @@ export function createAgent(options: AgentOptions): Agent {
           outcome.text,
           (outcome.labels?.outside.length ?? 0) > 0,
         );
-      return outcome;
+      return trace.end(outcome);
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
+      if (signal?.aborted) {
+        trace.fail(signal.reason);
+        throw signal.reason;
+      }
       const nothing = { text: '', toolCalls: [], llmCalls: 0, steps: [], usage: sumUsage([]) };
-      return failed(error, nothing, forModel, emit);
+      return trace.end(failed(error, nothing, forModel, emit));
     } finally {
       endAnswer?.();
     }

@@ -138,12 +138,14 @@ export async function attempt(
   const labels = skipped
     ? undefined
     : labelsOf(call.toolRef as Tool, { argument, arguments: args, conversationId: settings.conversationId });
-  const decision = labels
-    ? await contain(turn, call, labels, args).catch((error: unknown) => {
-        span.end({ result: { text: '', isError: true }, thrown: error });
-        throw error;
-      })
-    : undefined;
+  let decision: ContainmentDecision | undefined;
+  try {
+    decision = labels ? await contain(turn, call, labels, args) : undefined;
+  } catch (error) {
+    // Only the caller's abort (while the user was asked) gets here: its span ends with it.
+    span.end({ result: { text: '', isError: true }, thrown: error });
+    throw error;
+  }
   const asked = decision?.asked === true;
   if (decision?.decision === 'refused') skipped = 'contained';
   const recorded = decision ? { ...made, containment: decision } : made;
@@ -172,11 +174,15 @@ export async function attempt(
       conversationId: settings.conversationId,
       ...(emit ? { onStatus: (text: string) => emit({ type: 'status', text }) } : {}),
     });
-  // Only the caller's abort rejects: its span ends with it.
-  const { result, durationMs, thrown } = await span.run(run).catch((error: unknown) => {
+  let ran: Awaited<ReturnType<typeof runTool>>;
+  try {
+    ran = await span.run(run);
+  } catch (error) {
+    // Only the caller's abort rejects: its span ends with it.
     span.end({ result: { text: '', isError: true }, thrown: error });
     throw error;
-  });
+  }
+  const { result, durationMs, thrown } = ran;
   span.end({ result, decision, thrown });
   turn.outputs.push(result.text);
   settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels as CallLabels, result.text);

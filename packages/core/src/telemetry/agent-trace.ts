@@ -1,6 +1,8 @@
 import {
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -27,12 +29,19 @@ export interface AgentTelemetryOptions {
   agentName?: string | undefined;
 }
 
+const TRACER_NAME = '@macstats/core';
 let tracerOf: { provider: unknown; tracer: Tracer } | undefined;
 
-/** Core's tracer of the global provider, looked up again when an app replaces the provider. */
-function defaultTracer(): Tracer {
+/**
+ * Core's tracer of the global provider, looked up again when an app replaces the provider;
+ * undefined while no SDK is installed (the API's proxy has no provider behind it), so an
+ * answer then makes no span object at all.
+ */
+function defaultTracer(): Tracer | undefined {
   const provider = trace.getTracerProvider();
-  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('@macstats/core') };
+  if (provider instanceof ProxyTracerProvider && provider.getDelegateTracer(TRACER_NAME) === undefined)
+    return undefined;
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer(TRACER_NAME) };
   return tracerOf.tracer;
 }
 
@@ -74,6 +83,8 @@ export interface OpenSpan {
 }
 
 function open(span: Span, parent: Context): OpenSpan {
+  // A span that records nothing (no SDK) has nothing to hand down: the work runs as it is.
+  if (!span.isRecording()) return { span, run: (work) => work() };
   const active = trace.setSpan(parent, span);
   return { span, run: (work) => context.with(active, work) };
 }
@@ -106,11 +117,12 @@ function tokens(span: Span, input: number | null, output: number | null): void {
  * no-op and no attribute is computed.
  */
 export class AnswerTrace {
-  readonly #tracer: Tracer;
+  readonly #tracer: Tracer | undefined;
   readonly #content: boolean;
   readonly #provider: string | undefined;
   readonly #model: string;
-  readonly #answer: OpenSpan;
+  /** Undefined without an SDK: then every method is a no-op. */
+  readonly #answer: Span | undefined;
   readonly #context: Context;
 
   constructor(
@@ -128,12 +140,14 @@ export class AnswerTrace {
     this.#model = answer.model;
     const name = options?.agentName;
     const parent = context.active();
+    this.#context = parent;
+    if (!this.#tracer) return;
     const span = this.#tracer.startSpan(
       name ? `invoke_agent ${name}` : 'invoke_agent',
       { kind: SpanKind.INTERNAL },
       parent,
     );
-    this.#answer = open(span, parent);
+    this.#answer = span;
     this.#context = trace.setSpan(parent, span);
     if (!span.isRecording()) return;
     span.setAttributes(this.#common('invoke_agent'));
@@ -152,14 +166,10 @@ export class AnswerTrace {
     };
   }
 
-  /** Runs the answer with its span active. */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.#answer.run(work);
-  }
-
-  /** Ends the answer's span with its outcome, usage and counts. */
-  end(answer: AnswerSummary): void {
-    const { span } = this.#answer;
+  /** Ends the answer's span with its outcome, usage and counts; returns the answer. */
+  end<A extends AnswerSummary>(answer: A): A {
+    const span = this.#answer;
+    if (!span) return answer;
     if (span.isRecording()) {
       const failures = answer.toolCalls.filter((call) => call.result.isError === true).length;
       const decided = (decision: string) =>
@@ -184,11 +194,13 @@ export class AnswerTrace {
         );
     }
     span.end();
+    return answer;
   }
 
   /** Ends the answer's span of an answer that rejected (its signal aborted). */
   fail(error: unknown): void {
-    const { span } = this.#answer;
+    const span = this.#answer;
+    if (!span) return;
     if (span.isRecording()) {
       span.setAttribute('macstats.outcome', 'aborted');
       recordSpanError(span, error);
@@ -202,6 +214,7 @@ export class AnswerTrace {
     fit: RequestFit,
     messages: readonly ModelMessage[],
   ): ChatSpan {
+    if (!this.#tracer || !this.#answer) return NO_CHAT_SPAN;
     const span = this.#tracer.startSpan(`chat ${request.model}`, { kind: SpanKind.CLIENT }, this.#context);
     if (span.isRecording()) {
       span.setAttributes({
@@ -225,6 +238,7 @@ export class AnswerTrace {
 
   /** Starts the span of one tool call, a child of the answer's. */
   tool(call: { tool: string; argument: string; iteration: number; id?: string | undefined }): ToolSpan {
+    if (!this.#tracer || !this.#answer) return NO_TOOL_SPAN;
     const span = this.#tracer.startSpan(
       `execute_tool ${call.tool}`,
       { kind: SpanKind.INTERNAL },
@@ -316,3 +330,8 @@ export class ToolSpan {
     span.end();
   }
 }
+
+/** What the spans of an answer without an SDK are: nothing. */
+const NO_SPAN: OpenSpan = { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), run: (work) => work() };
+const NO_CHAT_SPAN = new ChatSpan(NO_SPAN, false);
+const NO_TOOL_SPAN = new ToolSpan(NO_SPAN, false);
