@@ -193,3 +193,23 @@ describe('/metrics', () => {
     metrics.close();
   });
 });
+
+describe('the Grafana dashboard in docs/', () => {
+  it('queries only metrics the apps serve', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const dashboard = await readFile(
+      new URL('../../../docs/grafana/macstats-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const queried = new Set(
+      [...dashboard.matchAll(/\b(macstats_[a-z0-9_]+)/g)].map(([, name]) =>
+        (name ?? '').replace(/_bucket$/, ''),
+      ),
+    );
+    const metrics = createAppMetrics();
+    const served = new Set((await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name));
+    metrics.close();
+    expect([...queried].filter((name) => !served.has(name))).toEqual([]);
+    expect(queried.size).toBeGreaterThan(10);
+  });
+});
