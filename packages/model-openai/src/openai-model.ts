@@ -204,6 +204,8 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
 
   return {
     model: name,
+    // As spans name it (`gen_ai.provider.name`): the API these servers speak.
+    provider: 'openai',
     baseUrl,
     chat,
     capabilities,
