@@ -1,26 +1,11 @@
 import { Readable } from 'node:stream';
-import { type AgentAnswer, createAgent, type Tool } from '@macstats/core';
+import { type AgentAnswer, createAgent } from '@macstats/core';
 import type { SchedulerEvent } from '@macstats/scheduler';
 import { startFakeOllama } from '@macstats/testing';
 import { getMetricsFromStream, type PromMetrics } from 'prom2javascript';
 import { describe, expect, it } from 'vitest';
 import { createAppMetrics, startMetricsServer } from '../src/index.js';
-
-const MODEL = 'llama3.2:3b';
-const lookup: Tool = {
-  name: 'LOOKUP',
-  description: 'Looks a word up.',
-  usage: 'LOOKUP: <word>',
-  labels: {},
-  run: async (argument) => `the meaning of ${argument}`,
-};
-const refusing: Tool = {
-  name: 'REFUSING',
-  description: 'Always answers with an error result.',
-  usage: 'REFUSING: <anything>',
-  labels: {},
-  run: async () => ({ text: 'Command not allowed', isError: true }),
-};
+import { lookup, MODEL, refusing } from './test-tools.js';
 
 /** The value of one sample of a scraped family (a histogram's count), 0 when it is not there. */
 function sample(families: PromMetrics, name: string, labels: Record<string, string> = {}): number {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgent, createModelPool, createOllamaModel, type Tool } from '@macstats/core';
+import { createAgent, createModelPool, createOllamaModel } from '@macstats/core';
 import { createScheduler } from '@macstats/scheduler';
 import {
   type FakeOllama,
@@ -12,31 +12,7 @@ import {
 } from '@macstats/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../src/index.js';
-
-const MODEL = 'llama3.2:3b';
-const lookup: Tool = {
-  name: 'LOOKUP',
-  description: 'Looks a word up.',
-  usage: 'LOOKUP: <word>',
-  labels: {},
-  run: async (argument) => `the meaning of ${argument}`,
-};
-const broken: Tool = {
-  name: 'BROKEN',
-  description: 'Always throws.',
-  usage: 'BROKEN: <anything>',
-  labels: {},
-  run: async () => {
-    throw new RangeError('the broken tool broke');
-  },
-};
-const refusing: Tool = {
-  name: 'REFUSING',
-  description: 'Always answers with an error result.',
-  usage: 'REFUSING: <anything>',
-  labels: {},
-  run: async () => ({ text: 'Command not allowed: secret-argument', isError: true }),
-};
+import { broken, lookup, MODEL, refusing } from './test-tools.js';
 
 let receiver: FakeOtlp;
 let tracing: Tracing;
