@@ -91,6 +91,13 @@ describe('macstats start', () => {
   it('offers the tools of an MCP server that comes up after the bot started', async () => {
     const home = await tempHome();
     const late = join(home, 'late-server.mjs');
+    // Trusted, so its echo in a conversation with history runs without asking (see security.md).
+    await writeFile(
+      join(home, 'mcp.json'),
+      JSON.stringify({
+        mcpServers: { late: { command: process.execPath, args: [late, 'stdio'], trust: true } },
+      }),
+    );
     const { bot, discord, botMessages } = await startBot({
       home,
       ollama: {
@@ -102,7 +109,6 @@ describe('macstats start', () => {
             : 'No MCP tools yet.';
         },
       },
-      env: { MCP_SERVER_STDIO: [process.execPath, late, 'stdio'].join('|') },
     });
     const first = discord.dispatchMessage({ dm: true, content: 'Echo mango with the MCP server' });
     await discord.waitFor(() => botMessages(first.channelId).includes('No MCP tools yet.'), {
