@@ -52,6 +52,18 @@ beforeAll(async () => {
         .end('%PDF-1.4 not really');
     },
     '/downloads': html('<title>Files</title><a href="/report.pdf" download>Report</a>'),
+    '/sockets': html(
+      `<title>Sockets</title><p id=public>waiting</p><p id=private>waiting</p>
+       <script>
+         const watch = (id, url) => {
+           const socket = new WebSocket(url);
+           socket.onopen = () => { document.getElementById(id).textContent = id + ' socket open'; };
+           socket.onerror = () => { document.getElementById(id).textContent = id + ' socket refused'; };
+         };
+         watch('public', 'ws://' + location.host + '/ws-public');
+         watch('private', '${origin.replace('http:', 'ws:')}/ws-private');
+       </script>`,
+    ),
   }));
   publicOrigin = `http://public.test:${site.port}`;
   browser = createBrowserTool({
@@ -102,6 +114,15 @@ describe('the address policy on every request a page makes', () => {
     const link = /\[(\w+)\] link "Report"/.exec(page.text)?.[1];
     const result = await run(`click ${link}`);
     expect(result.text).toContain(`refused a download of ${publicOrigin}/report.pdf`);
+  });
+
+  it('lets a WebSocket go to the public host and refuses one to a private address', async () => {
+    await run(`open ${publicOrigin}/sockets`);
+    const result = await run('wait for private socket refused');
+    expect(result.text).toContain('private socket refused');
+    expect((await run('wait for public socket open')).text).toContain('public socket open');
+    expect(site.seen).toContain('/ws-public');
+    expect(site.seen).not.toContain('/ws-private');
   });
 
   it('refuses a data: URL', async () => {

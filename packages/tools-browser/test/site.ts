@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -33,6 +34,15 @@ export async function startSite(pages: (site: { origin: string; port: number }) 
       if (handler) handler(request, response, body);
       else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
+  });
+  // A WebSocket handshake is recorded like a page, then answered so the page sees it open.
+  server.on('upgrade', (request, socket) => {
+    seen.push(request.url ?? '/');
+    const key = String(request.headers['sec-websocket-key'] ?? '');
+    const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
   });
   return {
     origin,
