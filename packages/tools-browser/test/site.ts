@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /** A page server on 127.0.0.1 that records what it was asked for. */
 export interface TestSite {
@@ -36,7 +37,11 @@ export async function startSite(pages: (site: { origin: string; port: number }) 
     });
   });
   // A WebSocket handshake is recorded like a page, then answered so the page sees it open.
+  // Upgraded sockets leave the server's connections: they are closed with the site.
+  const upgraded = new Set<Duplex>();
   server.on('upgrade', (request, socket) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     seen.push(request.url ?? '/');
     const key = String(request.headers['sec-websocket-key'] ?? '');
     const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
@@ -51,6 +56,7 @@ export async function startSite(pages: (site: { origin: string; port: number }) 
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         server.close(() => resolve());
       }),
   };
