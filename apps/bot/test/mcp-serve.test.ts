@@ -29,7 +29,7 @@ afterAll(async () => {
   await new Promise((resolve) => brave.close(resolve));
 });
 
-const ALL_TOOLS = ['FETCH_URL', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS', 'SCHEDULER', 'MEMORY'];
+const ALL_TOOLS = ['FETCH_URL', 'BROWSER', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS', 'SCHEDULER', 'MEMORY'];
 
 function environment(home: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -39,6 +39,8 @@ function environment(home: string, extra: Record<string, string> = {}): Record<s
     BRAVE_API_KEY: 'test-key',
     BRAVE_API_URL: braveUrl,
     OLLAMA_HOST: 'http://127.0.0.1:9',
+    // BROWSER is served with the Chromium the test command found.
+    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
     ...extra,
   };
 }
@@ -59,6 +61,10 @@ async function exerciseTools(client: Client) {
   const metadata = await call('FETCH_URL', { url: 'http://169.254.169.254/latest/meta-data/' });
   expect(metadata.isError).toBe(true);
   expect(text(metadata)).toMatch(/^blocked: 169\.254\.169\.254 is a cloud metadata/);
+
+  const browsed = await call('BROWSER', { action: 'open', url: 'http://127.0.0.1:8080/' });
+  expect(browsed.isError).toBe(true);
+  expect(text(browsed)).toContain('blocked: 127.0.0.1 is a loopback address');
 
   const search = await call('BRAVE_SEARCH', { query: 'ollama' });
   expect(search.isError).toBeFalsy();
