@@ -15,8 +15,8 @@ export function createInferenceBlock(): {
   update(state: InferenceState | null): void;
   today(totals: TodayTotals): void;
 } {
-  const summary = h('p', { class: 'muted' });
-  const todayLine = h('p', { class: 'muted', id: 'today' });
+  const summary = h('p', { class: 'muted', id: 'inference-summary' });
+  const todayLine = h('p', { class: 'muted today', id: 'today' });
   const rows = h('tbody', {});
   const element = h(
     'div',
