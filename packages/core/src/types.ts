@@ -1,3 +1,4 @@
+import type { AgentStep } from './agent/agent-types.js';
 import type { ApproveFunction } from './containment/approval.js';
 import type { ToolLabels } from './containment/labels.js';
 
@@ -17,6 +18,13 @@ export interface ToolResult {
    * declared labels can say before it runs (another agent's answer that read a page, say).
    */
   labels?: { outside?: readonly string[]; private?: readonly string[] };
+  /**
+   * Tool runs this call made on the answer's behalf besides itself (another agent's answer that
+   * ran tools): they count against the answer's budget.
+   */
+  toolRuns?: number;
+  /** The chat requests of another agent's answer this call ran (a handoff), so the answer shows them. */
+  steps?: readonly AgentStep[];
 }
 
 /** A JSON Schema; a tool's `parameters` is an object schema (`{ type: 'object', properties }`). */
@@ -55,6 +63,8 @@ export interface ToolContext {
   labels?: { outside: string[]; private: string[] };
   /** Who approves calls in this answer, for a tool that runs an answer of its own. */
   approve?: ApproveFunction;
+  /** Tool runs the answer has left after this one: the budget of an answer this tool runs. */
+  toolRunsLeft?: number;
 }
 
 /**
@@ -89,6 +99,11 @@ export interface Tool {
   parameters?: JsonSchema;
   /** What is special about this tool's text argument (a URL, a `;` that ends it). */
   argumentHints?: ArgumentHints;
+  /**
+   * Time limit of this tool's runs in milliseconds, when it needs another than the agent's
+   * `toolTimeoutMs` (a tool that runs a whole answer of another agent). Default: the agent's.
+   */
+  timeoutMs?: number;
   /**
    * What a call's result is and what the call does, for the containment policy (see
    * `CallLabels`). A tool that declares none is treated as reading outside and private data,

@@ -1,7 +1,7 @@
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type ToolContext } from '../src/index.js';
-import { lastMessage, recordingTool } from './helpers.js';
+import { lastMessage, recordingTool, textAgent } from './helpers.js';
 
 let fake: FakeOllama;
 afterEach(async () => {
@@ -62,5 +62,58 @@ describe('what a tool result carries besides its text', () => {
     expect(contexts[0]?.approve).toBe(approve);
     expect(answer.labels?.outside).toContain('a page another agent read');
     expect(note.calls).toEqual([]);
+  });
+});
+
+describe('what a tool that runs an answer of its own needs (a handoff)', () => {
+  it('tells the tool how many runs are left and counts the runs it made against the budget', async () => {
+    fake = await startFakeOllama({ replies: ['HELPER: go', 'LOOK: a', 'LOOK: b', 'Done.'] });
+    const helper = recordingTool('HELPER', () => ({ text: 'Helped.', toolRuns: 2 }));
+    const look = recordingTool('LOOK');
+    const answer = await textAgent(fake.url, [helper, look], 3).answer('Help me');
+    expect(helper.contexts[0]?.toolRunsLeft).toBe(2);
+    // HELPER used 1 + 2 runs of 3: the budget is spent, the next call is the last, without tools.
+    expect(look.calls).toEqual([]);
+    expect(answer.steps.map((step) => step.purpose)).toEqual(['tools', 'final']);
+  });
+
+  it('keeps the steps a result carries on the call', async () => {
+    fake = await startFakeOllama({ replies: ['HELPER: go', 'Done.'] });
+    const inner = { call: 1, purpose: 'tools' as const, request: { messages: 2, nativeTools: false } };
+    const step = { ...inner, reply: { content: 'x', toolCalls: [] }, calls: [], results: [], usage: {} };
+    const helper = recordingTool('HELPER', () => ({ text: 'Helped.', steps: [step as never] }));
+    const answer = await textAgent(fake.url, [helper]).answer('Help me');
+    expect(answer.steps[0]?.results[0]?.result.steps).toEqual([step]);
+  });
+
+  it('takes a cap on tool runs for one answer', async () => {
+    fake = await startFakeOllama({ replies: ['LOOK: a', 'LOOK: b', 'Done.'] });
+    const look = recordingTool('LOOK');
+    await textAgent(fake.url, [look], 5).answer('Look', { maxToolIterations: 1 });
+    expect(look.calls).toEqual(['a']);
+  });
+
+  it("gives a tool that declares its own time limit that limit instead of the agent's", async () => {
+    fake = await startFakeOllama({ replies: ['SLOW: a', 'Done.'] });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const slow = {
+      ...recordingTool('SLOW', async (_argument, context) => {
+        started();
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+        return 'never';
+      }),
+      timeoutMs: 1,
+    };
+    const answer = await createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [slow],
+      memory: false,
+      toolTimeoutMs: 3_600_000,
+    }).answer('Go');
+    await running;
+    expect(answer.toolCalls[0]?.result.text).toContain('took longer than');
   });
 });

@@ -170,6 +170,8 @@ export interface AnswerOptions {
   tools?: Tool[] | undefined;
   /** Images sent with the question to a vision model: base64, without a `data:` prefix. */
   images?: string[] | undefined;
+  /** Tool runs for this answer (an agent profile's cap, a handoff's share); default the agent's. */
+  maxToolIterations?: number | undefined;
   /** Plan first for this answer; default: the agent's `planning`. */
   planning?: boolean | undefined;
   /** Who approves this answer's calls that need it (the asker's buttons, say); default the agent's. */

@@ -312,7 +312,7 @@ export function createAgent(options: AgentOptions): Agent {
         messages,
         context: await contextWindow(forModel, signal),
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
-        maxToolIterations,
+        maxToolIterations: positive(answerOptions.maxToolIterations, maxToolIterations, 'maxToolIterations'),
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
         firstTokenTimeoutMs,
         betweenTokensTimeoutMs,

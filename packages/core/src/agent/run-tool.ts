@@ -16,6 +16,8 @@ export interface RunToolOptions {
   /** What the answer's context holds, and who approves: for a tool that runs an answer of its own. */
   labels?: { outside: string[]; private: string[] };
   approve?: ApproveFunction | undefined;
+  /** Tool runs the answer has left after this one. */
+  toolRunsLeft?: number | undefined;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface RunToolOptions {
 function toResult(value: unknown, toolName: string): ToolResult {
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'object' && value !== null && typeof (value as ToolResult).text === 'string') {
-    const { text, isError, images, labels } = value as ToolResult;
+    const { text, isError, images, labels, toolRuns, steps } = value as ToolResult;
     return {
       text,
       ...(isError === true ? { isError } : {}),
@@ -33,6 +35,8 @@ function toResult(value: unknown, toolName: string): ToolResult {
         ? { images: images.filter((image) => typeof image === 'string') }
         : {}),
       ...(labels && typeof labels === 'object' ? { labels } : {}),
+      ...(typeof toolRuns === 'number' && toolRuns > 0 ? { toolRuns } : {}),
+      ...(Array.isArray(steps) && steps.length > 0 ? { steps } : {}),
     };
   }
   if (value === undefined || value === null)
@@ -65,6 +69,7 @@ export async function runTool(
   if (options.arguments) context.arguments = options.arguments;
   if (options.labels) context.labels = options.labels;
   if (options.approve) context.approve = options.approve;
+  if (options.toolRunsLeft !== undefined) context.toolRunsLeft = options.toolRunsLeft;
 
   try {
     const value = await raceSignal(tool.run(argument, context), signal);

@@ -20,6 +20,12 @@ export interface ContextLabelsInput {
   private?: readonly string[] | undefined;
   /** Texts the user wrote themselves (earlier messages): the destinations they name count as named. */
   userTexts?: readonly string[] | undefined;
+  /**
+   * The question was written by a model, not the user (a task another agent handed over). With
+   * outside content already in the context it may be the attacker's words, so the destinations
+   * it names do not count as named by the user. Default false.
+   */
+  questionByModel?: boolean | undefined;
 }
 
 const MAX_LINKS = 5_000;
@@ -51,8 +57,10 @@ export class ContextLabels {
   private readonly question: string;
 
   constructor(question: string, input: ContextLabelsInput = {}) {
-    this.question = question;
-    for (const text of [question, ...(input.userTexts ?? [])]) this.addUserText(text);
+    // A model's words written after it read outside content are not the user's.
+    const usersWords = !input.questionByModel || (input.outside ?? []).length === 0;
+    this.question = usersWords ? question : '';
+    for (const text of [this.question, ...(input.userTexts ?? [])]) this.addUserText(text);
     for (const source of input.outside ?? []) this.outsideSources.add(source);
     for (const source of input.private ?? []) this.privateSources.add(source);
   }
