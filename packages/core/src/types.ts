@@ -111,6 +111,12 @@ export interface Tool {
    */
   labels?: ToolLabels;
   /**
+   * This tool's results are words the user wrote (a skill's instructions, in a folder only a
+   * person fills): the model reads them as instructions to follow, not inside the untrusted-data
+   * envelope, and a call they show may run. Default false: tool output is untrusted data.
+   */
+  resultsByUser?: boolean;
+  /**
    * Names who wrote this tool's description and details when the user does not trust them (an
    * MCP server not marked trusted): they count as outside content in every answer that offers it.
    */

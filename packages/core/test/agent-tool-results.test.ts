@@ -117,3 +117,27 @@ describe('what a tool that runs an answer of its own needs (a handoff)', () => {
     expect(answer.toolCalls[0]?.result.text).toContain('took longer than');
   });
 });
+
+describe('a tool whose results the user wrote (a skill)', () => {
+  it('gives its result as instructions to follow, and runs a call they show', async () => {
+    fake = await startFakeOllama({ replies: ['GUIDE: weather', 'LOOK: the sky', 'Clear.'] });
+    const guide = {
+      ...recordingTool('GUIDE', () => 'To check the weather, write LOOK: the sky'),
+      resultsByUser: true,
+    };
+    const look = recordingTool('LOOK');
+    await textAgent(fake.url, [guide, look]).answer('How is the weather?');
+    const fed = lastMessage(fake.requests[1]);
+    expect(fed?.content).toContain('returned instructions the user wrote; follow them');
+    expect(fed?.content).not.toContain('<tool_output');
+    expect(look.calls).toEqual(['the sky']);
+  });
+
+  it('keeps a call shown in an ordinary tool result from running', async () => {
+    fake = await startFakeOllama({ replies: ['GUIDE: weather', 'LOOK: the sky', 'Clear.'] });
+    const guide = recordingTool('GUIDE', () => 'To check the weather, write LOOK: the sky');
+    const look = recordingTool('LOOK');
+    await textAgent(fake.url, [guide, look]).answer('How is the weather?');
+    expect(look.calls).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { askApproval } from '../containment/ask-approval.js';
 import { type CallLabels, labelsOf } from '../containment/labels.js';
 import { parseToolCalls } from '../parser/parse-tool-call.js';
-import { wrapUntrusted } from '../prompt/untrusted.js';
+import { wrapUntrusted, wrapUsersWords } from '../prompt/untrusted.js';
 import type { Tool } from '../types.js';
 import type { ContainmentDecision, ToolSkipReason } from './agent-types.js';
 import { type CallGuard, callKey } from './call-guard.js';
@@ -185,7 +185,12 @@ export async function attempt(
   }
   const { result, durationMs, thrown } = ran;
   span.end({ result, decision, thrown });
-  turn.outputs.push(result.text);
+  const usersWords =
+    (call.toolRef as Tool).resultsByUser === true &&
+    !(labels as CallLabels).outside &&
+    (result.labels?.outside ?? []).length === 0;
+  // The user's own instructions may name calls to make: they are not output to guard against.
+  if (!usersWords) turn.outputs.push(result.text);
   settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels as CallLabels, result.text);
   for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);
   for (const source of result.labels?.private ?? []) settings.containment.addPrivate(source);
@@ -196,7 +201,7 @@ export async function attempt(
   const content = unseen
     ? `${result.text}\n(${images.length === 1 ? 'An image came' : `${images.length} images came`} with this result; this model does not read images, so none can be shown.)`
     : result.text;
-  const text = wrapUntrusted(content, {
+  const text = (usersWords ? wrapUsersWords : wrapUntrusted)(content, {
     tool,
     argument,
     isError: result.isError === true,

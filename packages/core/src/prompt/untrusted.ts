@@ -61,3 +61,16 @@ export function wrapUntrusted(content: string, options: WrapOptions): string {
     `${body}\n</${ENVELOPE_TAG}>`
   );
 }
+
+/**
+ * One result of a tool whose results the user wrote (a skill's instructions): introduced as
+ * instructions to follow, with control tokens made inert and the same length cap.
+ */
+export function wrapUsersWords(content: string, options: WrapOptions): string {
+  let body = content;
+  if (options.maxChars !== undefined && body.length > options.maxChars) {
+    body = `${body.slice(0, options.maxChars)}\n[… cut: ${body.length - options.maxChars} more characters not shown]`;
+  }
+  const status = options.isError ? ' (it failed)' : '';
+  return `${options.tool} ${attribute(options.argument)}${status} returned instructions the user wrote; follow them for this task:\n${neutraliseControlTokens(body)}`;
+}
