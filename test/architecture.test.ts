@@ -100,6 +100,23 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ]);
   });
 
+  it('puts skills beside the tools: on core, never on a tool package, below the apps', () => {
+    expect(
+      findLayerViolations([
+        pkg('@macstats/core'),
+        pkg('@macstats/skills', ['@macstats/core']),
+        pkg('@macstats/bot', ['@macstats/core', '@macstats/skills']),
+      ]),
+    ).toEqual([]);
+    expect(
+      findLayerViolations([
+        pkg('@macstats/core'),
+        pkg('@macstats/tools-fetch', ['@macstats/core']),
+        pkg('@macstats/skills', ['@macstats/core', '@macstats/tools-fetch']),
+      ]),
+    ).toEqual(['@macstats/skills (layer 2) must not depend on @macstats/tools-fetch (layer 2)']);
+  });
+
   it('lets apps compose anything', () => {
     const problems = findLayerViolations([
       pkg('@macstats/core'),

@@ -1,0 +1,22 @@
+export {
+  type AgentDirectory,
+  type AgentDirectoryOptions,
+  createAgentDirectory,
+  type ProfileModel,
+} from './agent-directory.js';
+export { type AgentToolOptions, createAgentTool, type HandoffTargets } from './agent-tool.js';
+export { NAME_PATTERN, SKILLS_DEFAULTS } from './defaults.js';
+export { type FrontMatter, readFrontMatter } from './front-matter.js';
+export { type AgentProfile, type LoadedAgents, loadAgents } from './load-agents.js';
+export { type LoadedSkills, type LoadSkillsOptions, loadSkills, type Skill } from './load-skills.js';
+export { isModelRole, MODEL_ROLES, type ModelRole } from './model-role.js';
+export { listSkillFiles, readSkillFile } from './read-skill-file.js';
+export {
+  type EvalGrade,
+  parameterBillions,
+  ROLE_SUGGESTIONS,
+  type RoleRoute,
+  type RoutableModel,
+  routeModelRoles,
+} from './route-model-roles.js';
+export { createSkillTool, formatSkillList, type SkillToolOptions } from './skill-tool.js';
