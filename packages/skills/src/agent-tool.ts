@@ -51,7 +51,7 @@ export function createAgentTool(options: AgentToolOptions): Tool {
   const { targets, level } = options;
   return {
     name: 'AGENT',
-    description: 'Hands a sub-task to another agent below, which answers it with its own model and tools.',
+    description: 'Hands a sub-task to an agent below, which answers it with its own model and tools.',
     usage: 'AGENT: <id> <task>',
     // The call itself reads, sends and keeps nothing; the other answer's calls are checked there.
     labels: {},

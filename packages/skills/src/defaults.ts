@@ -6,8 +6,15 @@ export const SKILLS_DEFAULTS = {
   maxResourceChars: 20_000,
   /** Longest description the format allows. */
   maxDescriptionChars: 1024,
-  /** Characters of a description the prompt's skill list shows; the rest is cut with `…`. */
+  /** Most characters of one description the prompt's skill list shows; the rest is cut with `…`. */
   listedDescriptionChars: 160,
+  /**
+   * Characters the whole skill list may take in the prompt (about 350 tokens): with many skills
+   * each description gets its share, so twenty skills and every tool fit in 2 500 tokens.
+   */
+  skillListChars: 1200,
+  /** Fewest characters of a description shown, however many skills there are. */
+  minDescriptionChars: 40,
   /** Files of a skill's folder named when its instructions are loaded. */
   listedFiles: 20,
   /** Levels of agents: the one asked, and one it hands a task to. */

@@ -9,8 +9,10 @@ export interface SkillToolOptions {
   skills: readonly Skill[] | (() => readonly Skill[]);
   /** Longest file `SKILL: <name> <file>` reads. Default `SKILLS_DEFAULTS.maxResourceChars`. */
   maxFileChars?: number | undefined;
-  /** Characters of a description in the prompt's list. Default `SKILLS_DEFAULTS.listedDescriptionChars`. */
+  /** Most characters of one description in the prompt's list. Default `SKILLS_DEFAULTS.listedDescriptionChars`. */
   listedDescriptionChars?: number | undefined;
+  /** Characters the whole list may take; descriptions share it. Default `SKILLS_DEFAULTS.skillListChars`. */
+  listChars?: number | undefined;
 }
 
 function cut(text: string, max: number): string {
@@ -18,13 +20,25 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * The lines the prompt lists the skills with: each one's name and description (cut), sorted by
- * name so the prompt's prefix stays byte-identical from one answer to the next.
+ * The lines the prompt lists the skills with: each one's name and description, sorted by name so
+ * the prompt's prefix stays byte-identical from one answer to the next. Descriptions share
+ * `listChars` (each cut to at most `descriptionChars`, at least `SKILLS_DEFAULTS.minDescriptionChars`).
  */
-export function formatSkillList(skills: readonly Skill[], descriptionChars: number): string {
+export function formatSkillList(
+  skills: readonly Skill[],
+  descriptionChars: number = SKILLS_DEFAULTS.listedDescriptionChars,
+  listChars: number = SKILLS_DEFAULTS.skillListChars,
+): string {
+  const share = Math.floor(listChars / Math.max(1, skills.length));
   return [...skills]
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((skill) => `- ${skill.name}: ${cut(skill.description, descriptionChars)}`)
+    .map((skill) => {
+      const room = Math.max(
+        SKILLS_DEFAULTS.minDescriptionChars,
+        Math.min(descriptionChars, share - skill.name.length - 4),
+      );
+      return `- ${skill.name}: ${cut(skill.description, room)}`;
+    })
     .join('\n');
 }
 
@@ -44,10 +58,11 @@ export function createSkillTool(options: SkillToolOptions): Tool {
     typeof options.skills === 'function' ? options.skills : () => options.skills as readonly Skill[];
   const maxFileChars = options.maxFileChars ?? SKILLS_DEFAULTS.maxResourceChars;
   const descriptionChars = options.listedDescriptionChars ?? SKILLS_DEFAULTS.listedDescriptionChars;
+  const listChars = options.listChars ?? SKILLS_DEFAULTS.skillListChars;
   return {
     name: 'SKILL',
     description:
-      'Loads the instructions of a skill below before a task it covers; then follow them. A file they name: add its path.',
+      'Loads the instructions of a skill below for a task it covers; a file they name: add its path.',
     usage: 'SKILL: <name> [file]',
     labels: {},
     resultsByUser: true,
@@ -55,7 +70,7 @@ export function createSkillTool(options: SkillToolOptions): Tool {
       const skills = current();
       return skills.length === 0
         ? 'No skills are installed.'
-        : `Skills:\n${formatSkillList(skills, descriptionChars)}`;
+        : `Skills:\n${formatSkillList(skills, descriptionChars, listChars)}`;
     },
     async run(argument) {
       const [name = '', ...rest] = argument.trim().split(/\s+/);

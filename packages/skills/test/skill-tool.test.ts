@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createAgent } from '@macstats/core';
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSkillTool, loadSkills } from '../src/index.js';
+import { createSkillTool, formatSkillList, loadSkills } from '../src/index.js';
 import { folderWith, skillFile } from './folders.js';
 
 let folder: Awaited<ReturnType<typeof folderWith>> | undefined;
@@ -98,5 +98,20 @@ describe('the SKILL tool', () => {
     const tool = createSkillTool({ skills: [] });
     expect(tool.labels).toEqual({});
     expect(tool.resultsByUser).toBe(true);
+  });
+});
+
+describe('formatSkillList', () => {
+  it('shares the list budget among many skills, cutting each description with an ellipsis', () => {
+    const skills = Array.from({ length: 20 }, (_, index) => ({
+      name: `skill-${String(index).padStart(2, '0')}`,
+      description: 'A long description of what this skill does and when to use it. '.repeat(4),
+      instructions: '',
+      folder: '/skills',
+    }));
+    const list = formatSkillList(skills);
+    expect(list.split('\n')).toHaveLength(20);
+    expect(list.length).toBeLessThanOrEqual(1200 + 20 * 4);
+    expect(list.split('\n')[0]).toMatch(/^- skill-00: A long description of what this skill.*…$/);
   });
 });
