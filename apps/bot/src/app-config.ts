@@ -233,5 +233,9 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     logs: join(config.home, 'logs'),
     /** The last `macstats eval` report. */
     evalReport: join(config.home, 'eval.json'),
+    /** Skills in the Agent Skills format, one folder each (`macstats skills add`). */
+    skills: join(config.home, 'skills'),
+    /** Agent profiles, one folder with AGENT.md each. */
+    agents: join(config.home, 'agents'),
   };
 }

@@ -129,17 +129,24 @@ program
   .description('ask one question; the answer streams to standard output, tool activity to standard error')
   .argument('<question...>', 'the question')
   .option('-c, --conversation <id>', 'keep memory under this conversation id')
+  .option('-a, --agent <id>', 'answer as this agent ($MACSTATS_HOME/agents/<id>/AGENT.md)')
   .addHelpText(
     'after',
-    exitCodes(['0  answered', '1  Ollama or the model failed (the reason is printed)', '130  interrupted']),
+    exitCodes([
+      '0  answered',
+      '1  Ollama or the model failed (the reason is printed)',
+      '2  no such agent',
+      '130  interrupted',
+    ]),
   )
-  .action((words: string[], options: { conversation?: string }) =>
+  .action((words: string[], options: { conversation?: string; agent?: string }) =>
     run('file-only', async (config, io) =>
       (await import('./commands/ask-command.js')).askCommand(config, io, {
         question: words.join(' '),
         signal: stopSignalFromProcess(),
         terminal: { input: process.stdin, output: process.stderr },
         ...(options.conversation ? { conversationId: options.conversation } : {}),
+        ...(options.agent ? { agent: options.agent } : {}),
       }),
     ),
   );
@@ -177,6 +184,52 @@ program
         ...(options.json ? { json: true } : {}),
         signal: stopSignalFromProcess(),
       }),
+    ),
+  );
+
+const skills = program
+  .command('skills')
+  .description(
+    'list, add or remove skills ($MACSTATS_HOME/skills) and list the agents ($MACSTATS_HOME/agents)',
+  );
+
+skills
+  .command('list', { isDefault: true })
+  .description('each skill and agent, and every one skipped with the reason')
+  .addHelpText('after', exitCodes(['0  listed']))
+  .action(() =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/skills-command.js')).skillsListCommand(config, io),
+    ),
+  );
+
+skills
+  .command('add')
+  .description(
+    'check a skill folder (SKILL.md in the Agent Skills format) and copy it into $MACSTATS_HOME/skills',
+  )
+  .argument('<folder>', 'the skill folder')
+  .addHelpText(
+    'after',
+    exitCodes([
+      '0  added',
+      '3  not a valid skill, or one of that name is installed already: nothing changed',
+    ]),
+  )
+  .action((folder: string) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/skills-command.js')).skillsAddCommand(config, io, folder),
+    ),
+  );
+
+skills
+  .command('remove')
+  .description('delete a skill from $MACSTATS_HOME/skills')
+  .argument('<name>', 'the skill')
+  .addHelpText('after', exitCodes(['0  removed', '2  no such skill']))
+  .action((name: string) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/skills-command.js')).skillsRemoveCommand(config, io, name),
     ),
   );
 

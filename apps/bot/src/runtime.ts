@@ -14,11 +14,15 @@ import {
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { AppMetrics } from '@macstats/observability';
 import type { ScheduleSource } from '@macstats/scheduler';
+import { type AgentDirectory, createAgentDirectory } from '@macstats/skills';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
+import { readEvalReport } from './eval/save-report.js';
 import { createInstalledModels } from './installed-models.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
+import { createRoleRouter } from './role-router.js';
+import { loadSkillsAndAgents, type SkillsAndAgents } from './skills-and-agents.js';
 import { withNotes } from './with-notes.js';
 
 /** What the model's server said at start-up, whichever provider it is. */
@@ -43,7 +47,14 @@ export interface ModelServerCheck {
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {
+  /** The app's agent, with SKILL and AGENT when skills and agent profiles are installed. */
   agent: Agent;
+  /** The agent profiles: `agents.get(id)` answers as one (`--agent`, `/agent`, a schedule's `agent`). */
+  agents: AgentDirectory;
+  /** The skills and profiles found, and one sentence per one skipped. */
+  skills: SkillsAndAgents;
+  /** Model roles routed to installed models; null when the server cannot be asked. */
+  routes: ReturnType<typeof createRoleRouter>['table'];
   tools: AssembledTools;
   /** What the model's server said at start-up. */
   server: ModelServerCheck;
@@ -207,9 +218,10 @@ export async function createRuntime(
     recordContent?: boolean | undefined;
   } = {},
 ): Promise<Runtime> {
-  const [checked, assembled] = await Promise.allSettled([
+  const [checked, assembled, found] = await Promise.allSettled([
     checkModelServer(config, signal),
     assembleTools(config, { logger, scheduleSource: shared.scheduleSource, noteBackend: shared.noteBackend }),
+    loadSkillsAndAgents(config),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
   const tools = assembled.value;
@@ -221,6 +233,9 @@ export async function createRuntime(
   const server = checked.value;
   if (server.problem) logger.warn({ provider: server.provider, url: server.url }, server.problem);
   for (const problem of tools.problems) logger.warn({}, problem);
+  const skills: SkillsAndAgents =
+    found.status === 'fulfilled' ? found.value : { skills: [], agents: [], problems: [] };
+  for (const problem of skills.problems) logger.warn({}, problem);
   const model = createModelResolver({
     configured: config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel,
     initial: server.model,
@@ -233,8 +248,9 @@ export async function createRuntime(
       return found.reachable ? found.models : null;
     },
   });
+  const chat = pool ?? chatModel(config, model.known);
   const agent = createAgent({
-    model: pool ?? chatModel(config, model.known),
+    model: chat,
     tools: tools.tools,
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
@@ -252,8 +268,26 @@ export async function createRuntime(
     ),
     tools.notes,
   );
-  return {
+  const router = createRoleRouter({
+    listModels: async () => {
+      const found = await checkModelServer(config, AbortSignal.timeout(3000));
+      return found.reachable ? found.models : null;
+    },
+    capabilities: (name) => chat.capabilities({ model: name, signal: AbortSignal.timeout(3000) }),
+    readEval: async () => (await readEvalReport(paths(config).evalReport))?.models,
+  });
+  const agents = createAgentDirectory({
     agent: shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering,
+    tools: tools.tools,
+    skills: skills.skills,
+    profiles: skills.agents,
+    modelFor: (profile) => router.modelFor(profile),
+  });
+  return {
+    agent: agents.agent,
+    agents,
+    skills,
+    routes: router.table,
     tools,
     server,
     async close() {

@@ -20,6 +20,8 @@ export async function askCommand(
     question: string;
     signal: AbortSignal;
     conversationId?: string;
+    /** The agent profile to answer as (`--agent`); default the app's agent. */
+    agent?: string;
     /** The terminal approvals are asked on: standard input and error. None: refused. */
     terminal?: { input: Readable & { isTTY?: boolean }; output: Writable };
   },
@@ -40,6 +42,16 @@ export async function askCommand(
       io.err(runtime.server.problem);
       return EXIT.failed;
     }
+    const agent = options.agent === undefined ? runtime.agent : runtime.agents.get(options.agent);
+    if (!agent) {
+      io.err(
+        noSuchAgent(
+          options.agent ?? '',
+          runtime.agents.profiles.map((profile) => profile.id),
+        ),
+      );
+      return EXIT.usage;
+    }
     let wroteAnswer = false;
     const stream = createAnswerStream((text) => {
       if (text !== '') wroteAnswer = true;
@@ -58,7 +70,7 @@ export async function askCommand(
     const approve = options.terminal
       ? createTerminalApprover({ ...options.terminal, say: io.err, logger: io.logger })
       : undefined;
-    const answer = await runtime.agent.answer(options.question, {
+    const answer = await agent.answer(options.question, {
       signal: options.signal,
       onEvent,
       ...(approve ? { approve } : {}),
@@ -80,6 +92,13 @@ export async function askCommand(
     await runtime.close();
     await shared.close();
   }
+}
+
+/** The sentence for `--agent` naming an agent that is not installed. */
+export function noSuchAgent(id: string, ids: readonly string[]): string {
+  return ids.length > 0
+    ? `There is no agent "${id}": the agents are ${ids.join(', ')}.`
+    : `There is no agent "${id}": no agents are installed (a folder with AGENT.md under $MACSTATS_HOME/agents).`;
 }
 
 /** The first line of a tool's error text, cut to fit one terminal line. */

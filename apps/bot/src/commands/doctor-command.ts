@@ -14,6 +14,7 @@ import {
   checkSearxng,
 } from './doctor-checks.js';
 import { checkModelFitness } from './model-fitness-checks.js';
+import { checkSkillsAndAgents } from './skills-check.js';
 
 const MARK = { ok: '✓', fail: '✗', skip: '–', warn: '!' } as const;
 
@@ -30,6 +31,7 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     checkBrowser(config),
     checkMcp(config),
     checkHome(config),
+    checkSkillsAndAgents(config),
     // DATABASE_URL: the schedules live in the database's table, not in schedules.json.
     config.databaseUrl ? checkSharedSchedules(config, io.logger) : checkSchedules(config),
   ]);
