@@ -89,6 +89,17 @@ describe('parseSchedules', () => {
     expect(errors).toEqual(['Schedule "bad": "model" must be a model name such as "qwen3:4b".']);
   });
 
+  it('reads the agent a schedule runs as, and refuses an empty one', () => {
+    const { schedules, errors } = parseSchedules(
+      file([
+        { id: 'a', cron: '0 9 * * *', task: 'x', agent: ' research ' },
+        { id: 'bad', cron: '0 9 * * *', task: 'x', agent: '' },
+      ]),
+    );
+    expect(schedules).toEqual([{ id: 'a', cron: '0 9 * * *', task: 'x', agent: 'research' }]);
+    expect(errors).toEqual(['Schedule "bad": "agent" must be an agent\'s id such as "research".']);
+  });
+
   it('keeps the first of two entries with the same id', () => {
     const { schedules, errors } = parseSchedules(
       file([

@@ -27,6 +27,8 @@ export interface Schedule {
   model?: string;
   /** Extra instructions for the model on this task, added to the system prompt. */
   prompt?: string;
+  /** The agent profile that runs this task (`research`), instead of the app's agent; checked when it runs. */
+  agent?: string;
 }
 
 /** The JSON file as written to disk: `{"schedules": [ ... ]}`. */

@@ -156,6 +156,27 @@ describe('createTaskExecutor', () => {
     expect(seen[1]).not.toHaveProperty('systemPromptExtra');
   });
 
+  it('runs a schedule with an agent as that agent, and fails in one sentence when it does not exist', async () => {
+    const app = recordingAgent('the app answered');
+    const research = recordingAgent('research answered');
+    const execute = createTaskExecutor({
+      tools: [],
+      agent: app.agent,
+      agentFor: (id) => (id === 'research' ? research.agent : undefined),
+    });
+    expect(await execute({ ...schedule('Check the news'), agent: 'research' }, signal)).toBe(
+      'research answered',
+    );
+    expect(research.questions.map((entry) => entry.question)).toEqual(['Check the news']);
+    expect(app.questions).toEqual([]);
+    const missing = execute({ ...schedule('Check the news'), agent: 'poet' }, signal);
+    await expect(missing).rejects.toMatchObject({
+      code: 'AGENT_NOT_FOUND',
+      message:
+        'Schedule "job" names the agent "poet", which does not exist: add it under agents/ or change the schedule.',
+    });
+  });
+
   it('rejects with AGENT_FAILED and the agent’s sentence when the answer carries an error', async () => {
     const { agent } = recordingAgent('Ollama is not reachable at http://127.0.0.1:9: start it.', {
       error: { code: 'OLLAMA_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:9' },

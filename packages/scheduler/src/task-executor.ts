@@ -16,6 +16,12 @@ export interface TaskExecutorOptions {
    * Default: `['FETCH_URL', 'BRAVE_SEARCH']` (those of them that are in `tools`).
    */
   directTools?: string[] | undefined;
+  /**
+   * The agent of a schedule's `agent` field (an agent profile's id); undefined when there is no
+   * such agent, and the run fails with `AGENT_NOT_FOUND` and one sentence. Without it, a schedule
+   * naming an agent fails the same way.
+   */
+  agentFor?: ((id: string) => Pick<Agent, 'answer'> | undefined) | undefined;
   /** Conversation id for a schedule's agent runs, to give them memory. Default: none (every run fresh). */
   conversationId?: ((schedule: Schedule) => string | undefined) | undefined;
 }
@@ -56,8 +62,15 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
         `Schedule "${schedule.id}" needs the model, and none is configured.`,
       );
     }
+    const agent = schedule.agent === undefined ? options.agent : options.agentFor?.(schedule.agent);
+    if (agent === undefined) {
+      throw new MacstatsError(
+        'AGENT_NOT_FOUND',
+        `Schedule "${schedule.id}" names the agent "${schedule.agent}", which does not exist: add it under agents/ or change the schedule.`,
+      );
+    }
     const conversationId = options.conversationId?.(schedule);
-    const answer = await options.agent.answer(task, {
+    const answer = await agent.answer(task, {
       signal,
       ...(conversationId === undefined ? {} : { conversationId }),
       ...(schedule.model ? { model: schedule.model } : {}),

@@ -51,15 +51,16 @@ export function validateEntry(raw: unknown, index: number): Schedule | string {
     replyTo = entry.reply_to_channel_id;
   }
 
-  const texts: Partial<Record<'model' | 'prompt', string>> = {};
-  for (const field of ['model', 'prompt'] as const) {
+  const texts: Partial<Record<'model' | 'prompt' | 'agent', string>> = {};
+  const expected = {
+    model: 'must be a model name such as "qwen3:4b"',
+    prompt: 'must be a non-empty string',
+    agent: 'must be an agent\'s id such as "research"',
+  };
+  for (const field of ['model', 'prompt', 'agent'] as const) {
     const value = entry[field];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string' || value.trim() === '')
-      return fail(
-        field,
-        field === 'model' ? 'must be a model name such as "qwen3:4b"' : 'must be a non-empty string',
-      );
+    if (typeof value !== 'string' || value.trim() === '') return fail(field, expected[field]);
     texts[field] = value.trim();
   }
 
@@ -79,5 +80,6 @@ export function validateEntry(raw: unknown, index: number): Schedule | string {
   if (replyTo !== undefined) schedule.reply_to_channel_id = replyTo;
   if (texts.model !== undefined) schedule.model = texts.model;
   if (texts.prompt !== undefined) schedule.prompt = texts.prompt;
+  if (texts.agent !== undefined) schedule.agent = texts.agent;
   return schedule;
 }
