@@ -62,7 +62,7 @@ export async function answerInteraction(
     const model = context.modelFor({ channelId, config });
     // A `stop` while the settings were read: the agent is not asked.
     controls.signal.throwIfAborted();
-    const answer = await context.agent.answer(question, {
+    const answer = await context.agentFor({ channelId, config }).answer(question, {
       conversationId,
       signal: controls.signal,
       onEvent: (event: AgentEvent) => {

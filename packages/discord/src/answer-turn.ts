@@ -37,6 +37,8 @@ export interface AnswerContext {
   vision: VisionSupport;
   /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
+  /** The agent that answers in a channel: its `/agent` choice, its `agent` setting, or `agent`. */
+  agentFor(where: { channelId: string; config: { agent?: string } }): Pick<Agent, 'answer'>;
   /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
   /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */
@@ -129,9 +131,9 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     const outside = othersInChain(entries, turn.askerId, context.botId);
     // A `stop` while the images or the reply chain were fetched: the agent is not asked.
     signal.throwIfAborted();
-    const answer = await context.agent.answer(
-      question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question,
-      {
+    const answer = await context
+      .agentFor(turn)
+      .answer(question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question, {
         conversationId,
         signal,
         onEvent,
@@ -141,8 +143,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         ...(chain ? { context: chain } : {}),
         ...(outside.length > 0 ? { contextLabels: { outside } } : {}),
         ...(images.length > 0 ? { images } : {}),
-      },
-    );
+      });
     const result = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
     logger.info(
       {

@@ -1,4 +1,13 @@
+import type { Agent } from '@macstats/core';
 import type { Timers } from './timers.js';
+
+/** The agent profiles a Discord channel may answer as (`@macstats/skills`' directory fits). */
+export interface DiscordAgents {
+  /** Every profile, for `/agent` and its autocomplete. */
+  profiles: ReadonlyArray<{ id: string; description: string }>;
+  /** The agent of profile `id`; undefined when there is none. */
+  get(id: string): Pick<Agent, 'answer'> | undefined;
+}
 
 /**
  * Options of {@link createDiscordBot} for reconnect catch-up, cancel, merging, replies, slash
@@ -35,6 +44,11 @@ export interface DiscordBotFeatureOptions {
    * it there is no `/model`.
    */
   listModels?: () => Promise<string[]>;
+  /**
+   * The app's agent profiles: a channel answers as the one `/agent` chose (or its `agent` in
+   * `discord_channels.json`). Without it there is no `/agent`, and every channel uses `agent`.
+   */
+  agents?: DiscordAgents;
   /** `/reset` says notes saved with the MEMORY tool are kept (apps set it when that tool exists). Default false. */
   memoryNotes?: boolean;
   /**

@@ -10,6 +10,8 @@ interface ChannelState {
   activeAt: number;
   /** The model chosen with `/model`, if any. */
   model?: string;
+  /** The agent chosen with `/agent`, if any. */
+  agent?: string;
 }
 
 /** The file's shape: `{ "version": 1, "channels": { "<id>": ChannelState } }`. */
@@ -34,6 +36,7 @@ function parseState(text: string): Map<string, ChannelState> {
       lastSeenId: entry.lastSeenId,
       activeAt: entry.activeAt,
       ...(typeof entry.model === 'string' && entry.model !== '' ? { model: entry.model } : {}),
+      ...(typeof entry.agent === 'string' && entry.agent !== '' ? { agent: entry.agent } : {}),
     });
   }
   return channels;
@@ -41,7 +44,7 @@ function parseState(text: string): Map<string, ChannelState> {
 
 /**
  * The bot's own state (`discord_state.json`): per channel, the last message handled and when,
- * and the `/model` choice. It is the bot's file, not the owner's: written whole and atomically
+ * and the `/model` and `/agent` choices. It is the bot's file, not the owner's: written whole and atomically
  * (temp file + rename) after changes, coalesced so a burst of messages makes one or two writes.
  * Without a path it lives in memory only. A missing or unreadable file starts empty, said once in
  * the log.
@@ -109,6 +112,19 @@ export class BotStateFile {
     const entry = this.channels.get(channelId) ?? { lastSeenId: '0', activeAt: at };
     const { model: _old, ...rest } = entry;
     this.channels.set(channelId, model === undefined ? rest : { ...rest, model });
+    this.save();
+  }
+
+  /** The channel's `/agent` choice. */
+  agent(channelId: string): string | undefined {
+    return this.channels.get(channelId)?.agent;
+  }
+
+  /** Sets or (with `undefined`) clears the channel's `/agent` choice. */
+  setAgent(channelId: string, agent: string | undefined, at: number): void {
+    const entry = this.channels.get(channelId) ?? { lastSeenId: '0', activeAt: at };
+    const { agent: _old, ...rest } = entry;
+    this.channels.set(channelId, agent === undefined ? rest : { ...rest, agent });
     this.save();
   }
 

@@ -8,6 +8,8 @@ export interface ChannelConfig {
   prompt?: string;
   /** Model for this channel instead of the agent's. */
   model?: string;
+  /** The agent profile that answers here (an id the app's `agents` knows), instead of the app's agent. */
+  agent?: string;
   /** Answer other bots here. */
   allowBots?: boolean;
 }
@@ -34,7 +36,7 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
 export const DENY_ALL_CHANNEL_SETTINGS: ChannelSettings = { ...DEFAULT_CHANNEL_SETTINGS, denyAll: true };
 
 const SNOWFLAKE = /^\d{1,20}$/;
-const CONFIG_KEYS = new Set(['mode', 'prompt', 'model', 'allow_bots', 'name']);
+const CONFIG_KEYS = new Set(['mode', 'prompt', 'model', 'agent', 'allow_bots', 'name']);
 const TOP_KEYS = new Set(['default', 'channels', 'allowed_guilds', 'allowed_users']);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -52,14 +54,16 @@ function parseConfig(value: unknown, where: string, errors: string[]): Partial<C
   for (const [key, field] of Object.entries(value)) {
     if (isComment(key)) continue;
     if (!CONFIG_KEYS.has(key)) {
-      errors.push(`${where} has an unknown key "${key}" (known: mode, prompt, model, allow_bots, name).`);
+      errors.push(
+        `${where} has an unknown key "${key}" (known: mode, prompt, model, agent, allow_bots, name).`,
+      );
       continue;
     }
     if (key === 'mode') {
       if (field === 'mention_only' || field === 'all_messages') config.mode = field;
       else
         errors.push(`${where}.mode must be "mention_only" or "all_messages", not ${JSON.stringify(field)}.`);
-    } else if (key === 'prompt' || key === 'model') {
+    } else if (key === 'prompt' || key === 'model' || key === 'agent') {
       if (typeof field === 'string' && field.trim() !== '') config[key] = field.trim();
       else if (field !== null) errors.push(`${where}.${key} must be a non-empty string.`);
     } else if (key === 'allow_bots') {

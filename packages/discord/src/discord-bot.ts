@@ -7,6 +7,7 @@ import { type AnswerContext, answerTurn } from './answer-turn.js';
 import { ApprovalPrompts } from './approval-prompts.js';
 import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
+import { channelAgent } from './channel-agent.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { visionSupport } from './image-input.js';
@@ -162,6 +163,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
     modelFor: (where) => botState.model(where.channelId) ?? where.config.model,
+    agentFor: (where) => channelAgent(options, botState.agent(where.channelId) ?? where.config.agent),
     isStopped: () => state === 'stopped',
     isStopping: () => state === 'draining' || state === 'stopped',
     track: (controller: AbortController) => {
@@ -213,6 +215,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     channelsFile,
     state: botState,
     listModels: options.listModels,
+    agents: options.agents,
     forget:
       typeof options.agent.forget === 'function'
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
@@ -316,7 +319,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     state = 'running';
     if (options.slashCommands ?? DISCORD_BOT_DEFAULTS.slashCommands) {
       try {
-        const count = await registerSlashCommands(client as Client<true>, options.listModels !== undefined);
+        const count = await registerSlashCommands(
+          client as Client<true>,
+          options.listModels !== undefined,
+          options.agents !== undefined && options.agents.profiles.length > 0,
+        );
         logger.info({ count }, 'slash commands registered');
       } catch (error) {
         logger.warn(

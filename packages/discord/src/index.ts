@@ -1,3 +1,4 @@
+export type { DiscordAgents } from './bot-feature-options.js';
 export type { ChannelConfig, ChannelMode, ChannelSettings } from './channel-settings.js';
 export { parseChannelSettings } from './channel-settings.js';
 export { DISCORD_BOT_DEFAULTS } from './defaults.js';

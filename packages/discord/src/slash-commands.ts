@@ -9,6 +9,8 @@ import {
   PermissionFlagsBits,
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
+import { AGENT_COMMAND, agentChoices, agentCommand } from './agent-command.js';
+import type { DiscordAgents } from './bot-feature-options.js';
 import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
@@ -19,8 +21,11 @@ const MAX_CHOICES = 25;
 /** The `/model` value that clears the channel's choice. */
 const DEFAULT_MODEL = 'default';
 
-/** The slash commands, as registered; `/model` only when the app can list the installed models. */
-export function slashCommands(withModel: boolean): RESTPutAPIApplicationCommandsJSONBody {
+/**
+ * The slash commands, as registered; `/model` only when the app can list the installed models,
+ * `/agent` only when it has agent profiles.
+ */
+export function slashCommands(withModel: boolean, withAgents = false): RESTPutAPIApplicationCommandsJSONBody {
   const commands: RESTPutAPIApplicationCommandsJSONBody = [
     {
       name: 'ask',
@@ -51,6 +56,7 @@ export function slashCommands(withModel: boolean): RESTPutAPIApplicationCommands
         },
       ],
     });
+  if (withAgents) commands.push(AGENT_COMMAND);
   return commands;
 }
 
@@ -62,6 +68,8 @@ export interface SlashContext {
   state: BotStateFile;
   /** The installed models, for `/model`. */
   listModels: (() => Promise<string[]>) | undefined;
+  /** The agent profiles, for `/agent`. */
+  agents?: DiscordAgents | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
   forget: ((conversationId: string) => Promise<void>) | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
@@ -71,8 +79,12 @@ export interface SlashContext {
 }
 
 /** Registers the commands with one bulk overwrite (`PUT /applications/:id/commands`). */
-export async function registerSlashCommands(client: Client<true>, withModel: boolean): Promise<number> {
-  const registered = await client.application.commands.set(slashCommands(withModel));
+export async function registerSlashCommands(
+  client: Client<true>,
+  withModel: boolean,
+  withAgents = false,
+): Promise<number> {
+  const registered = await client.application.commands.set(slashCommands(withModel, withAgents));
   return registered.size;
 }
 
@@ -157,20 +169,33 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
     }
     case 'model': {
       const name = interaction.options.getString('name')?.trim();
-      const settings = await context.channelsFile.current();
-      const parentId = interaction.channel?.isThread()
-        ? (interaction.channel.parentId ?? undefined)
-        : undefined;
-      const fromFile = channelConfig(settings, interaction.channelId, parentId).model;
+      const fromFile = (await fileConfig(interaction, context)).model;
       const content = name
         ? await setModel(interaction, context, name)
         : channelModel(interaction, context, fromFile);
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...(name ? {} : ephemeral) });
       return;
     }
-    default:
-      await interaction.reply({ content: `Unknown command /${interaction.commandName}.`, ...ephemeral });
+    case 'agent': {
+      if (!context.agents) break;
+      const fromFile = (await fileConfig(interaction, context)).agent;
+      const { content, ephemeral: quiet } = agentCommand(
+        interaction,
+        { agents: context.agents, state: context.state, timers: context.timers },
+        fromFile,
+      );
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...(quiet ? ephemeral : {}) });
+      return;
+    }
   }
+  await interaction.reply({ content: `Unknown command /${interaction.commandName}.`, ...ephemeral });
+}
+
+/** The channel's settings in `discord_channels.json` (a thread's, or else its parent's). */
+async function fileConfig(interaction: ChatInputCommandInteraction, context: SlashContext) {
+  const settings = await context.channelsFile.current();
+  const parentId = interaction.channel?.isThread() ? (interaction.channel.parentId ?? undefined) : undefined;
+  return channelConfig(settings, interaction.channelId, parentId);
 }
 
 /** Handles one interaction: a slash command, or `/model`'s autocomplete. Failures are logged. */
@@ -179,6 +204,8 @@ export async function handleInteraction(interaction: Interaction, context: Slash
     if (interaction.isAutocomplete()) {
       if (interaction.commandName === 'model' && (await allowed(interaction, context)))
         await modelChoices(interaction, context);
+      else if (interaction.commandName === 'agent' && context.agents && (await allowed(interaction, context)))
+        await agentChoices(interaction, context.agents);
       else await interaction.respond([]);
       return;
     }
