@@ -10,6 +10,7 @@ import {
   type Logger,
   type MemoryStore,
   type ModelPool,
+  type Tool,
 } from '@macstats/core';
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { AppMetrics } from '@macstats/observability';
@@ -51,6 +52,11 @@ export interface Runtime {
   agent: Agent;
   /** The agent profiles: `agents.get(id)` answers as one (`--agent`, `/agent`, a schedule's `agent`). */
   agents: AgentDirectory;
+  /**
+   * The same agents offered only `tools` (and SKILL, AGENT): scheduled runs get no SCHEDULER or
+   * MEMORY, as the app's agent, as a profile, and across a handoff.
+   */
+  agentsWith(tools: readonly Tool[]): AgentDirectory;
   /** The skills and profiles found, and one sentence per one skipped. */
   skills: SkillsAndAgents;
   /** Model roles routed to installed models; null when the server cannot be asked. */
@@ -276,16 +282,20 @@ export async function createRuntime(
     capabilities: (name) => chat.capabilities({ model: name, signal: AbortSignal.timeout(3000) }),
     readEval: async () => (await readEvalReport(paths(config).evalReport))?.models,
   });
-  const agents = createAgentDirectory({
-    agent: shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering,
-    tools: tools.tools,
-    skills: skills.skills,
-    profiles: skills.agents,
-    modelFor: (profile) => router.modelFor(profile),
-  });
+  const observed = shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering;
+  const agentsWith = (offered: readonly Tool[]) =>
+    createAgentDirectory({
+      agent: observed,
+      tools: offered,
+      skills: skills.skills,
+      profiles: skills.agents,
+      modelFor: (profile) => router.modelFor(profile),
+    });
+  const agents = agentsWith(tools.tools);
   return {
     agent: agents.agent,
     agents,
+    agentsWith,
     skills,
     routes: router.table,
     tools,

@@ -16,16 +16,14 @@ import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 
 /**
- * The agent as scheduled tasks see it: without SCHEDULER and MEMORY, so a page fetched by a
- * scheduled task cannot plant further schedules that would run later, unattended, with tools,
- * nor notes that later answers would read.
+ * The agents as scheduled tasks see them (the app's, and each profile's across handoffs too):
+ * without SCHEDULER and MEMORY, so a page fetched by a scheduled task cannot plant further
+ * schedules that would run later, unattended, with tools, nor notes that later answers would read.
  */
-function scheduledAgent(runtime: Runtime) {
-  const tools = runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY');
-  return {
-    answer: (question: string, options: { signal?: AbortSignal; conversationId?: string } = {}) =>
-      runtime.agent.answer(question, { ...options, tools }),
-  };
+function scheduledAgents(runtime: Runtime) {
+  return runtime.agentsWith(
+    runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY'),
+  );
 }
 
 /** Defaults of `macstats start`. */
@@ -126,10 +124,15 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
   }
 
+  const scheduled = scheduledAgents(runtime);
   const scheduler: Scheduler = createScheduler({
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
-    execute: createTaskExecutor({ tools: runtime.tools.tools, agent: scheduledAgent(runtime) }),
+    execute: createTaskExecutor({
+      tools: runtime.tools.tools,
+      agent: scheduled.agent,
+      agentFor: (id) => scheduled.get(id),
+    }),
     onEvent: (event) => {
       observability.metrics?.recordSchedulerEvent(event);
       logSchedulerEvent(io, event, shared !== undefined);
