@@ -108,6 +108,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     bot = createDiscordBot({
       token: config.discordToken,
       agent: runtime.agent,
+      // A channel's /agent choice or its agent in discord_channels.json answers there.
+      agents: runtime.agents,
       channelsFile: paths(config).channels,
       stateFile: paths(config).discordState,
       logger,
