@@ -15,14 +15,18 @@ import {
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { AppMetrics } from '@macstats/observability';
 import type { ScheduleSource } from '@macstats/scheduler';
-import { type AgentDirectory, createAgentDirectory } from '@macstats/skills';
+import {
+  type AgentDirectory,
+  createAgentDirectory,
+  createRoleRouter,
+  type RoleRouter,
+} from '@macstats/skills';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
 import { readEvalReport } from './eval/save-report.js';
 import { createInstalledModels } from './installed-models.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
-import { createRoleRouter } from './role-router.js';
 import { loadSkillsAndAgents, type SkillsAndAgents } from './skills-and-agents.js';
 import { withNotes } from './with-notes.js';
 
@@ -60,7 +64,7 @@ export interface Runtime {
   /** The skills and profiles found, and one sentence per one skipped. */
   skills: SkillsAndAgents;
   /** Model roles routed to installed models; null when the server cannot be asked. */
-  routes: ReturnType<typeof createRoleRouter>['table'];
+  routes: RoleRouter['table'];
   tools: AssembledTools;
   /** What the model's server said at start-up. */
   server: ModelServerCheck;

@@ -19,6 +19,8 @@ export const SKILLS_DEFAULTS = {
   listedFiles: 20,
   /** Levels of agents: the one asked, and one it hands a task to. */
   maxHandoffDepth: 2,
+  /** How long a routing table of model roles is kept before it is read again, in milliseconds. */
+  routesTtlMs: 60_000,
   /** Time limit of one handoff (a whole answer of another agent), in milliseconds. */
   handoffTimeoutMs: 600_000,
 } as const;

@@ -11,6 +11,7 @@ export { type AgentProfile, type LoadedAgents, loadAgents } from './load-agents.
 export { type LoadedSkills, type LoadSkillsOptions, loadSkills, type Skill } from './load-skills.js';
 export { isModelRole, MODEL_ROLES, type ModelRole } from './model-role.js';
 export { listSkillFiles, readSkillFile } from './read-skill-file.js';
+export { createRoleRouter, type RoleRouter, type RoleRouterOptions } from './role-router.js';
 export {
   type EvalGrade,
   parameterBillions,

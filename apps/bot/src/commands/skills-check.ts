@@ -1,7 +1,6 @@
-import { MODEL_ROLES } from '@macstats/skills';
+import { createRoleRouter, MODEL_ROLES } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { readEvalReport } from '../eval/save-report.js';
-import { createRoleRouter } from '../role-router.js';
 import { chatModel, checkModelServer } from '../runtime.js';
 import { loadSkillsAndAgents } from '../skills-and-agents.js';
 import type { Check } from './doctor-checks.js';
