@@ -19,7 +19,9 @@ import {
   type AgentDirectory,
   createAgentDirectory,
   createRoleRouter,
+  loadSkillsAndAgents,
   type RoleRouter,
+  type SkillsAndAgents,
 } from '@macstats/skills';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
@@ -27,7 +29,6 @@ import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemb
 import { readEvalReport } from './eval/save-report.js';
 import { createInstalledModels } from './installed-models.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
-import { loadSkillsAndAgents, type SkillsAndAgents } from './skills-and-agents.js';
 import { withNotes } from './with-notes.js';
 
 /** What the model's server said at start-up, whichever provider it is. */
@@ -231,7 +232,7 @@ export async function createRuntime(
   const [checked, assembled, found] = await Promise.allSettled([
     checkModelServer(config, signal),
     assembleTools(config, { logger, scheduleSource: shared.scheduleSource, noteBackend: shared.noteBackend }),
-    loadSkillsAndAgents(config),
+    loadSkillsAndAgents(config.home),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
   const tools = assembled.value;

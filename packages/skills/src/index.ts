@@ -8,6 +8,7 @@ export { type AgentToolOptions, createAgentTool, type HandoffTargets } from './a
 export { NAME_PATTERN, SKILLS_DEFAULTS } from './defaults.js';
 export { type FrontMatter, readFrontMatter } from './front-matter.js';
 export { type AgentProfile, type LoadedAgents, loadAgents } from './load-agents.js';
+export { loadSkillsAndAgents, type SkillsAndAgents } from './load-home.js';
 export { type LoadedSkills, type LoadSkillsOptions, loadSkills, type Skill } from './load-skills.js';
 export { isModelRole, MODEL_ROLES, type ModelRole } from './model-role.js';
 export { listSkillFiles, readSkillFile } from './read-skill-file.js';

@@ -1,8 +1,7 @@
-import { createRoleRouter, MODEL_ROLES } from '@macstats/skills';
+import { createRoleRouter, loadSkillsAndAgents, MODEL_ROLES } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { chatModel, checkModelServer } from '../runtime.js';
-import { loadSkillsAndAgents } from '../skills-and-agents.js';
 import type { Check } from './doctor-checks.js';
 
 /**
@@ -11,7 +10,7 @@ import type { Check } from './doctor-checks.js';
  * model fills is a warning naming what to pull).
  */
 export async function checkSkillsAndAgents(config: AppConfig): Promise<Check[]> {
-  const found = await loadSkillsAndAgents(config);
+  const found = await loadSkillsAndAgents(config.home);
   const checks: Check[] = [];
   const where = paths(config);
   checks.push(

@@ -1,16 +1,15 @@
 import { cp, lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadSkills, NAME_PATTERN, readFrontMatter } from '@macstats/skills';
+import { loadSkills, loadSkillsAndAgents, NAME_PATTERN, readFrontMatter } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
-import { loadSkillsAndAgents } from '../skills-and-agents.js';
 
 /** A skill folder `skills add` copies: at most this many files and bytes. */
 export const SKILL_ADD_LIMITS = { files: 200, bytes: 5 * 1024 * 1024 } as const;
 
 /** `macstats skills list`: each skill with its description, each agent, and every one skipped. */
 export async function skillsListCommand(config: AppConfig, io: CommandIo): Promise<number> {
-  const found = await loadSkillsAndAgents(config);
+  const found = await loadSkillsAndAgents(config.home);
   io.out(found.skills.length === 0 ? `No skills in ${paths(config).skills}.` : 'Skills:');
   for (const skill of found.skills) io.out(`  ${skill.name.padEnd(24)} ${skill.description}`);
   if (found.agents.length > 0) io.out('Agents:');
