@@ -1,4 +1,5 @@
 import type { ChatEvent, ChatTurn, Conversation, ToolActivity } from '../shared/chat-types.js';
+import { createAgentPicker } from './agent-picker.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { approvalLabel, renderApprovalCard } from './approval-card.js';
 import { createChatHistory } from './chat-history.js';
@@ -35,12 +36,14 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   const stop = h('button', { type: 'button', id: 'chat-stop', class: 'ghost', hidden: true }, 'Stop');
   const fresh = h('button', { type: 'button', id: 'chat-new', class: 'ghost' }, 'New chat');
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const picker = createAgentPicker();
   const form = h(
     'form',
     { class: 'composer' },
     input,
-    h('div', { class: 'composer-actions' }, send, stop, fresh),
+    h('div', { class: 'composer-actions' }, picker.element, send, stop, fresh),
   );
+  picker.load();
   const history = createChatHistory(stream, {
     current: () => conversationId,
     open: (id) => showConversation(id),
@@ -136,6 +139,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
       'li',
       { class: 'turn', 'data-turn': turn.id, 'data-status': turn.status },
       h('div', { class: 'message user' }, ...renderMessage(turn.question)),
+      turn.agent ? h('p', { class: 'turn-agent' }, `Answered by the agent ${turn.agent}`) : null,
       tools,
       approval,
       answer,
@@ -229,7 +233,13 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
     error.hidden = true;
     setBusy(true);
     try {
-      await sendJson('/api/chat', { conversationId, clientId: stream.clientId, message });
+      const agent = picker.value();
+      await sendJson('/api/chat', {
+        conversationId,
+        clientId: stream.clientId,
+        message,
+        ...(agent ? { agent } : {}),
+      });
       input.value = '';
     } catch (failure) {
       setBusy(false);

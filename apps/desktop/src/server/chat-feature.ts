@@ -9,8 +9,11 @@ import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 /** What the chat needs of core's `Agent`. */
 export type ChatAgent = Pick<Agent, 'answer'>;
 
-/** Gives the agent for the Ollama host and model chosen now, or why there is none. */
-export type AgentSource = () => Promise<ChatAgent | { unavailable: string }>;
+/**
+ * Gives the agent for the Ollama host and model chosen now (as the agent profile `agentId`, when
+ * the chat's picker chose one), or why there is none.
+ */
+export type AgentSource = (agentId?: string) => Promise<ChatAgent | { unavailable: string }>;
 
 /** Options of {@link createChatFeature}. */
 export interface ChatFeatureOptions {
@@ -117,7 +120,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
       }
     };
     try {
-      const agent = await options.agent();
+      const agent = await options.agent(turn.agent);
       if ('unavailable' in agent) {
         turn.answer = agent.unavailable;
         turn.failed = true;
@@ -176,6 +179,13 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           const conversationId = checkId(stringField(body, 'conversationId'), 'conversation id');
           const clientId = checkId(stringField(body, 'clientId'), 'client id');
           const question = stringField(body, 'message').trim();
+          const agent = body['agent'];
+          if (
+            agent !== undefined &&
+            agent !== null &&
+            (typeof agent !== 'string' || !/^[a-z0-9-]{1,64}$/.test(agent))
+          )
+            throw new HttpError(400, 'The agent must be an agent\'s id, such as "research".');
           if (question.length > maxQuestionChars) {
             throw new HttpError(400, `The message is longer than ${maxQuestionChars} characters.`);
           }
@@ -192,6 +202,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
             status: 'running',
             draft: '',
             tools: [],
+            ...(typeof agent === 'string' ? { agent } : {}),
           };
           const controller = new AbortController();
           // Claimed before the first await: a second question or a deletion sees it at once.

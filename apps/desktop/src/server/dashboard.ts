@@ -36,10 +36,13 @@ import {
   type ScheduleStateStore,
   STATE_FILES,
 } from '@macstats/scheduler';
+import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
+import { createDashboardAgents } from './dashboard-agents.js';
+import { readEvalSummary } from './eval-summary.js';
 import { createMcpFeature } from './mcp-feature.js';
 import { createMetricsFeature } from './metrics-feature.js';
 import { createNotesFeature } from './notes-feature.js';
@@ -47,6 +50,7 @@ import { createOllamaFeature } from './ollama-feature.js';
 import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
 import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
+import { createSkillsFeature } from './skills-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
 
 /**
@@ -158,6 +162,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     toolNames: () => toolNames,
   });
 
+  // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
+  const found = await loadSkillsAndAgents(home);
+  for (const problem of found.problems) logger.warn({}, problem);
+
   const server = await startHttpDashboard({
     logger,
     ...(options.port === undefined ? {} : { port: options.port }),
@@ -215,6 +223,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
       checkOllama = ollama.check;
+      const router = createRoleRouter({
+        listModels: async () => (ollama.status().reachable ? ollama.status().models : null),
+        // An OpenAI-compatible server does not say what a model can do: eval scores and names decide.
+        capabilities: async (name) =>
+          openai
+            ? null
+            : createOllamaModel({ host: ollama.status().host, model: name }).capabilities({
+                model: name,
+                signal: AbortSignal.timeout(3000),
+              }),
+        readEval: async () => (await readEvalSummary(join(home, 'eval.json')))?.models,
+      });
+      const agents = createDashboardAgents({ tools, runJs: core.runJs.tool, found, router });
       const appMetrics = options.appMetrics;
       const metrics = createMetricsFeature(core, {
         collector,
@@ -223,7 +244,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       });
       const chat = createChatFeature(core, {
         store: createConversationStore(join(home, 'desktop', 'conversations')),
-        agent: ollama.agent,
+        agent: async (id) => {
+          const agent = await ollama.agent();
+          return 'unavailable' in agent ? agent : agents.chat(agent as Agent, id);
+        },
         tools: [...tools, core.runJs.tool],
         recordCall: (event) => metrics.recordCall(event),
         forget: (conversationId) =>
@@ -239,7 +263,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           return parts.length > 0 ? parts.join('\n\n') : undefined;
         },
       });
-      const features = [metrics, ollama, chat, createNotesFeature(notes), createMcpFeature(options.mcp)];
+      const features = [
+        metrics,
+        ollama,
+        chat,
+        createNotesFeature(notes),
+        createSkillsFeature({ found, routes: () => router.table() }),
+      ];
       if (options.scheduler !== false) {
         // Unattended runs write no notes: a page a task fetched could not plant one for later answers.
         const execute = createTaskExecutor({
@@ -256,6 +286,20 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
               return agent.answer(question, answerOptions);
             },
           },
+          // A schedule's agent: checked when it runs, answering as that profile.
+          agentFor: (id) =>
+            agents.has(id)
+              ? {
+                  async answer(question, answerOptions) {
+                    const agent = await ollama.agent();
+                    if ('unavailable' in agent)
+                      throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+                    const profile = agents.scheduled(agent as Agent, id);
+                    if (!profile) throw new MacstatsError('AGENT_NOT_FOUND', `There is no agent "${id}".`);
+                    return profile.answer(question, answerOptions);
+                  },
+                }
+              : undefined,
         });
         let onEvent: Parameters<typeof createScheduler>[0]['onEvent'];
         const created = createScheduler({

@@ -22,6 +22,7 @@ export function renderPageHtml(): string {
     <a href="#chat" data-view="chat">Chat</a>
     <a href="#schedules" data-view="schedules">Schedules</a>
     <a href="#notes" data-view="notes">Notes</a>
+    <a href="#skills" data-view="skills">Skills</a>
     <a href="#settings" data-view="settings">Settings</a>
   </nav>
   <button type="button" id="theme-toggle" class="ghost" aria-label="Switch theme">Theme</button>
@@ -33,6 +34,7 @@ export function renderPageHtml(): string {
   <section id="view-chat" class="view" aria-label="Chat" hidden></section>
   <section id="view-schedules" class="view" aria-label="Schedules" hidden></section>
   <section id="view-notes" class="view" aria-label="Notes" hidden></section>
+  <section id="view-skills" class="view" aria-label="Skills" hidden></section>
   <section id="view-settings" class="view" aria-label="Settings" hidden></section>
 </main>
 <noscript>The dashboard needs JavaScript.</noscript>

@@ -38,6 +38,8 @@ export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'stopped';
 export interface ChatTurn {
   id: string;
   question: string;
+  /** The agent profile that answers, when the picker chose one; none: the dashboard's own agent. */
+  agent?: string;
   /** ms since the epoch. */
   askedAt: number;
   status: 'running' | 'done' | 'stopped';
@@ -114,4 +116,14 @@ export interface ConversationList {
 export interface ConversationsEvent {
   kind: 'deleted';
   conversationId: string;
+}
+
+/** `GET /api/skills`: the skills and agent profiles read at start, what was skipped, and the model roles. */
+export interface SkillsOverview {
+  skills: Array<{ name: string; description: string }>;
+  agents: Array<{ id: string; name: string; description: string; model: string }>;
+  /** One sentence per skill or agent skipped. */
+  problems: string[];
+  /** The model roles table; null when the model server cannot be asked. */
+  routes: Array<{ role: string; model: string | null; reason: string; problem?: string }> | null;
 }
