@@ -80,19 +80,29 @@ export const OPENAI_BASE_URL_MISSING =
 /**
  * Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems.
  * With several servers (OLLAMA_HOSTS, OPENAI_BASE_URLS) all are asked at once and the first, in
- * the list's order, that serves the model answers for the pool: one server down is not a problem
- * while another serves (the pool routes around it).
+ * the list's order, that serves the model answers for the pool, listing the models of every
+ * server that answered: one server down is not a problem while another serves (the pool routes
+ * around it), and a model on any server is installed.
  */
 export async function checkModelServer(config: AppConfig, signal?: AbortSignal): Promise<ModelServerCheck> {
   if (config.modelProvider === 'openai') {
     if (!config.openaiBaseUrl) return { ...openAiBase(''), problem: OPENAI_BASE_URL_MISSING };
     const urls = config.openaiBaseUrls.length > 0 ? config.openaiBaseUrls : [config.openaiBaseUrl];
-    const each = await Promise.all(urls.map((url) => checkOpenAiServer(config, url, signal)));
-    return each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
+    return pooled(await Promise.all(urls.map((url) => checkOpenAiServer(config, url, signal))));
   }
   const hosts = config.ollamaHosts.length > 0 ? config.ollamaHosts : [config.ollamaHost];
-  const each = await Promise.all(hosts.map((host) => checkOllamaServer(config, host, signal)));
-  return each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
+  return pooled(await Promise.all(hosts.map((host) => checkOllamaServer(config, host, signal))));
+}
+
+/**
+ * The servers of a pool as one: the first, in the list's order, that serves the model, with the
+ * models every reachable one has (the pool routes a model to a server that has it).
+ */
+function pooled(each: ModelServerCheck[]): ModelServerCheck {
+  const chosen = each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
+  if (each.length < 2) return chosen;
+  const models = [...new Set(each.filter((found) => found.reachable).flatMap((found) => found.models))];
+  return { ...chosen, models };
 }
 
 async function checkOllamaServer(
@@ -253,6 +263,9 @@ export async function createRuntime(
     lookup: lookup(config),
   });
   const pool = createPool(config, model.known, logger);
+  // Which host has which model is known before the first request, so an agent's model (or a
+  // role's) goes to a host that has it from the start (each check is bounded by its time limit).
+  await pool?.checkHealth();
   const installed = createInstalledModels({
     list: async () => {
       const found = await checkModelServer(config, AbortSignal.timeout(3000));
