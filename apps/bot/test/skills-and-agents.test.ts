@@ -108,6 +108,7 @@ describe('skills and agents in the bot', () => {
       'skills/broken/SKILL.md': 'No front matter here.',
       'agents/good/AGENT.md': agent('name: G\ndescription: Good.\nmodel: small:1b', 'P.'),
       'agents/broken/AGENT.md': agent('name: B\ndescription: No model.', 'P.'),
+      'schedules.json': JSON.stringify({ schedules: [{ id: 'night', cron: '0 3 * * *', task: 'x', agent: 'broken' }] }),
     });
     const env = { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama3.2:3b' };
     const doctor = await runCli(['doctor'], home, env);
@@ -117,6 +118,9 @@ describe('skills and agents in the bot', () => {
     ];
     for (const sentence of skipped) expect(doctor.stdout).toContain(`! ${sentence}`);
     expect(doctor.stdout).toContain('✓ skills: good');
+    expect(doctor.stdout).toContain(
+      '! schedule "night" in schedules.json names the agent "broken", which is not installed: it is answered with one sentence saying so — fix: add agents/broken/AGENT.md, or name one of: good',
+    );
     expect(doctor.stdout).toContain('✓ role tools → big:8b (native tool calling; the largest such)');
     const ask = await runCli(['ask', '--agent', 'good', 'Hi'], home, env);
     expect(ask.code).toBe(0);

@@ -2,6 +2,7 @@ import { createRoleRouter, loadSkillsAndAgents, MODEL_ROLES } from '@macstats/sk
 import { type AppConfig, paths } from '../app-config.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { chatModel, checkModelServer } from '../runtime.js';
+import { checkConfiguredAgents } from './configured-models-check.js';
 import type { Check } from './doctor-checks.js';
 
 /**
@@ -19,6 +20,12 @@ export async function checkSkillsAndAgents(config: AppConfig): Promise<Check[]> 
       : { status: 'ok', text: `skills: ${found.skills.map((skill) => skill.name).join(', ')}` },
   );
   for (const problem of found.problems) checks.push({ status: 'warn', text: problem });
+  checks.push(
+    ...(await checkConfiguredAgents(
+      config,
+      found.agents.map((agent) => agent.id),
+    )),
+  );
   if (found.agents.length === 0) {
     checks.push({ status: 'skip', text: `agents: none in ${where.agents}` });
     return checks;
