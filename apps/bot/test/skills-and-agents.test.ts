@@ -108,7 +108,9 @@ describe('skills and agents in the bot', () => {
       'skills/broken/SKILL.md': 'No front matter here.',
       'agents/good/AGENT.md': agent('name: G\ndescription: Good.\nmodel: small:1b', 'P.'),
       'agents/broken/AGENT.md': agent('name: B\ndescription: No model.', 'P.'),
-      'schedules.json': JSON.stringify({ schedules: [{ id: 'night', cron: '0 3 * * *', task: 'x', agent: 'broken' }] }),
+      'schedules.json': JSON.stringify({
+        schedules: [{ id: 'night', cron: '0 3 * * *', task: 'x', agent: 'broken' }],
+      }),
     });
     const env = { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama3.2:3b' };
     const doctor = await runCli(['doctor'], home, env);
