@@ -56,7 +56,8 @@ function failedAnswer(code: string, message: string): AgentAnswer {
  * agent is the app's, with SKILL and AGENT added; a profile's agent answers through the same
  * agent (and so the same memory, model server and approvals) with the profile's model (or the
  * model its role routes to), the tools and skills it allows, its prompt after the app's, its
- * iteration cap and planning. With no profiles and no skills, `agent` is the app's agent as is.
+ * iteration cap and planning. With no profiles and no skills, `agent` answers as the app's agent
+ * with the directory's tools.
  *
  * @example
  * const directory = createAgentDirectory({ agent, tools, skills, profiles });
@@ -141,17 +142,13 @@ export function createAgentDirectory(options: AgentDirectoryOptions): AgentDirec
     };
   }
 
-  const bare = profiles.length === 0 && allSkills().length === 0 && typeof options.skills !== 'function';
-  const agent: Agent = bare
-    ? base
-    : {
-        ...base,
-        answer: (question, answerOptions = {}) =>
-          base.answer(question, {
-            ...answerOptions,
-            tools: defaultTools(answerOptions.tools ?? options.tools),
-          }),
-      };
+  // Always the directory's tools: a directory of fewer tools (a scheduled run's) must not offer
+  // the app's agent's others, with or without skills and profiles.
+  const agent: Agent = {
+    ...base,
+    answer: (question, answerOptions = {}) =>
+      base.answer(question, { ...answerOptions, tools: defaultTools(answerOptions.tools ?? options.tools) }),
+  };
   return {
     agent,
     profiles,
