@@ -1,3 +1,4 @@
+import { loadSkillsAndAgents } from '@macstats/skills';
 import type { AppConfig } from '../app-config.js';
 import { assembleTools } from '../assemble-tools.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -17,6 +18,16 @@ export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<nu
       const details = tool.details?.();
       if (details) for (const line of details.split('\n')) io.out(`      ${line}`);
     }
+    // SKILL and AGENT join the list only when there are skills and agents to offer.
+    const found = await loadSkillsAndAgents(config.home);
+    if (found.skills.length > 0)
+      io.out(
+        `  ${'SKILL: <name> [file]'.padEnd(USAGE_COLUMN)} ${found.skills.length} skills: ${found.skills.map((skill) => skill.name).join(', ')}`,
+      );
+    if (found.agents.length > 0)
+      io.out(
+        `  ${'AGENT: <id> <task>'.padEnd(USAGE_COLUMN)} agents: ${found.agents.map((agent) => agent.id).join(', ')}`,
+      );
     io.out('Left out:');
     for (const { name, reason } of assembled.omitted) io.out(`  ${name}: ${reason}`);
     for (const problem of assembled.problems) io.out(`  note: ${problem}`);
