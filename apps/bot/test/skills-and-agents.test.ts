@@ -147,7 +147,9 @@ describe('skills and agents in the bot', () => {
     expect(added.stdout).toContain('Added the skill meeting-notes (2 files)');
     const listed = await runCli(['skills', 'list'], home);
     expect(listed.stdout).toMatch(/meeting-notes\s+Writes meeting notes\./);
-    expect((await runCli(['tools'], home)).stdout).toMatch(/SKILL: <name> \[file\]\s+1 skills: meeting-notes/);
+    expect((await runCli(['tools'], home)).stdout).toMatch(
+      /SKILL: <name> \[file\]\s+1 skills: meeting-notes/,
+    );
     const bad = await runCli(['skills', 'add', join(source, 'bad')], home);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('is not added: its SKILL.md needs a name of lowercase letters');

@@ -132,7 +132,9 @@ describe('the dashboard page', () => {
     );
     await page.goto(`${dashboard.origin}/#metrics`);
     await page.locator('#inference tbody tr').nth(1).waitFor();
-    expect(await page.locator('#inference-summary').textContent()).toMatch(/^2 calls · mean [\d.]+ tokens\/s/);
+    expect(await page.locator('#inference-summary').textContent()).toMatch(
+      /^2 calls · mean [\d.]+ tokens\/s/,
+    );
     await page.goto(`${dashboard.origin}/#chat`);
     await page.locator('.turn').first().waitFor();
   });

@@ -268,6 +268,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ollama,
         chat,
         createNotesFeature(notes),
+        createMcpFeature(options.mcp),
         createSkillsFeature({ found, routes: () => router.table() }),
       ];
       if (options.scheduler !== false) {
