@@ -45,8 +45,20 @@ const packed = JSON.parse(
   }),
 );
 const files = packed[0].files.map((file) => file.path);
-for (const required of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) {
+// A library ships its entry point and types; a command-line package (a `bin`, no `exports`)
+// ships each command's file, which must start with a Node shebang.
+const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
+const entryFiles =
+  manifest.exports === undefined && bins.length > 0
+    ? bins.map((bin) => bin.replace(/^\.\//, ''))
+    : ['dist/index.js', 'dist/index.d.ts'];
+for (const required of ['package.json', 'README.md', ...entryFiles]) {
   if (!files.includes(required)) problems.push(`npm pack: ${required} is not in the tarball`);
+}
+for (const bin of bins) {
+  const path = join(packageDir, bin);
+  if (existsSync(path) && !readFileSync(path, 'utf8').startsWith('#!/usr/bin/env node'))
+    problems.push(`${bin}: a command must start with #!/usr/bin/env node`);
 }
 const forbidden = /(^|\/)(src|test|bench)\/|\.test\.|(^|\/)\.env|\.config\.env|\.pem$|\.key$|id_rsa|\.npmrc$/;
 for (const file of files) if (forbidden.test(file)) problems.push(`npm pack: ${file} must not be published`);

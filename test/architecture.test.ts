@@ -117,6 +117,17 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ).toEqual(['@macstats/skills (layer 2) must not depend on @macstats/tools-fetch (layer 2)']);
   });
 
+  it('refuses a published package that depends on a private one', () => {
+    const problems = findLayerViolations([
+      { ...pkg('@macstats/loopback-guard'), private: true },
+      pkg('@macstats/cli', ['@macstats/loopback-guard']),
+      pkg('@macstats/other-cli', [], ['@macstats/loopback-guard'], ['@macstats/loopback-guard']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/cli is published but depends on the private @macstats/loopback-guard',
+    ]);
+  });
+
   it('lets apps compose anything', () => {
     const problems = findLayerViolations([
       pkg('@macstats/core'),

@@ -5,12 +5,14 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Packages a changeset may name: the published ones under packages/. */
+/** Packages a changeset may name: the published ones under packages/ and apps/ (the CLI). */
 function publishedPackages(): Set<string> {
   const names = new Set<string>();
-  for (const folder of readdirSync(join(root, 'packages'))) {
-    const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8'));
-    if (!manifest.private) names.add(manifest.name);
+  for (const group of ['packages', 'apps']) {
+    for (const folder of readdirSync(join(root, group))) {
+      const manifest = JSON.parse(readFileSync(join(root, group, folder, 'package.json'), 'utf8'));
+      if (!manifest.private) names.add(manifest.name);
+    }
   }
   return names;
 }

@@ -9,6 +9,8 @@ export interface WorkspacePackage {
   devDependencies: string[];
   /** Internal package names imported from its source files. */
   imports: string[];
+  /** Not published (`"private": true`). */
+  private?: boolean;
 }
 
 /** The layer of every package; a package may depend only on lower layers (and apps on anything). */
@@ -37,6 +39,14 @@ export function findLayerViolations(packages: WorkspacePackage[]): string[] {
         problems.push(`${pkg.name} uses @macstats/testing outside its tests`);
       else if (layer < 3 && target >= layer && dependency !== '@macstats/testing')
         problems.push(`${pkg.name} (layer ${layer}) must not depend on ${dependency} (layer ${target})`);
+    }
+    // A published package is installed from the registry, where a private one does not exist:
+    // it may use one only bundled in (a devDependency), never as a dependency.
+    if (!pkg.private) {
+      for (const dependency of pkg.dependencies) {
+        if (packages.find((other) => other.name === dependency)?.private)
+          problems.push(`${pkg.name} is published but depends on the private ${dependency}`);
+      }
     }
     for (const imported of pkg.imports) {
       if (
@@ -83,7 +93,7 @@ export function readWorkspace(root: string): WorkspacePackage[] {
     }
     for (const name of folders) {
       const folder = join(root, group, name);
-      let manifest: { name: string; dependencies?: object; devDependencies?: object };
+      let manifest: { name: string; private?: boolean; dependencies?: object; devDependencies?: object };
       try {
         manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
       } catch {
@@ -101,6 +111,7 @@ export function readWorkspace(root: string): WorkspacePackage[] {
         dependencies: Object.keys(manifest.dependencies ?? {}),
         devDependencies: Object.keys(manifest.devDependencies ?? {}),
         imports: [...imports],
+        private: manifest.private === true,
       });
     }
   }

@@ -19,7 +19,14 @@ function reportPageSize(): Promise<void> {
 
 export default [
   // The server and CLI, for Node. `clean` stays off: the page build writes into dist/page.
-  createTsupConfig({ entry: ['src/main.ts', 'src/index.ts'], dts: false, clean: false }),
+  // loopback-guard is private: bundled in, so the copy `macstats dashboard` ships (in
+  // @macstats/cli) imports only published packages.
+  createTsupConfig({
+    entry: ['src/main.ts', 'src/index.ts'],
+    dts: false,
+    clean: false,
+    noExternal: ['@macstats/loopback-guard'],
+  }),
   // The page, for the browser: one script, one stylesheet, and the RUN_JS worker.
   createTsupConfig({
     entry: { app: 'src/page/main.ts', 'run-js-worker': 'src/page/run-js-worker.ts' },

@@ -243,6 +243,20 @@ program
     ),
   );
 
+program
+  .command('dashboard')
+  .description('open the dashboard on 127.0.0.1: live metrics, the chat, schedules, notes and settings')
+  .option('--port <n>', 'the port (default: MACSTATS_PORT, else a free one)', integerIn(0, 65535, '--port'))
+  .option('--no-open', 'print the URL without opening the browser (also MACSTATS_NO_OPEN=1)')
+  .addHelpText(
+    'after',
+    exitCodes(['0  stopped after SIGINT or SIGTERM', '1  could not start (the port is taken, say)']),
+  )
+  .action(async (options: { port?: number; open: boolean }) => {
+    const { dashboardCommand } = await import('./commands/dashboard-command.js');
+    process.exit(await dashboardCommand(options));
+  });
+
 const schedules = program
   .command('schedules')
   .description(
