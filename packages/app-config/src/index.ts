@@ -5,3 +5,4 @@ export { MODEL_SETTING_NAMES } from './model-setting-names.js';
 export type { ParsedEnvFile } from './parse-env-file.js';
 export { parseEnvFile } from './parse-env-file.js';
 export { parseSchedulerLease, SCHEDULER_LEASE_BOUNDS } from './scheduler-lease.js';
+export { updateConfigEnv } from './update-config-env.js';

@@ -1,5 +1,5 @@
+import { updateConfigEnv } from '@macstats/app-config';
 import type { AgentSource, ChatAgent } from './chat-feature.js';
-import { updateConfigEnv } from './config-env-file.js';
 import { readEvalSummary } from './eval-summary.js';
 import { HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
 import { type OllamaStatus, probeOllama } from './ollama-probe.js';

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { updateConfigEnv } from './config-env-file.js';
+import { parseEnvFile } from './parse-env-file.js';
+import { updateConfigEnv } from './update-config-env.js';
 
 let dir: string;
 beforeEach(() => {
@@ -46,5 +47,28 @@ describe('updateConfigEnv', () => {
     writeFileSync(file, 'constructor=1\n');
     await updateConfigEnv(file, { OLLAMA_MODEL: 'm' });
     expect(readFileSync(file, 'utf8')).toBe('constructor=1\nOLLAMA_MODEL=m\n');
+  });
+
+  it('refuses a value with a line break, leaving the file as it was', async () => {
+    const file = join(dir, '.config.env');
+    writeFileSync(file, 'X=1\n');
+    await expect(updateConfigEnv(file, { OLLAMA_MODEL: 'a\nDISCORD_BOT_TOKEN=stolen' })).rejects.toThrow(
+      'OLLAMA_MODEL: a value in',
+    );
+    expect(readFileSync(file, 'utf8')).toBe('X=1\n');
+  });
+
+  it('creates a missing folder readable by its owner only', async () => {
+    const file = join(dir, 'home', '.config.env');
+    await updateConfigEnv(file, { OLLAMA_MODEL: 'm' });
+    expect(statSync(join(dir, 'home')).mode & 0o777).toBe(0o700);
+  });
+
+  it('quotes a value that would read back otherwise, so parseEnvFile gives it back', async () => {
+    const file = join(dir, '.config.env');
+    const values = { A: 'key #not-a-comment', B: ' spaced ', C: '"quoted" \\ $x', D: 'plain-value' };
+    await updateConfigEnv(file, values);
+    expect(parseEnvFile(readFileSync(file, 'utf8')).values).toEqual(values);
+    expect(readFileSync(file, 'utf8')).toContain('D=plain-value\n');
   });
 });
