@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
+import type { InitFlags } from './init/init-context.js';
 
 // Commands load their modules on demand: `--help` and `schedules` should not pay for
 // discord.js, the MCP SDK and the metrics readers.
@@ -94,6 +95,36 @@ const program = new Command()
 Configuration comes from the environment, then ./.config.env, then $MACSTATS_HOME/.config.env
 (MACSTATS_HOME defaults to ~/.mac-stats). See docs/bot.md.
 ${exitCodes(['0  ok', '1  a check, an answer or the start failed', '2  bad usage', '3  invalid configuration (schedules.json or its import, a refused Discord token)', '130  interrupted (SIGINT)'])}`,
+  );
+
+program
+  .command('init')
+  .description(
+    'set up by answering questions: the model, Discord, web search, MCP; writes $MACSTATS_HOME/.config.env',
+  )
+  .option('-y, --yes', 'ask nothing: the flags, then the current values, then what is found')
+  .option('--ollama-host <url>', 'Ollama address (default: OLLAMA_HOST, else http://127.0.0.1:11434)')
+  .option('--openai-url <url>', 'an OpenAI-compatible server API address instead of Ollama')
+  .option('--openai-key <key>', "that server's API key")
+  .option('--model <name>', 'the model')
+  .option('--discord-token <token>', 'the Discord bot token (checked with Discord)')
+  .option('--brave-key <key>', 'a Brave Search API key')
+  .option('--searxng-url <url>', 'a SearXNG instance for web search')
+  .option('--mcp <command-or-url>', 'an MCP server: its URL, or the command that starts it')
+  .addHelpText(
+    'after',
+    `
+Only what changes is written; every other line of the file is kept. The file is written
+atomically with mode 0600, so Ctrl-C at any question leaves it as it was.
+${exitCodes(['0  written (or nothing changed)', '2  not a terminal and no --yes', '3  Discord refused --discord-token: nothing written', '130  stopped with Ctrl-C: nothing written'])}`,
+  )
+  .action((options: InitFlags) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/init-command.js')).initCommand(config, io, {
+        ...options,
+        terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+      }),
+    ),
   );
 
 program

@@ -7,6 +7,7 @@ import { parseSchedules } from '@macstats/scheduler';
 import { findChromium } from '@macstats/tools-browser';
 import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
+import { checkDiscordToken, discordApiBase } from '../discord-token.js';
 
 /** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
 export interface Check {
@@ -16,10 +17,7 @@ export interface Check {
   fix?: string;
 }
 
-const DISCORD_API = 'https://discord.com/api';
 const BRAVE_API = 'https://api.search.brave.com';
-/** Application flags that grant the Message Content intent (verified or not). */
-const MESSAGE_CONTENT_FLAGS = (1 << 18) | (1 << 19);
 
 const timeout = () => AbortSignal.timeout(8000);
 
@@ -140,11 +138,10 @@ async function checkOneOllama(config: AppConfig, host: string, where: string): P
 export async function checkDiscord(config: AppConfig): Promise<Check[]> {
   if (!config.discordToken)
     return [{ status: 'skip', text: 'Discord: no DISCORD_BOT_TOKEN, so the bot will not connect' }];
-  const base = (config.discordApiUrl ?? DISCORD_API).replace(/\/+$/, '');
-  const headers = { authorization: `Bot ${config.discordToken}` };
-  try {
-    const me = await fetch(`${base}/v10/users/@me`, { headers, signal: timeout() });
-    if (me.status === 401) {
+  const base = discordApiBase(config.discordApiUrl);
+  const found = await checkDiscordToken(config.discordToken, { apiUrl: config.discordApiUrl });
+  if (!found.ok) {
+    if (found.reason === 'refused')
       return [
         {
           status: 'fail',
@@ -152,45 +149,52 @@ export async function checkDiscord(config: AppConfig): Promise<Check[]> {
           fix: 'reset the token under Bot in the developer portal and set DISCORD_BOT_TOKEN',
         },
       ];
-    }
-    if (!me.ok)
+    if (found.reason === 'status')
       return [
-        { status: 'fail', text: `Discord answered ${me.status} to the token check`, fix: 'try again later' },
+        {
+          status: 'fail',
+          text: `Discord answered ${found.status} to the token check`,
+          fix: 'try again later',
+        },
       ];
-    const user = (await me.json()) as { username?: string };
-    const checks: Check[] = [
-      { status: 'ok', text: `Discord token is valid (bot ${user.username ?? 'unknown'})` },
-    ];
-    const app = await fetch(`${base}/v10/applications/@me`, { headers, signal: timeout() });
-    if (!app.ok) {
-      checks.push({
-        status: 'fail',
-        text: `Discord answered ${app.status} when asked for the application's intents`,
-        fix: 'try again later',
-      });
-      return checks;
-    }
-    const { flags = 0, id: appId } = (await app.json()) as { flags?: number; id?: string };
-    checks.push(
-      flags & MESSAGE_CONTENT_FLAGS
-        ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
-        : {
-            status: 'fail',
-            text: 'Discord Message Content intent is off: the bot cannot read messages',
-            fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal',
-          },
-    );
-    checks.push(await checkSlashCommands(base, headers, appId));
-    return checks;
-  } catch (error) {
     return [
       {
         status: 'fail',
-        text: `Discord API is not reachable at ${base}: ${(error as Error).message}`,
+        text: `Discord API is not reachable at ${base}: ${found.message}`,
         fix: 'check the network or DISCORD_API_URL',
       },
     ];
   }
+  const checks: Check[] = [{ status: 'ok', text: `Discord token is valid (bot ${found.username})` }];
+  if ('status' in found.application) {
+    checks.push({
+      status: 'fail',
+      text: `Discord answered ${found.application.status} when asked for the application's intents`,
+      fix: 'try again later',
+    });
+    return checks;
+  }
+  checks.push(
+    found.application.messageContent
+      ? { status: 'ok', text: 'Discord Message Content intent is enabled' }
+      : {
+          status: 'fail',
+          text: 'Discord Message Content intent is off: the bot cannot read messages',
+          fix: 'turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal',
+        },
+  );
+  try {
+    checks.push(
+      await checkSlashCommands(base, { authorization: `Bot ${config.discordToken}` }, found.application.id),
+    );
+  } catch (error) {
+    checks.push({
+      status: 'fail',
+      text: `Discord API is not reachable at ${base}: ${(error as Error).message}`,
+      fix: 'check the network or DISCORD_API_URL',
+    });
+  }
+  return checks;
 }
 
 /** The slash commands the bot registers at start (`/model` too when it can list models). */
