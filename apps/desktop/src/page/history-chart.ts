@@ -1,18 +1,28 @@
 import uPlot from 'uplot';
 import { h } from './dom.js';
 import { themeColor } from './theme.js';
+import type { TimeAxis } from './time-axis.js';
 
 /** One line of a chart. */
 export interface ChartSeries {
   label: string;
   /** A CSS variable holding the colour: `--series-1`. */
   colorVariable: string;
+  /**
+   * Left out of the chart and its legend while the data shown has no value for it: a sensor the
+   * machine does not have (temperature, battery).
+   */
+  optional?: boolean;
 }
 
 /** A time chart of several lines; x is in ms since the epoch. */
 export interface HistoryChart {
   element: HTMLElement;
-  setData(times: number[], columns: Array<Array<number | null>>): void;
+  /**
+   * Shows the points over the axis's whole window, ending at the newest point. The figure's
+   * `data-x-ticks` attribute holds the tick labels drawn, `|`-separated.
+   */
+  setData(times: number[], columns: Array<Array<number | null>>, axis: TimeAxis): void;
   /** Rebuilds with the current theme's colours. */
   restyle(): void;
 }
@@ -34,38 +44,61 @@ export function createHistoryChart(options: {
   );
   const target = h('div', { class: 'chart-plot' });
   element.append(target);
-  let data: uPlot.AlignedData = [[], ...options.series.map(() => [])];
+  let times: number[] = [];
+  let columns: Array<Array<number | null>> = options.series.map(() => []);
+  let shown: boolean[] = options.series.map(() => true);
+  let axis: TimeAxis | undefined;
+  let xWindow: [number, number] = [0, 1];
   let plot: uPlot | undefined;
+
+  const shownData = (): uPlot.AlignedData =>
+    [times, ...columns.filter((_, index) => shown[index])] as uPlot.AlignedData;
 
   const width = () => Math.max(240, target.clientWidth || element.clientWidth || 600);
 
   function build(): void {
     plot?.destroy();
     const grid = { stroke: themeColor('--grid'), width: 1 };
-    const axis = { stroke: themeColor('--muted'), grid, ticks: grid };
+    const axisStyle = { stroke: themeColor('--muted'), grid, ticks: grid };
     const format = (_: uPlot, value: number | null) => (value === null ? '–' : options.formatValue(value));
     const yScale: uPlot.Scale = options.range
       ? { range: options.range }
       : { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] };
+    const timeAxis = axis;
     plot = new uPlot(
       {
         width: width(),
         height: 180,
         series: [
           {},
-          ...options.series.map((series) => ({
-            label: series.label,
-            stroke: themeColor(series.colorVariable),
-            width: 1.5,
-            value: format,
-            spanGaps: false,
-          })),
+          ...options.series
+            .filter((_, index) => shown[index])
+            .map((series) => ({
+              label: series.label,
+              stroke: themeColor(series.colorVariable),
+              width: 1.5,
+              value: format,
+              spanGaps: false,
+            })),
         ],
-        scales: { x: { time: true }, y: yScale },
+        scales: { x: { time: true, range: () => xWindow }, y: yScale },
         axes: [
-          axis,
           {
-            ...axis,
+            ...axisStyle,
+            space: 60,
+            ...(timeAxis
+              ? {
+                  incrs: timeAxis.incrs,
+                  values: (_u: uPlot, splits: number[]) => {
+                    const labels = splits.map((split) => timeAxis.label(split));
+                    element.dataset['xTicks'] = labels.join('|');
+                    return labels;
+                  },
+                }
+              : {}),
+          },
+          {
+            ...axisStyle,
             size: options.axisSize ?? 56,
             values: (_u, splits) => splits.map((value) => options.formatValue(value)),
           },
@@ -73,7 +106,7 @@ export function createHistoryChart(options: {
         legend: { live: false },
         cursor: { drag: { x: false, y: false } },
       },
-      data,
+      shownData(),
       target,
     );
   }
@@ -85,10 +118,20 @@ export function createHistoryChart(options: {
 
   return {
     element,
-    setData(times, columns) {
-      data = [times.map((time) => time / 1000), ...columns] as uPlot.AlignedData;
-      if (!plot) build();
-      else plot.setData(data);
+    setData(newTimes, newColumns, newAxis) {
+      times = newTimes.map((time) => time / 1000);
+      columns = newColumns;
+      const end = times[times.length - 1] ?? Date.now() / 1000;
+      xWindow = [end - newAxis.windowSeconds, end];
+      const newShown = options.series.map(
+        (series, index) => !series.optional || (columns[index] ?? []).some((value) => value !== null),
+      );
+      // Another range or another set of lines changes the axes and the legend: draw anew.
+      if (!plot || newAxis !== axis || newShown.some((value, index) => value !== shown[index])) {
+        axis = newAxis;
+        shown = newShown;
+        build();
+      } else plot.setData(shownData());
     },
     restyle: () => {
       if (plot) build();

@@ -8,6 +8,7 @@ import { createInferenceBlock, type InferenceState } from './inference-block.js'
 import type { View } from './main.js';
 import { createMetricCards } from './metrics-cards.js';
 import type { LiveStream } from './stream.js';
+import { timeAxisFor } from './time-axis.js';
 
 /** `metrics` event of the live stream: the sample and the newest bucket of each resolution. */
 export interface MetricsEvent {
@@ -40,8 +41,8 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
       { label: 'CPU', colorVariable: '--series-1' },
       { label: 'Memory', colorVariable: '--series-2' },
       { label: 'Swap', colorVariable: '--series-3' },
-      { label: 'Temperature °C', colorVariable: '--series-4' },
-      { label: 'Battery', colorVariable: '--series-5' },
+      { label: 'Temperature °C', colorVariable: '--series-4', optional: true },
+      { label: 'Battery', colorVariable: '--series-5', optional: true },
     ],
     range: [0, 100],
     formatValue: (value) => `${Math.round(value)}`,
@@ -128,19 +129,28 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
     const times = points.map((point) => point.time);
     const column = (field: keyof HistoryPoint) =>
       points.map((point) => (point[field] as number | null) ?? null);
-    usage.setData(times, [
-      column('cpuPercent'),
-      column('memoryPercent'),
-      column('swapPercent'),
-      column('temperatureCelsius'),
-      column('batteryPercent'),
-    ]);
-    throughput.setData(times, [
-      column('networkRxBytesPerSecond'),
-      column('networkTxBytesPerSecond'),
-      column('diskReadBytesPerSecond'),
-      column('diskWriteBytesPerSecond'),
-    ]);
+    const axis = timeAxisFor(resolution);
+    usage.setData(
+      times,
+      [
+        column('cpuPercent'),
+        column('memoryPercent'),
+        column('swapPercent'),
+        column('temperatureCelsius'),
+        column('batteryPercent'),
+      ],
+      axis,
+    );
+    throughput.setData(
+      times,
+      [
+        column('networkRxBytesPerSecond'),
+        column('networkTxBytesPerSecond'),
+        column('diskReadBytesPerSecond'),
+        column('diskWriteBytesPerSecond'),
+      ],
+      axis,
+    );
   }
 
   async function loadHistory(): Promise<void> {
