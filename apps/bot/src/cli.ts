@@ -288,6 +288,44 @@ program
     process.exit(await dashboardCommand(options));
   });
 
+const service = program
+  .command('service')
+  .description('keep `macstats start` running: a systemd user unit (Linux) or a launchd agent (macOS)');
+for (const [action, description] of [
+  ['install', 'write the unit for this machine (node, this CLI, MACSTATS_HOME) and enable and start it'],
+  ['uninstall', 'stop and disable it, and remove the unit'],
+  ['status', 'whether it is installed, enabled and running'],
+] as const) {
+  service
+    .command(action)
+    .description(description)
+    .option('--dry-run', 'print the unit and the commands instead')
+    .option('--platform <name>', 'linux (systemd) or darwin (launchd); default this machine')
+    .option('--node <path>', 'the node binary the service runs; default the one running now')
+    .addHelpText(
+      'after',
+      exitCodes(
+        action === 'status'
+          ? ['0  installed and running', '1  not installed, or not running', '2  no systemd or launchd here']
+          : [
+              '0  done',
+              '1  the service manager refused (the message says which command)',
+              '2  no systemd or launchd here',
+            ],
+      ),
+    )
+    .action((options: { dryRun?: boolean; platform?: string; node?: string }) =>
+      run('file-only', async (config, io) =>
+        (await import('./commands/service-command.js')).serviceCommand(config, io, {
+          action,
+          dryRun: options.dryRun === true,
+          platform: options.platform,
+          node: options.node,
+        }),
+      ),
+    );
+}
+
 const schedules = program
   .command('schedules')
   .description(
