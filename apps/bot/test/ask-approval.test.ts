@@ -1,16 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type IPty, spawn } from '@lydell/node-pty';
 import { type FakeChatRequest, type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cleanUp, runCli, tempHome } from './helpers.js';
+import { cleanUp, runCli, tempHome } from './helpers.js';
+import { killPtys, startCliInPty } from './pty.js';
 
 let ollama: FakeOllama | undefined;
 let page: Server | undefined;
-let terminal: IPty | undefined;
 afterEach(async () => {
-  terminal?.kill();
-  terminal = undefined;
+  killPtys();
   await cleanUp();
   await ollama?.close();
   await new Promise((resolve) => (page ? page.close(resolve) : resolve(undefined)));
@@ -47,32 +45,7 @@ async function startPageAndModel(): Promise<Record<string, string>> {
 async function askOnTerminal(question: string, env: Record<string, string>) {
   const home = await tempHome();
   // A conversation, so MEMORY has one to keep the note in.
-  const child = spawn(process.execPath, [CLI, 'ask', '-c', 'agenda', question], {
-    cwd: home,
-    cols: 200,
-    rows: 50,
-    env: { PATH: process.env.PATH ?? '', HOME: home, MACSTATS_HOME: home, TERM: 'xterm-256color', ...env },
-  });
-  terminal = child;
-  let screen = '';
-  const waiters = new Set<() => void>();
-  child.onData((data) => {
-    // Colours and cursor moves left out: the words as a person reads them.
-    screen += data.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-    for (const waiter of waiters) waiter();
-  });
-  const exited = new Promise<number>((resolve) => child.onExit(({ exitCode }) => resolve(exitCode)));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<void>((resolve) => {
-      const check = () => {
-        if (!pattern.test(screen)) return;
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-      check();
-    });
-  return { child, exited, waitFor, screen: () => screen };
+  return startCliInPty(['ask', '-c', 'agenda', question], home, { HOME: home, MACSTATS_HOME: home, ...env });
 }
 
 describe('macstats ask approvals', () => {
@@ -81,7 +54,7 @@ describe('macstats ask approvals', () => {
     await ask.waitFor(/Allow it\? \[y\/N\]/);
     expect(ask.screen()).toMatch(/\? MEMORY needs your approval: add The meeting is at 10\r?\n/);
     expect(ask.screen()).toMatch(/MEMORY would .* outside content/);
-    ask.child.write('y\r');
+    ask.type('y\r');
     expect(await ask.exited).toBe(0);
     expect(ask.screen()).toContain('✓ Approved: MEMORY runs.');
     expect(ask.screen()).toMatch(/Last tool said: .*Saved note 1 in this conversation\./);
@@ -94,7 +67,7 @@ describe('macstats ask approvals', () => {
   ])('denies on %s, and the model is told', async (_name, keys) => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
     await ask.waitFor(/Allow it\? \[y\/N\]/);
-    ask.child.write(keys);
+    ask.type(keys);
     expect(await ask.exited).toBe(0);
     expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
     expect(ask.screen()).toMatch(/Last tool said: Not run: MEMORY would .* The user did not approve it\./);
@@ -103,7 +76,7 @@ describe('macstats ask approvals', () => {
   it('stops the answer on Ctrl-C at the prompt, exiting 130', async () => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
     await ask.waitFor(/Allow it\? \[y\/N\]/);
-    ask.child.write('\x03');
+    ask.type('\x03');
     expect(await ask.exited).toBe(130);
     expect(ask.screen()).toContain('✗ Stopped: MEMORY not run.');
   });

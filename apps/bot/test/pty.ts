@@ -12,7 +12,7 @@ export interface PtyProcess {
    * Resolves once `text` appears in what the terminal showed after the previous match (escape
    * codes taken out), so each wait is for the next screen; rejects if the process ends first.
    */
-  waitFor(text: string): Promise<string>;
+  waitFor(text: string | RegExp): Promise<string>;
   /** Everything shown so far, escape codes taken out. */
   screen(): string;
   exited: Promise<number>;
@@ -26,11 +26,21 @@ function plain(text: string): string {
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]|\r/g, '');
 }
 
+/** Where `text` ends in `shown` after `from`, if it is there. */
+function find(shown: string, text: string | RegExp, from: number): { end: number } | undefined {
+  if (typeof text === 'string') {
+    const at = shown.indexOf(text, from);
+    return at >= 0 ? { end: at + text.length } : undefined;
+  }
+  const match = new RegExp(text.source, text.flags.replace('g', '')).exec(shown.slice(from));
+  return match ? { end: from + match.index + match[0].length } : undefined;
+}
+
 /** Starts `node dist/cli.js <args>` on a pseudo-terminal with only `env` (plus PATH). */
 export function startCliInPty(args: string[], cwd: string, env: Record<string, string>): PtyProcess {
   const terminal = spawn(process.execPath, [CLI, ...args], {
     name: 'xterm-256color',
-    cols: 140,
+    cols: 200,
     rows: 50,
     cwd,
     env: { PATH: process.env['PATH'] ?? '', TERM: 'xterm-256color', ...env },
@@ -61,11 +71,11 @@ export function startCliInPty(args: string[], cwd: string, env: Record<string, s
       return new Promise<string>((resolve, reject) => {
         const check = () => {
           const shown = plain(output);
-          const at = shown.indexOf(text, matchedUpTo);
-          if (at >= 0) {
+          const found = find(shown, text, matchedUpTo);
+          if (found) {
             listeners.delete(check);
-            const screen = shown.slice(matchedUpTo, at + text.length);
-            matchedUpTo = at + text.length;
+            const screen = shown.slice(matchedUpTo, found.end);
+            matchedUpTo = found.end;
             resolve(screen);
           } else if (ended) {
             listeners.delete(check);
