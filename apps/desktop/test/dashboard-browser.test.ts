@@ -3,12 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
-import { type FakeOllama, startFakeOllama } from '@macstats/testing';
+import type { MetricsCollector } from '@macstats/metrics';
+import type { FakeOllama } from '@macstats/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
-import { askInChat, launchBrowser, screenshot, type TestBrowser } from './browser.js';
+import { askInChat, screenshot, type TestBrowser } from './browser.js';
+import { type DashboardPage, startDashboardPage } from './dashboard-page.js';
 import { fakeModel, lastToolResult } from './fake-model.js';
 
 let fake: FakeOllama;
@@ -18,27 +19,14 @@ let dashboard: Dashboard;
 let browser: TestBrowser;
 let page: Page;
 
+let opened: DashboardPage | undefined;
+
 beforeAll(async () => {
-  fake = await startFakeOllama({ reply: fakeModel });
-  home = mkdtempSync(join(tmpdir(), 'macstats-desktop-'));
-  // A quick collector so "live" shows within a second; the dashboard still switches its speed.
-  collector = createMetricsCollector({
-    intervals: { fastMs: 400, slowMs: 3000, warmupMs: 200 },
-    topProcesses: 8,
-  });
-  collector.start();
-  dashboard = await startDashboard({ home, ollama: { host: fake.url }, collector, runJsTimeoutMs: 1500 });
-  browser = await launchBrowser();
-  page = await browser.newPage();
+  opened = await startDashboardPage({ fake: { reply: fakeModel }, dashboard: { runJsTimeoutMs: 1500 } });
+  ({ fake, home, collector, dashboard, browser, page } = opened);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.close();
-  await collector?.stop();
-  await fake?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => opened?.close());
 
 /** Sends a chat message and waits until its turn is finished. */
 const ask = (message: string) => askInChat(page, message);

@@ -1,40 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
-import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
-import { launchBrowser, screenshot, type TestBrowser } from './browser.js';
+import { screenshot } from './browser.js';
+import { type DashboardPage, startDashboardPage } from './dashboard-page.js';
 
-let fake: FakeOllama;
-let home: string;
-let collector: MetricsCollector;
-let dashboard: Dashboard;
-let browser: TestBrowser;
+let opened: DashboardPage;
 let page: Page;
 
 beforeAll(async () => {
-  fake = await startFakeOllama();
-  home = mkdtempSync(join(tmpdir(), 'macstats-charts-'));
-  collector = createMetricsCollector({ intervals: { fastMs: 400, slowMs: 3000, warmupMs: 200 } });
-  collector.start();
-  dashboard = await startDashboard({ home, ollama: { host: fake.url }, collector });
-  browser = await launchBrowser();
-  page = await browser.newPage();
+  opened = await startDashboardPage();
+  page = opened.page;
   // The dashboard's first minute: a few seconds of history at most.
-  await page.goto(dashboard.url);
+  await page.goto(opened.dashboard.url);
   await page.locator('figure[aria-label="Usage"][data-x-ticks]').waitFor();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await dashboard?.close();
-  await collector?.stop();
-  await fake?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => opened?.close());
 
 /** Shows a range and resolves with the Usage chart's tick labels once they are drawn for it. */
 async function showRange(resolution: '1s' | '1m' | '1h'): Promise<string[]> {
@@ -84,7 +64,7 @@ describe('the history charts in the first minute', () => {
   });
 
   it('leave out of the legend the sensors this machine does not have', async () => {
-    const snapshot = collector.latest();
+    const snapshot = opened.collector.latest();
     const legend = await page.locator('figure[aria-label="Usage"] .u-legend .u-label').allTextContents();
     expect(legend).toEqual(expect.arrayContaining(['CPU', 'Memory', 'Swap']));
     expect(legend.includes('Temperature °C')).toBe(Boolean(snapshot?.temperatures));
