@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type FakeDiscord, type FakeOllama, startFakeDiscord, startFakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, runCli, tempHome } from './helpers.js';
-import { KEYS, killPtys, startCliInPty } from './pty.js';
+import { KEYS, killPtys, type PtyProcess, startCliInPty } from './pty.js';
 
 const TOKEN = 'the-right-token-0123456789';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,6 +27,27 @@ async function setUp(discordOptions: Parameters<typeof startFakeDiscord>[0] = {}
   discord = await startFakeDiscord({ token: TOKEN, ...discordOptions });
   const env = { HOME: home, MACSTATS_HOME: home, OLLAMA_HOST: ollama.url, DISCORD_API_URL: discord.apiUrl };
   return { home, env, file: join(home, '.config.env') };
+}
+
+/** `.config.env` lines as the file holds them. */
+const envFile = (...lines: string[]) => `${lines.join('\n')}\n`;
+
+/** Says yes to a Discord bot and types the token. */
+async function typeToken(init: PtyProcess, token: string): Promise<void> {
+  await init.waitFor('Connect a Discord bot?');
+  init.type('y');
+  await init.waitFor('Bot token');
+  init.type(`${token}${KEYS.enter}`);
+}
+
+/** Takes the default web search and MCP answers, then says yes to writing. */
+async function acceptTheRest(init: PtyProcess): Promise<void> {
+  await init.waitFor('Web search');
+  init.type(KEYS.enter);
+  await init.waitFor('An MCP server');
+  init.type(KEYS.enter);
+  await init.waitFor('Write them?');
+  init.type('y');
 }
 
 /** A last eval in which qwen2.5:7b came first. */
@@ -78,10 +99,7 @@ describe('macstats init on a terminal', () => {
     expect(models).toContain('eval: poor at tools, score 0.40, #2 of 2');
     expect(models).toContain('not evaluated yet');
     init.type(KEYS.enter); // the eval's best is the default
-    await init.waitFor('Connect a Discord bot?');
-    init.type('y');
-    await init.waitFor('Bot token');
-    init.type(`${TOKEN}${KEYS.enter}`);
+    await typeToken(init, TOKEN);
     await init.waitFor('Discord accepted the token');
     await init.waitFor('The Message Content intent is on');
     const invite = await init.waitFor('permissions=274877975616');
@@ -99,13 +117,12 @@ describe('macstats init on a terminal', () => {
 
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readFile(file, 'utf8')).toBe(
-      [
+      envFile(
         `OLLAMA_HOST=${ollama?.url}`,
         'OLLAMA_MODEL=qwen2.5:7b',
         `DISCORD_BOT_TOKEN=${TOKEN}`,
         'SEARXNG_URL=http://127.0.0.1:8888',
-        '',
-      ].join('\n'),
+      ),
     );
     expect(init.screen()).not.toContain(TOKEN);
   });
@@ -115,19 +132,11 @@ describe('macstats init on a terminal', () => {
     const init = startCliInPty(['init', '--model', 'llama3.2:3b'], home, env);
     await init.waitFor('Where do the answers come from?');
     init.type(KEYS.enter);
-    await init.waitFor('Connect a Discord bot?');
-    init.type('y');
-    await init.waitFor('Bot token');
-    init.type(`${TOKEN}${KEYS.enter}`);
+    await typeToken(init, TOKEN);
     await init.waitFor('Discord accepted the token');
     await init.waitFor('The Message Content intent is off, so the bot cannot read messages');
     await init.waitFor('Privileged Gateway Intents → Message Content Intent');
-    await init.waitFor('Web search');
-    init.type(KEYS.enter);
-    await init.waitFor('An MCP server');
-    init.type(KEYS.enter);
-    await init.waitFor('Write them?');
-    init.type('y');
+    await acceptTheRest(init);
     expect(await init.exited).toBe(0);
     expect(await readFile(file, 'utf8')).toContain(`DISCORD_BOT_TOKEN=${TOKEN}\n`);
   });
@@ -137,22 +146,14 @@ describe('macstats init on a terminal', () => {
     const init = startCliInPty(['init', '--model', 'llama3.2:3b'], home, env);
     await init.waitFor('Where do the answers come from?');
     init.type(KEYS.enter);
-    await init.waitFor('Connect a Discord bot?');
-    init.type('y');
-    await init.waitFor('Bot token');
-    init.type(`not-the-token${KEYS.enter}`);
+    await typeToken(init, 'not-the-token');
     await init.waitFor('Discord refused this token');
     await init.waitFor('What now?');
     init.type(KEYS.enter);
     await init.waitFor('Bot token');
     init.type(`${TOKEN}${KEYS.enter}`);
     await init.waitFor('Discord accepted the token');
-    await init.waitFor('Web search');
-    init.type(KEYS.enter);
-    await init.waitFor('An MCP server');
-    init.type(KEYS.enter);
-    await init.waitFor('Write them?');
-    init.type('y');
+    await acceptTheRest(init);
     expect(await init.exited).toBe(0);
     const written = await readFile(file, 'utf8');
     expect(written).toContain(`DISCORD_BOT_TOKEN=${TOKEN}\n`);
@@ -161,7 +162,7 @@ describe('macstats init on a terminal', () => {
 
   it('shows the current values on a second run and keeps every key it does not change', async () => {
     const { home, env, file } = await setUp();
-    const before = [
+    const before = envFile(
       '# my own notes',
       `OLLAMA_HOST=${env.OLLAMA_HOST}`,
       'OLLAMA_MODEL=llama3.2:3b',
@@ -169,8 +170,7 @@ describe('macstats init on a terminal', () => {
       'BRAVE_API_KEY=brave-key-1234567890',
       'FETCH_ALLOW_HOSTS=nas.local',
       'SOMETHING_ELSE=kept as it is',
-      '',
-    ].join('\n');
+    );
     await writeFile(file, before, { mode: 0o644 });
     const init = startCliInPty(['init'], home, env);
 
@@ -243,13 +243,12 @@ describe('macstats init for scripts', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('✓ Discord accepted the token');
     expect(await readFile(file, 'utf8')).toBe(
-      [
+      envFile(
         `OLLAMA_HOST=${ollama?.url}`,
         'OLLAMA_MODEL=llama3.2:3b',
         `DISCORD_BOT_TOKEN=${TOKEN}`,
         'BRAVE_API_KEY=brave-key-1234567890',
-        '',
-      ].join('\n'),
+      ),
     );
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
   });
