@@ -1,4 +1,6 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeDiscord, type FakeOllama, startFakeDiscord, startFakeOllama } from '@macstats/testing';
@@ -220,6 +222,31 @@ describe('macstats init on a terminal', () => {
     expect(await readFile(file, 'utf8')).toBe(before);
     expect((await stat(file)).mtimeMs).toBe(statBefore.mtimeMs);
     expect((await readdir(home)).filter((name) => name.startsWith('.config.env'))).toEqual(['.config.env']);
+  });
+
+  it('stops on Ctrl-C while it waits for Discord, writing nothing', async () => {
+    const { home, env, file } = await setUp();
+    // A Discord that takes connections and never answers: init waits under its spinner.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const apiUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`;
+      const init = startCliInPty(['init', '--model', 'llama3.2:3b'], home, {
+        ...env,
+        DISCORD_API_URL: apiUrl,
+      });
+      await init.waitFor('Where do the answers come from?');
+      init.type(KEYS.enter);
+      await typeToken(init, TOKEN);
+      await init.waitFor('Checking the token with Discord');
+      init.type(KEYS.ctrlC);
+      await init.waitFor('was not changed');
+      expect(await init.exited).toBe(130);
+      await expect(stat(file)).rejects.toThrow('ENOENT');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

@@ -26,7 +26,7 @@ export interface InitUi {
   /** A secret, masked while typed; empty when the user just pressed Enter. */
   secret(message: string, options?: { validate?: (value: string) => string | undefined }): Promise<string>;
   confirm(message: string, initial: boolean): Promise<boolean>;
-  /** Runs `task` under a spinner (interactive) or a plain line. */
+  /** Says what it is waiting for and runs `task`; Ctrl-C meanwhile cancels. */
   spin<T>(message: string, task: () => Promise<T>): Promise<T>;
   info(line: string): void;
   success(line: string): void;
@@ -86,12 +86,19 @@ export function createPromptUi(): InitUi {
       return answered(await clack.confirm({ message, initialValue: initial }));
     },
     async spin(message, task) {
-      const spinner = clack.spinner();
-      spinner.start(message);
+      // A line, not clack's spinner: the spinner takes the keyboard and exits 0 on Ctrl-C. Here
+      // Ctrl-C is SIGINT, turned into a cancel, so init says it stopped and exits 130.
+      clack.log.step(`${message}…`);
+      const cancelled = new AbortController();
+      const onSignal = () => cancelled.abort();
+      process.once('SIGINT', onSignal);
+      const stopped = new Promise<never>((_resolve, reject) =>
+        cancelled.signal.addEventListener('abort', () => reject(new InitCancelled()), { once: true }),
+      );
       try {
-        return await task();
+        return await Promise.race([task(), stopped]);
       } finally {
-        spinner.stop(message);
+        process.removeListener('SIGINT', onSignal);
       }
     },
     info: (line) => clack.log.info(line),
