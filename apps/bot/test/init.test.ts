@@ -3,7 +3,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type FakeDiscord, type FakeOllama, startFakeDiscord, startFakeOllama } from '@macstats/testing';
+import {
+  FAKE_OLLAMA_DEFAULT_MODELS,
+  type FakeDiscord,
+  type FakeOllama,
+  type FakeOllamaModel,
+  startFakeDiscord,
+  startFakeOllama,
+} from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, runCli, tempHome } from './helpers.js';
 import { KEYS, killPtys, type PtyProcess, startCliInPty } from './pty.js';
@@ -222,6 +229,24 @@ describe('macstats init on a terminal', () => {
     expect(await readFile(file, 'utf8')).toBe(before);
     expect((await stat(file)).mtimeMs).toBe(statBefore.mtimeMs);
     expect((await readdir(home)).filter((name) => name.startsWith('.config.env'))).toEqual(['.config.env']);
+  });
+
+  it('runs the eval when asked and lists the models again with its verdicts', async () => {
+    const home = await tempHome();
+    ollama = await startFakeOllama({ models: [FAKE_OLLAMA_DEFAULT_MODELS[0] as FakeOllamaModel] });
+    const init = startCliInPty(['init'], home, { HOME: home, MACSTATS_HOME: home, OLLAMA_HOST: ollama.url });
+    await init.waitFor('Where do the answers come from?');
+    init.type(KEYS.enter);
+    const before = await init.waitFor('Run the eval first');
+    expect(before).toContain('llama3.2:3b  (not evaluated yet)');
+    init.type(KEYS.down + KEYS.enter);
+    await init.waitFor('Evaluating llama3.2:3b');
+    const after = await init.waitFor('Which model?');
+    expect(after).toContain(`Saved to ${join(home, 'eval.json')}`);
+    expect(await init.waitFor('Run the eval first')).toMatch(/llama3\.2:3b {2}\(eval: [^)]*#1 of 1\)/);
+    init.type(KEYS.ctrlC);
+    expect(await init.exited).toBe(130);
+    expect(JSON.parse(await readFile(join(home, 'eval.json'), 'utf8')).best).toBe('llama3.2:3b');
   });
 
   it('stops on Ctrl-C while it waits for Discord, writing nothing', async () => {
