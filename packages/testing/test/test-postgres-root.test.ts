@@ -84,5 +84,8 @@ describe('startTestPostgres as root', () => {
       expect(output).toContain('answered: 2');
       expect(code).toBe(0);
     },
+    // Two copies of the PostgreSQL binaries and a first start: a limit for a hung run only,
+    // roomy because a whole test run beside the builds slows the disk.
+    180_000,
   );
 });
