@@ -98,14 +98,21 @@ it('fires every due run exactly once while leaders are killed twice and paused o
     failovers.push(Math.round(leader.at - faultAt));
     if (fault === 'SIGSTOP') {
       // Its lease has expired (another host holds it): waking, it stands down and fires nothing.
+      // "After waking" is read from the host's own clock: a fire line written before the pause
+      // may still be in the pipe when it wakes, and be read after.
       const woken = processes.lines.length;
+      const wokeAt = Date.now();
       processes.children.get(paused)?.kill('SIGCONT');
       await processes.waitFor(
         (line) => line.words[0] === 'lost' && line.pid === paused,
         woken,
         'the woken leader standing down',
       );
-      expect(processes.lines.slice(woken).filter((line) => line.pid === paused && isFire(line))).toEqual([]);
+      expect(
+        processes.lines
+          .slice(woken)
+          .filter((line) => line.pid === paused && isFire(line) && Number(line.words[3]) >= wokeAt),
+      ).toEqual([]);
     }
   }
   // The last leader runs a full phase and the last one-shot comes due.
@@ -158,6 +165,7 @@ it('fires every due run exactly once while leaders are killed twice and paused o
   for (const key of fires.keys()) expect(records.has(key), `fired but not recorded: ${key}`).toBe(true);
 
   // None lost: every cron occurrence from its first run to the last one dealt with has a record.
+  const newest = Math.max(...history.map((record) => Date.parse(record.due)));
   for (const schedule of schedules.filter((entry) => entry.cron !== undefined)) {
     const dues = history
       .filter((record) => record.id === schedule.id)
@@ -171,9 +179,13 @@ it('fires every due run exactly once while leaders are killed twice and paused o
       dues.sort((a, b) => a - b),
       schedule.id,
     ).toEqual(expected);
-    // It kept firing from the start to the end of the run.
+    // It kept firing from the start to the end of the run: its last due is within one interval
+    // (and the second the stop landed in) of the newest due any schedule reached. Counting its
+    // runs instead depended on how long a loaded machine took to start the hosts.
     expect(first - started.getTime(), schedule.id).toBeLessThan(20_000);
-    expect(expected.length, schedule.id).toBeGreaterThanOrEqual(3);
+    const interval = Number(/\/(\d+)/.exec(schedule.cron ?? '')?.[1]) * 1000;
+    expect(newest - last, schedule.id).toBeLessThanOrEqual(interval + 1000);
+    expect(expected.length, schedule.id).toBeGreaterThanOrEqual(2);
   }
   // Every one-shot ran once.
   for (const schedule of schedules.filter((entry) => entry.at !== undefined)) {
