@@ -86,7 +86,9 @@ const exitCodes = (lines: string[]) => `\nExit codes:\n${lines.map((line) => `  
 
 const program = new Command()
   .name('macstats')
-  .description('A local LLM on Ollama with tools: the Discord bot, the scheduler, and a terminal to ask it.')
+  .description(
+    'A local LLM on Ollama with tools: the Discord bot, the scheduler, the dashboard, and a terminal to ask it. New here? Run `macstats init`.',
+  )
   .showHelpAfterError()
   .exitOverride()
   .addHelpText(
