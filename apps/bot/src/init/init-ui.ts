@@ -88,10 +88,12 @@ export function createPromptUi(): InitUi {
     async spin(message, task) {
       // A line, not clack's spinner: the spinner takes the keyboard and exits 0 on Ctrl-C. Here
       // Ctrl-C is SIGINT, turned into a cancel, so init says it stopped and exits 130.
-      clack.log.step(`${message}…`);
       const cancelled = new AbortController();
       const onSignal = () => cancelled.abort();
-      process.once('SIGINT', onSignal);
+      // Listening before the line is shown: a Ctrl-C typed as soon as it shows must find the
+      // listener (it raced the line on a loaded machine, and the default handler killed init).
+      process.on('SIGINT', onSignal);
+      clack.log.step(`${message}…`);
       const stopped = new Promise<never>((_resolve, reject) =>
         cancelled.signal.addEventListener('abort', () => reject(new InitCancelled()), { once: true }),
       );
