@@ -50,7 +50,7 @@ const stream = openStream((state) => {
 });
 
 const showBanner = createOllamaBanner(byId('banner'));
-const settings = createSettingsView(byId('view-settings'));
+const settings = createSettingsView(byId('view-settings'), (status) => showBanner(status));
 const views = new Map<ViewName, View>([
   ['metrics', createMetricsView(byId('view-metrics'), stream)],
   ['chat', createChatView(byId('view-chat'), stream)],

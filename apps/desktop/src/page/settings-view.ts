@@ -6,7 +6,11 @@ import type { View } from './main.js';
 import { createMcpServersSection } from './mcp-servers.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
-export function createSettingsView(root: HTMLElement): View & { ollamaChanged(status: OllamaStatus): void } {
+export function createSettingsView(
+  root: HTMLElement,
+  /** Told the status a save came back with: the banner follows it even when the stream missed the event. */
+  onSaved: (status: OllamaStatus) => void = () => {},
+): View & { ollamaChanged(status: OllamaStatus): void } {
   const host = h('input', {
     id: 'settings-host',
     type: 'url',
@@ -161,6 +165,7 @@ export function createSettingsView(root: HTMLElement): View & { ollamaChanged(st
       const settings = await sendJson<Settings>('/api/settings', { host: host.value, model: model.value });
       edited = false;
       apply(settings);
+      onSaved(settings.ollama);
       message.textContent = settings.ollama.problem ? `Saved. ${settings.ollama.problem}` : 'Saved.';
     } catch (failure) {
       message.textContent = failure instanceof ApiError ? failure.message : String(failure);
