@@ -21,7 +21,8 @@ export const DEFAULT_BROWSER_FOLDERS = ['/usr/bin', '/usr/local/bin', '/snap/bin
 /**
  * Finds a Chromium the way the repository's test command does: `CHROMIUM_PATH` when given,
  * then `chromium`, `chromium-browser`, `google-chrome` on `PATH`. Takes the variables as an
- * argument (apps pass `process.env`); without them, searches {@link DEFAULT_BROWSER_FOLDERS}.
+ * argument, read by the app from its environment (the library reads none); without them, searches
+ * {@link DEFAULT_BROWSER_FOLDERS}.
  * Returns the path, or a sentence saying why there is none.
  */
 export function findChromium(
