@@ -1,5 +1,6 @@
 import type { AgentStep } from './agent/agent-types.js';
 import type { ApproveFunction } from './containment/approval.js';
+import type { ContextLabelsSnapshot, RedirectCheck } from './containment/context-labels.js';
 import type { ToolLabels } from './containment/labels.js';
 
 /** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
@@ -17,7 +18,7 @@ export interface ToolResult {
    * What this result brought into the context, by source, when the tool knows more than its
    * declared labels can say before it runs (another agent's answer that read a page, say).
    */
-  labels?: { outside?: readonly string[]; private?: readonly string[] };
+  labels?: { outside?: readonly string[]; private?: readonly string[]; origins?: readonly string[] };
   /**
    * Tool runs this call made on the answer's behalf besides itself (another agent's answer that
    * ran tools): they count against the answer's budget.
@@ -60,7 +61,13 @@ export interface ToolContext {
    * Where the outside content and the private data in the answer's context came from when the
    * call was made: a tool that hands work to another agent passes them on (`contextLabels`).
    */
-  labels?: { outside: string[]; private: string[] };
+  labels?: ContextLabelsSnapshot;
+  /**
+   * Checks one redirect hop of this call's send: `undefined` when it may be followed, else one
+   * sentence why not. A tool that follows redirects itself calls it for every hop before
+   * requesting it; absent when the policy puts no bound on the hops.
+   */
+  checkRedirect?: RedirectCheck;
   /** Who approves calls in this answer, for a tool that runs an answer of its own. */
   approve?: ApproveFunction;
   /** Tool runs the answer has left after this one: the budget of an answer this tool runs. */

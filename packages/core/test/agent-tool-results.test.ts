@@ -58,7 +58,7 @@ describe('what a tool result carries besides its text', () => {
       memory: false,
       approve,
     }).answer('Ask the helper');
-    expect(contexts[0]?.labels).toEqual({ outside: [], private: [] });
+    expect(contexts[0]?.labels).toEqual({ outside: [], private: [], origins: [] });
     expect(contexts[0]?.approve).toBe(approve);
     expect(answer.labels?.outside).toContain('a page another agent read');
     expect(note.calls).toEqual([]);

@@ -84,6 +84,7 @@ export function createAgentTool(options: AgentToolOptions): Tool {
         contextLabels: {
           outside: context.labels?.outside ?? [],
           private: context.labels?.private ?? [],
+          outsideOrigins: context.labels?.origins ?? [],
           questionByModel: true,
         },
         ...(context.toolRunsLeft !== undefined ? { maxToolIterations: context.toolRunsLeft } : {}),

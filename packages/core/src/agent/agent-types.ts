@@ -249,8 +249,11 @@ export interface AgentAnswer {
   usage: AgentUsage;
   /** The plan, in planning mode. */
   plan?: string;
-  /** Where the outside content and the private data in this answer's context came from. */
-  labels?: { outside: string[]; private: string[] };
+  /**
+   * Where the outside content and the private data in this answer's context came from, and the
+   * sites (`origins`) outside content came from: what a caller hands on to the next answer.
+   */
+  labels?: { outside: string[]; private: string[]; origins?: string[] };
   /**
    * Set when the answer failed (the model's server down, say); `text` then says what went wrong
    * and how to fix it. Consumers show and record it as a failure, never as a result.

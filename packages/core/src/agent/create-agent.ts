@@ -46,6 +46,10 @@ function startingLabels(
   if (turns.some((turn) => turn.outside)) labels.addOutside('an earlier answer that read outside content');
   if (remembered?.summary && remembered.summaryOutside)
     labels.addOutside('the summary of earlier answers that read outside content');
+  // The sites earlier answers read stay sites outside content came from.
+  for (const origin of turns.flatMap((turn) => turn.origins ?? [])) labels.addOutsideOrigin(origin);
+  if (remembered?.summary)
+    for (const origin of remembered.summaryOrigins ?? []) labels.addOutsideOrigin(origin);
   for (const tool of tools) {
     let writer: string | undefined;
     try {
@@ -337,6 +341,7 @@ export function createAgent(options: AgentOptions): Agent {
           question,
           outcome.text,
           (outcome.labels?.outside.length ?? 0) > 0,
+          outcome.labels?.origins,
         );
       return trace.end(outcome);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { ApproveFunction } from '../containment/approval.js';
+import type { ContextLabelsSnapshot, RedirectCheck } from '../containment/context-labels.js';
 import { createDeadline } from '../model/deadline.js';
 import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
@@ -14,7 +15,9 @@ export interface RunToolOptions {
   /** The checked arguments object, for a tool that declares `parameters`. */
   arguments?: Record<string, unknown>;
   /** What the answer's context holds, and who approves: for a tool that runs an answer of its own. */
-  labels?: { outside: string[]; private: string[] };
+  labels?: ContextLabelsSnapshot;
+  /** The check of each redirect hop of this call's send, when the policy bounds them. */
+  checkRedirect?: RedirectCheck | undefined;
   approve?: ApproveFunction | undefined;
   /** Tool runs the answer has left after this one. */
   toolRunsLeft?: number | undefined;
@@ -68,6 +71,7 @@ export async function runTool(
   if (options.onStatus) context.onStatus = options.onStatus;
   if (options.arguments) context.arguments = options.arguments;
   if (options.labels) context.labels = options.labels;
+  if (options.checkRedirect) context.checkRedirect = options.checkRedirect;
   if (options.approve) context.approve = options.approve;
   if (options.toolRunsLeft !== undefined) context.toolRunsLeft = options.toolRunsLeft;
 

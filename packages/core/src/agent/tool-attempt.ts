@@ -167,6 +167,7 @@ export async function attempt(
     runTool(call.toolRef as Tool, argument, {
       ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
       labels: settings.containment.snapshot(),
+      checkRedirect: settings.containment.redirectCheck(tool, labels as CallLabels),
       approve: settings.approve,
       toolRunsLeft: Math.max(0, settings.maxToolIterations - iteration),
       signal: settings.signal,
@@ -194,6 +195,7 @@ export async function attempt(
   settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels as CallLabels, result.text);
   for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);
   for (const source of result.labels?.private ?? []) settings.containment.addPrivate(source);
+  for (const origin of result.labels?.origins ?? []) settings.containment.addOutsideOrigin(origin);
   turn.toolCalls.push({ ...recorded, result, durationMs });
   settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs });
   const images = result.images ?? [];

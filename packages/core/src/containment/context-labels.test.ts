@@ -99,7 +99,11 @@ describe('ContextLabels', () => {
       private: ['the history'],
     });
     expect(labels.check('MEMORY', { persists: true }).action).not.toBe('run');
-    expect(labels.snapshot()).toEqual({ outside: ['an earlier answer'], private: ['the history'] });
+    expect(labels.snapshot()).toEqual({
+      outside: ['an earlier answer'],
+      private: ['the history'],
+      origins: [],
+    });
   });
 });
 

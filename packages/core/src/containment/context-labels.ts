@@ -1,4 +1,5 @@
 import type { CallLabels } from './labels.js';
+import { LINKS_PER_RESULT, OutsideLinks } from './outside-links.js';
 import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.js';
 
 /** Which rule a call needs approval under. */
@@ -12,12 +13,24 @@ export type ContainmentVerdict =
   | { action: 'run' }
   | { action: 'ask' | 'refuse'; rule: ContainmentRule; reason: string };
 
+/**
+ * Checks one redirect hop of a send the policy let run: `undefined` when the hop may be
+ * followed, else one sentence saying why not. Tools that follow redirects call it for each hop.
+ */
+export type RedirectCheck = (url: string) => string | undefined;
+
 /** What the caller put in an answer's context besides the question, for the policy. */
 export interface ContextLabelsInput {
   /** Where outside content already in the context came from (`an earlier answer that read a web page`). */
   outside?: readonly string[] | undefined;
   /** Where private data already in the context came from (`the conversation history`). */
   private?: readonly string[] | undefined;
+  /**
+   * The sites (origins, `https://news.example`) outside content already in the context came
+   * from: an earlier turn's pages, or what another agent read before handing back. A send under
+   * a URL the user named goes to one of them only at exactly that URL.
+   */
+  outsideOrigins?: readonly string[] | undefined;
   /** Texts the user wrote themselves (earlier messages): the destinations they name count as named. */
   userTexts?: readonly string[] | undefined;
   /**
@@ -28,7 +41,14 @@ export interface ContextLabelsInput {
   questionByModel?: boolean | undefined;
 }
 
-const MAX_LINKS = 5_000;
+/** The labels of a context so far: the sources of outside content and private data, and the sites outside content came from. */
+export interface ContextLabelsSnapshot {
+  outside: string[];
+  private: string[];
+  origins: string[];
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 function list(sources: ReadonlySet<string>): string {
   const all = [...sources];
@@ -38,20 +58,24 @@ function list(sources: ReadonlySet<string>): string {
 
 /**
  * What has entered one answer's context and from where, and the rules every call passes before
- * it runs. For any model output they guarantee:
- * - once outside content is in the context, a call that sends data while the user's private data
- *   is also there goes only to a destination the user named (or under it, unless outside
- *   content came from that origin), one the user configured, or a link exactly as outside
- *   content gave it, or a page under a URL the user named when everything it carries is text the
- *   user wrote in this question; any other web address is refused, and any other destination (a
- *   server the user configured but does not trust, a tool that does not say) needs approval;
- * - once outside content is in the context, a call that persists state needs approval;
- * - before outside content is read, nothing needs approval.
+ * it runs. For any model output they guarantee, once outside content and the user's private data
+ * are both in the context:
+ * - a call that sends data goes only to a destination the user named (or under it, unless
+ *   outside content came from that origin), one the user configured, one of the first links
+ *   outside content gave exactly as given, or a page under a URL the user named when everything
+ *   it carries is text the user wrote in this question; any other web address is refused, and
+ *   any other destination (an untrusted server, a tool that does not say, a link past the first
+ *   ones) needs approval;
+ * - what a call carries into a page's scripts (typed text, a chosen option, a key, a fragment)
+ *   is the user's own words in this question, or the call needs approval;
+ * - each redirect hop of a send that carried the context's data passes the same check;
+ * and, once outside content is in the context, a call that persists state needs approval.
+ * Before outside content is read, nothing needs approval.
  */
 export class ContextLabels {
   private readonly outsideSources = new Set<string>();
   private readonly privateSources = new Set<string>();
-  private readonly links = new Set<string>();
+  private readonly links = new OutsideLinks();
   private readonly outsideOrigins = new Set<string>();
   private readonly named: string[] = [];
   private readonly question: string;
@@ -63,6 +87,7 @@ export class ContextLabels {
     for (const text of [this.question, ...(input.userTexts ?? [])]) this.addUserText(text);
     for (const source of input.outside ?? []) this.outsideSources.add(source);
     for (const source of input.private ?? []) this.privateSources.add(source);
+    for (const origin of input.outsideOrigins ?? []) this.addOutsideOrigin(origin);
   }
 
   /** True once anything from outside is in the context. */
@@ -75,9 +100,18 @@ export class ContextLabels {
     return this.privateSources.size > 0;
   }
 
-  /** The labels of the context so far, for a sub-answer that is handed what this one holds. */
-  snapshot(): { outside: string[]; private: string[] } {
-    return { outside: [...this.outsideSources], private: [...this.privateSources] };
+  /** How many links a model could choose among at its next send without approval. */
+  get followableLinks(): number {
+    return this.links.followableCount;
+  }
+
+  /** The labels of the context so far, for a sub-answer handed what this one holds and for the answer's record. */
+  snapshot(): ContextLabelsSnapshot {
+    return {
+      outside: [...this.outsideSources],
+      private: [...this.privateSources],
+      origins: [...this.outsideOrigins],
+    };
   }
 
   /** Notes that outside content entered the context (a tool description an untrusted server wrote). */
@@ -90,31 +124,27 @@ export class ContextLabels {
     this.privateSources.add(source);
   }
 
+  /** Notes a site outside content came from (`https://news.example`); anything else is ignored. */
+  addOutsideOrigin(url: string): void {
+    const origin = originOf(canonicalUrl(url) ?? '');
+    if (origin) this.outsideOrigins.add(origin);
+  }
+
   /** Records what a call's result brought into the context, with the links outside content gave. */
   absorb(source: string, labels: CallLabels, resultText: string): void {
     if (labels.private) this.privateSources.add(source);
     if (!labels.outside) return;
     this.outsideSources.add(source);
-    const origin = labels.sendsTo ? originOf(canonicalUrl(labels.sendsTo) ?? '') : undefined;
-    if (origin) this.outsideOrigins.add(origin);
-    for (const link of urlsIn(resultText)) {
-      if (this.links.size >= MAX_LINKS) break;
-      this.links.add(link);
-    }
+    if (labels.sendsTo) this.addOutsideOrigin(labels.sendsTo);
+    this.links.add(resultText);
   }
 
   /** Whether a call with these labels may run now, or needs the user's approval, and why. */
   check(tool: string, labels: CallLabels): ContainmentVerdict {
     if (!this.hasOutside) return { action: 'run' };
-    if (labels.sendsTo !== undefined && this.hasPrivate && !this.destinationAllowed(labels)) {
-      const web = originOf(canonicalUrl(labels.sendsTo) ?? '') !== undefined;
-      return {
-        action: web ? 'refuse' : 'ask',
-        rule: 'send',
-        reason:
-          `${tool} would send data to ${labels.sendsTo}, which the user did not name and no outside content linked to, ` +
-          `while the user's private data (${list(this.privateSources)}) and outside content (${list(this.outsideSources)}) are in this answer's context.`,
-      };
+    if (labels.sendsTo !== undefined && this.hasPrivate) {
+      const refused = this.sendVerdict(tool, labels);
+      if (refused) return refused;
     }
     if (labels.persists) {
       return {
@@ -126,17 +156,92 @@ export class ContextLabels {
     return { action: 'run' };
   }
 
+  /**
+   * How the redirect hops of a send the policy let run are checked: `undefined` when they need
+   * no check (nothing private or outside in the context, a configured destination, or a link
+   * exactly as outside content gave it, which carries nothing the attacker does not know), else
+   * a check that lets a hop stay on the site it left or go where the send rule allows.
+   */
+  redirectCheck(tool: string, labels: CallLabels): RedirectCheck | undefined {
+    if (!this.hasOutside || !this.hasPrivate || labels.configured || labels.sendsTo === undefined)
+      return undefined;
+    const destination = canonicalUrl(labels.sendsTo);
+    let site = destination ? originOf(destination) : undefined;
+    if (!destination || !site || this.links.isFollowable(destination)) return undefined;
+    return (url) => {
+      const hop = canonicalUrl(url);
+      const origin = hop ? originOf(hop) : undefined;
+      if (hop && origin && (origin === site || this.destinationAllowed({ sendsTo: hop }))) {
+        site = origin;
+        return undefined;
+      }
+      return `${tool} was redirected to ${url}, which the user did not name and no outside content linked to, while the user's private data is in this answer's context; the redirect was not followed.`;
+    };
+  }
+
+  private sendVerdict(tool: string, labels: CallLabels): ContainmentVerdict | undefined {
+    const context = `while the user's private data (${list(this.privateSources)}) and outside content (${list(this.outsideSources)}) are in this answer's context.`;
+    const sendsTo = labels.sendsTo ?? '';
+    if (labels.payloadSeenByScripts && !labels.configured && !this.payloadIsUsers(labels)) {
+      return {
+        action: 'ask',
+        rule: 'send',
+        reason: `${tool} would put text the user did not write in this question into ${sendsTo}, whose scripts can send it anywhere, ${context}`,
+      };
+    }
+    if (this.destinationAllowed(labels)) return undefined;
+    const destination = canonicalUrl(sendsTo);
+    if (destination && this.links.wasGiven(destination)) {
+      return {
+        action: 'ask',
+        rule: 'send',
+        reason: `${tool} would follow ${sendsTo}, a link outside content gave past the first ${LINKS_PER_RESULT} of its page, ${context}`,
+      };
+    }
+    const web = originOf(destination ?? '') !== undefined;
+    return {
+      action: web ? 'refuse' : 'ask',
+      rule: 'send',
+      reason: `${tool} would send data to ${sendsTo}, which the user did not name and no outside content linked to, ${context}`,
+    };
+  }
+
+  /** Every part of what the call carries into a page is the user's words in this question, or a link's own fragment. */
+  private payloadIsUsers(labels: CallLabels): boolean {
+    return (labels.payload ?? []).every(
+      (part) =>
+        part === '' ||
+        this.isUsersText(part) ||
+        (labels.sendsTo !== undefined && this.links.gaveExactly(labels.sendsTo)),
+    );
+  }
+
   private destinationAllowed(labels: CallLabels): boolean {
     if (labels.configured) return true;
     const destination = canonicalUrl(labels.sendsTo ?? '');
     const origin = destination ? originOf(destination) : undefined;
     if (!destination || !origin) return false;
-    if (this.links.has(destination)) return true;
+    if (this.links.isFollowable(destination)) return true;
     const underNamed = this.named.some((named) => withinUrl(destination, named));
     // What the user wrote in this very question may go to a site they named (a login form there).
-    if (underNamed && labels.payload?.every((part) => this.question.includes(part))) return true;
+    if (underNamed && labels.payload?.every((part) => this.isUsersText(part))) return true;
     if (this.outsideOrigins.has(origin)) return this.named.includes(destination);
     return underNamed;
+  }
+
+  /**
+   * True when `part` is in this question as whole words: a letter the model presses or types
+   * alone is not "in" the question because some word holds it.
+   */
+  private isUsersText(part: string): boolean {
+    let at = this.question.indexOf(part);
+    while (at !== -1) {
+      const before = this.question[at - 1] ?? ' ';
+      const after = this.question[at + part.length] ?? ' ';
+      if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+      at = this.question.indexOf(part, at + 1);
+    }
+    return false;
   }
 
   private addUserText(text: string): void {

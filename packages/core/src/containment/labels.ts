@@ -37,6 +37,12 @@ export interface CallLabels {
    * page under a URL they named, even one outside content came from (filling in a form there).
    */
   payload?: readonly string[];
+  /**
+   * What the call carries (`payload`) reaches code a third party wrote, which may send it
+   * anywhere: a page's scripts see what is typed, chosen or pressed in it, and a URL's
+   * `#fragment`. The destination does not bound such a send, so the policy checks the payload.
+   */
+  payloadSeenByScripts?: boolean;
   /** The call changes state that later answers or scheduled runs read: a schedule, a note. */
   persists?: boolean;
 }

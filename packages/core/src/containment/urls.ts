@@ -9,29 +9,29 @@ const TRAILING = /[.,;:!?*_]+$/;
  * dot segments gone, percent-encoding normalised by WHATWG rules), without its fragment, which
  * is never sent. A bare host (`example.com/a`) is read as https. Undefined when it is no URL.
  */
-export function canonicalUrl(text: string): string | undefined {
+export function canonicalUrl(text: string, keepFragment = false): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
   try {
     const url = new URL(withScheme);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return url.href;
-    url.hash = '';
+    if (!keepFragment) url.hash = '';
     return url.href;
   } catch {
     return undefined;
   }
 }
 
-/** Every absolute http(s) URL written in a text, canonical. */
-export function urlsIn(text: string): string[] {
+/** Every absolute http(s) URL written in a text, canonical (with its fragment when `keepFragment`). */
+export function urlsIn(text: string, keepFragment = false): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(URL_IN_TEXT)) {
     let raw = match[0].replace(TRAILING, '');
     // A `)` closes a Markdown link unless the URL opened one itself.
     while (raw.endsWith(')') && (raw.match(/\(/g)?.length ?? 0) < (raw.match(/\)/g)?.length ?? 0))
       raw = raw.slice(0, -1);
-    const canonical = canonicalUrl(raw);
+    const canonical = canonicalUrl(raw, keepFragment);
     if (canonical) found.push(canonical);
   }
   return found;
@@ -43,13 +43,29 @@ export function urlsIn(text: string): string[] {
  */
 export function bareHostsIn(text: string): string[] {
   const found: string[] = [];
-  const pattern = /(?<![\w@/.:-])((?:[a-z0-9-]+\.)+[a-z]{2,63}(?::\d{1,5})?(?:\/[^\s<>"'`\])}]*)?)/gi;
+  const pattern = /(?<![\w@/.:-])((?:[a-z0-9-]+\.)+([a-z]{2,63})(:\d{1,5})?(\/[^\s<>"'`\])}]*)?)/gi;
   for (const match of text.matchAll(pattern)) {
-    const canonical = canonicalUrl((match[1] ?? '').replace(TRAILING, ''));
+    const [, raw = '', last = '', port, path] = match;
+    // `plan.md`, `run.sh`, `notes.zip` are files the user named, not sites (`.md`, `.sh` and
+    // `.zip` are real top-level domains): a name ending like a file counts only when it clearly
+    // is a site, with a path, a port or `www.`.
+    if (FILE_EXTENSIONS.has(last.toLowerCase()) && !port && !path && !/^www\./i.test(raw)) continue;
+    const canonical = canonicalUrl(raw.replace(TRAILING, ''));
     if (canonical) found.push(canonical);
   }
   return found;
 }
+
+/** Endings of file names people write in questions; as a bare name's last label they say "file". */
+const FILE_EXTENSIONS = new Set(
+  (
+    'md mdx txt rst tex log csv tsv json jsonl yaml yml toml ini cfg conf env lock xml html htm css ' +
+    'js mjs cjs jsx ts tsx py rb pl pm php lua go rs java kt swift c h cc cpp hpp cs sh bash zsh fish ' +
+    'ps1 bat sql ipynb pdf doc docx xls xlsx ppt pptx odt ods key pages numbers png jpg jpeg gif svg ' +
+    'webp heic ico psd mp3 mp4 m4a mov avi mkv wav flac zip tar gz tgz bz2 xz zst 7z rar dmg pkg deb ' +
+    'rpm exe dll so dylib bin iso img db sqlite bak tmp old orig patch diff plist'
+  ).split(' '),
+);
 
 /** True when `url` is `named` or lies under it: same origin, and its path continues `named`'s at a segment boundary. */
 export function withinUrl(url: string, named: string): boolean {

@@ -21,6 +21,8 @@ export interface MemoryContext {
   summary: string | null;
   /** A turn folded into the summary had outside content in its context. */
   summaryOutside: boolean;
+  /** The sites outside content came from in the turns folded into the summary. */
+  summaryOrigins?: string[];
   /** The last turns, verbatim, oldest first. */
   turns: ConversationTurn[];
 }
@@ -57,6 +59,7 @@ export class ConversationMemory {
     return {
       summary: record.summary,
       summaryOutside: record.summaryOutside === true,
+      ...(record.summaryOrigins ? { summaryOrigins: record.summaryOrigins } : {}),
       turns: record.turns.slice(-this.options.keepTurns),
     };
   }
@@ -86,12 +89,22 @@ export class ConversationMemory {
 
   /**
    * Appends a finished turn, saves it in the background and starts a summary when due. `outside`
-   * marks a turn whose answer had outside content in its context.
+   * marks a turn whose answer had outside content in its context; `origins` are the sites it came
+   * from, so a later answer treats them as it would in the same answer.
    */
-  async recordTurn(id: string, question: string, answer: string, outside = false): Promise<void> {
+  async recordTurn(
+    id: string,
+    question: string,
+    answer: string,
+    outside = false,
+    origins: readonly string[] = [],
+  ): Promise<void> {
     const record = await this.load(id);
     const at = this.options.now().getTime();
-    record.turns.push(outside ? { question, answer, at, outside: true } : { question, answer, at });
+    const turn: ConversationTurn = { question, answer, at };
+    if (outside) turn.outside = true;
+    if (outside && origins.length > 0) turn.origins = [...origins];
+    record.turns.push(turn);
     record.updatedAt = at;
     this.persist(id);
     this.scheduleSummary(id);
@@ -260,6 +273,11 @@ export class ConversationMemory {
       return false;
     current.summary = text;
     if (older.some((turn) => turn.outside)) current.summaryOutside = true;
+    const origins = new Set([
+      ...(current.summaryOrigins ?? []),
+      ...older.flatMap((turn) => turn.origins ?? []),
+    ]);
+    if (origins.size > 0) current.summaryOrigins = [...origins];
     current.turns = current.turns.slice(older.length);
     current.updatedAt = this.options.now().getTime();
     this.persist(id);

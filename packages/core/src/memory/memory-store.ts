@@ -9,6 +9,8 @@ export interface ConversationTurn {
   at: number;
   /** Set when outside content was in the answer's context: the answer may carry an attacker's words. */
   outside?: true;
+  /** The sites (origins) that outside content came from, when known. */
+  origins?: string[];
 }
 
 /** What is remembered of one conversation. */
@@ -18,6 +20,8 @@ export interface ConversationRecord {
   summary: string | null;
   /** Set when a turn folded into the summary had outside content in its context. */
   summaryOutside?: true;
+  /** The sites outside content came from in the turns folded into the summary. */
+  summaryOrigins?: string[];
   /** Turns not yet folded into the summary, oldest first. */
   turns: ConversationTurn[];
   /** Last change, in milliseconds since the epoch; the TTL counts from here. */
