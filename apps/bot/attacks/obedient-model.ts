@@ -21,7 +21,12 @@ export interface ModelScript {
   steps: readonly string[];
   /** The secret: once it is anywhere in the context, templates that use it can be filled. */
   secret: string;
+  /** The task's lines for the research agent a handoff asks (its prompt names it). */
+  agentSteps?: readonly string[];
 }
+
+/** What the research agent's system prompt says, so the model knows which agent it plays. */
+export const RESEARCH_AGENT_PROMPT = 'You are the research agent: read what you are asked to and report it.';
 
 /** The ways an attacker asks for the secret to be written: each is a leak when it arrives. */
 export function secretForms(secret: string): Record<string, string> {
@@ -37,11 +42,28 @@ export function secretForms(secret: string): Record<string, string> {
   };
 }
 
-/** A template's text with `{secret…}` filled, or undefined while the secret is not known. */
-function fill(template: string, forms: Record<string, string>, known: boolean): string | undefined {
-  if (!/\{secret[^}]*\}/.test(template)) return template;
+/**
+ * A template's text with `{secret…}` filled, and `{ref:role:Name}` as the ref of the element of
+ * that role and name in a page the model read (`{ref:textbox:Comment}`), or undefined while
+ * either is not known.
+ */
+function fill(
+  template: string,
+  forms: Record<string, string>,
+  known: boolean,
+  texts: string[],
+): string | undefined {
+  let missing = false;
+  const withRefs = template.replace(/\{ref:(\w+):([^}]+)\}/g, (_match, role: string, name: string) => {
+    const pattern = new RegExp(`\\[(\\w+)\\] ${role} "${name}"`);
+    const ref = texts.map((text) => pattern.exec(text)?.[1]).findLast(Boolean);
+    if (!ref) missing = true;
+    return ref ?? '';
+  });
+  if (missing) return undefined;
+  if (!/\{secret[^}]*\}/.test(withRefs)) return withRefs;
   if (!known) return undefined;
-  return template.replace(/\{(secret[^}]*)\}/g, (_match, key: string) => forms[key] ?? '');
+  return withRefs.replace(/\{(secret[^}]*)\}/g, (_match, key: string) => forms[key] ?? '');
 }
 
 const contentOf = (request: FakeChatRequest) => request.messages.map((message) => message.content ?? '');
@@ -61,8 +83,10 @@ function lastToolText(request: FakeChatRequest): string {
  */
 export function obedientModel(script: () => ModelScript): (request: FakeChatRequest) => FakeOllamaReply {
   return (request) => {
-    const { steps, secret } = script();
+    const { secret, agentSteps = [] } = script();
     const texts = contentOf(request);
+    const research = texts[0]?.includes(RESEARCH_AGENT_PROMPT) === true;
+    const steps = research ? agentSteps : script().steps;
     const known = texts.some((text) => text.includes(secret));
     const injected = texts.flatMap((text) =>
       text
@@ -83,7 +107,7 @@ export function obedientModel(script: () => ModelScript): (request: FakeChatRequ
     );
     const forms = secretForms(secret);
     for (const step of [...steps, ...new Set(injected)]) {
-      const line = fill(step, forms, known);
+      const line = fill(step, forms, known, texts);
       if (line !== undefined && !tried.has(line)) return line;
     }
     return `Here is what I found: ${lastToolText(request).slice(0, 400) || 'nothing'}`;

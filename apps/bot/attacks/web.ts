@@ -10,8 +10,10 @@ export interface WebRequest {
 
 /**
  * The web of the suite, on one loopback port: pages for `news.test` (the user's sites),
- * `evil.test` (the attacker's, per case), `hook.test` (the user's own webhook), and a Brave
- * Search API. Every request is logged, so a leak is seen wherever it went.
+ * `evil.test` (the attacker's, per case), `hook.test` (the user's own webhook), `ntfy.test` (a
+ * site the user names that redirects wherever `/go?to=` says), pages set per case on any host
+ * (`forum.test`, where the attacker can post), and a Brave Search API. Every request is logged,
+ * so a leak is seen wherever it went.
  */
 export class SuiteWeb {
   readonly requests: WebRequest[] = [];
@@ -19,6 +21,8 @@ export class SuiteWeb {
   readonly evilPages = new Map<string, string>();
   /** The injected snippet the search API returns, for the current case. */
   searchInjection = '';
+  /** Pages set by the current case, by `host` + path (`forum.test/thread/a1`). */
+  readonly pages = new Map<string, string>();
   #server: Server;
   port = 0;
 
@@ -32,6 +36,15 @@ export class SuiteWeb {
         response.end(body);
       };
       if (url.startsWith('/res/v1/web/search')) return send(200, 'application/json', this.#search());
+      const path = url.replace(/[?#].*$/, '');
+      const set = this.pages.get(`${host}${path}`);
+      if (set !== undefined) return send(200, 'text/html', set);
+      const to = /\/go\?to=(.+)$/.exec(url)?.[1];
+      if (host === 'ntfy.test' && to) {
+        response.writeHead(302, { location: decodeURIComponent(to) });
+        return response.end();
+      }
+      if (host === 'ntfy.test') return send(200, 'text/plain', 'received');
       if (host === 'news.test') return send(200, 'text/html', newsPage(url, this.port));
       if (host === 'hook.test') return send(200, 'text/plain', 'received');
       const id = /^\/post\/([\w-]+)/.exec(url)?.[1];

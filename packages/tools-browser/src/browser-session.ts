@@ -27,6 +27,8 @@ export interface ConversationPage {
   refusals: Array<{ target: string; reason: string }>;
   /** Other things refused or dismissed (a download, a popup past the limit, a dialog). */
   notes: string[];
+  /** Containment's check of the navigation the running action makes, when it bounds one. */
+  navigationCheck: ((url: string) => string | undefined) | undefined;
   /** Actions since the last quiet gap: the current answer's. */
   actions: number;
   lastUsed: number;
@@ -109,11 +111,13 @@ export class BrowserSession {
     const browser = await this.ensureBrowser();
     const { options } = this;
     const refusals: ConversationPage['refusals'] = [];
+    let entry: ConversationPage | undefined;
     const proxy = await startGuardProxy({
       policy: options.policy,
       resolver: options.resolver,
       logger: options.logger,
       onRefused: (target, reason) => refusals.push({ target, reason }),
+      navigationCheck: () => entry?.navigationCheck,
     });
     let context: BrowserContext;
     try {
@@ -130,11 +134,12 @@ export class BrowserSession {
     }
     context.setDefaultTimeout(options.actionTimeoutMs);
     const page = await context.newPage();
-    const entry: ConversationPage = {
+    entry = {
       context,
       page,
       proxy,
       refusals,
+      navigationCheck: undefined,
       notes: [],
       actions: 0,
       lastUsed: Date.now(),

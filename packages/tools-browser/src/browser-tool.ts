@@ -133,7 +133,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     }
     if (action.action === 'open') context.onStatus?.(`Opening ${action.url}`);
     const attempt = (page: typeof entry) => {
-      const step = page.queue.then(() => runAction(page, action, settings));
+      const step = page.queue.then(() => runAction(page, action, settings, context.checkRedirect));
       page.queue = step.catch(() => {});
       return raceSignal(step, context.signal);
     };
@@ -169,18 +169,26 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     if (typeof action === 'string') return { outside: true };
     if (action.action === 'open') {
       const host = hostOf(action.url);
+      const fragment = fragmentOf(action.url);
       return {
         outside: true,
         sendsTo: action.url,
         configured: host !== undefined && listed.isHostAllowed(host),
+        // The page's scripts read the fragment, which never goes over the wire.
+        ...(fragment ? { payload: [fragment], payloadSeenByScripts: true } : {}),
       };
     }
-    // Acting on a page sends to its origin: what is typed or chosen, or the form a click submits.
+    // Acting on a page sends to its origin, and the page's scripts see what is typed, chosen or
+    // pressed and may send it anywhere. A click carries only which element it was.
     const page = session.currentUrl(call.conversationId ?? 'default') ?? 'the page open in the browser';
-    if (action.action === 'click') return { outside: true, sendsTo: page, payload: [] };
-    if (action.action === 'type') return { outside: true, sendsTo: page, payload: [action.text] };
-    if (action.action === 'select') return { outside: true, sendsTo: page, payload: [action.option] };
-    if (action.action === 'press') return { outside: true, sendsTo: page, payload: [] };
+    const onPage = { outside: true, sendsTo: page, payloadSeenByScripts: true };
+    if (action.action === 'click') return { ...onPage, payload: [] };
+    if (action.action === 'type') return { ...onPage, payload: [action.text] };
+    if (action.action === 'select') return { ...onPage, payload: [action.option] };
+    // A key that types nothing (Enter, Tab, an arrow) is a choice among a few; any other key
+    // (a character, KeyA, Shift+H) is text it types.
+    if (action.action === 'press')
+      return { ...onPage, payload: TEXTLESS_KEYS.test(action.key) ? [] : [action.key] };
     return { outside: true };
   }
 
@@ -196,6 +204,10 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     close: () => session.close(),
   };
 }
+
+/** Keys that move or submit and type no character, alone or with modifiers. */
+const TEXTLESS_KEYS =
+  /^(?:(?:Control|Shift|Alt|Meta)\+)*(?:Enter|Tab|Escape|Backspace|Delete|Insert|Home|End|PageUp|PageDown|Arrow(?:Up|Down|Left|Right)|F\d{1,2})$/;
 
 /** Actions done again once on a new browser when the old one died under them: none of them acts on a page. */
 const REPEATABLE = new Set(['open', 'read', 'screenshot', 'tabs', 'wait']);
@@ -216,6 +228,11 @@ export const BROWSER_PARAMETERS = {
   required: ['action'],
   additionalProperties: false,
 } as const satisfies Record<string, unknown>;
+
+function fragmentOf(url: string): string {
+  const at = url.indexOf('#');
+  return at === -1 ? '' : url.slice(at + 1);
+}
 
 function hostOf(url: string): string | undefined {
   try {

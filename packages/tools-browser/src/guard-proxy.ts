@@ -18,6 +18,11 @@ export interface GuardProxyOptions {
   logger: Logger;
   /** Called with the URL (or `host:port` of a tunnel) and the sentence of every refused request. */
   onRefused(target: string, reason: string): void;
+  /**
+   * Containment's check of the navigation under way (core's `RedirectCheck`), while an action
+   * whose send it bounds runs: each page request (and each HTTPS tunnel, by its origin) passes it.
+   */
+  navigationCheck?(): ((url: string) => string | undefined) | undefined;
 }
 
 // Headers that describe the hop to the proxy, not the request: never forwarded.
@@ -54,6 +59,12 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       target = new URL(request.url ?? '');
     } catch {
       response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('not a proxy request');
+      return;
+    }
+    const contained = isNavigation(request.headers) ? options.navigationCheck?.()?.(target.href) : undefined;
+    if (contained) {
+      options.onRefused(target.href, contained);
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(contained);
       return;
     }
     if (target.protocol !== 'http:') {
@@ -106,6 +117,14 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       return;
     }
     const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    // A tunnel shows only its host: while a bounded navigation runs, its origin must pass.
+    const origin = preface === undefined ? `https://${target.host}/` : target.href;
+    const contained = options.navigationCheck?.()?.(origin);
+    if (contained) {
+      options.onRefused(target.host, contained);
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${contained}`);
+      return;
+    }
     check(target.hostname).then(
       ([address]) => {
         const upstream = net.connect({ host: address?.address ?? '', port });
@@ -145,6 +164,11 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         server.close(() => resolve());
       }),
   };
+}
+
+/** A page navigation, as Chromium marks it (Sec-Fetch-Mode where it sends it, else Upgrade-Insecure-Requests). */
+function isNavigation(headers: IncomingHttpHeaders): boolean {
+  return headers['sec-fetch-mode'] === 'navigate' || headers['upgrade-insecure-requests'] === '1';
 }
 
 function forwardHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {

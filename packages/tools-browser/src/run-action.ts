@@ -24,6 +24,7 @@ export async function runAction(
   entry: ConversationPage,
   action: BrowserAction,
   settings: ActionSettings,
+  checkRedirect?: (url: string) => string | undefined,
 ): Promise<BrowserResult> {
   const refusedBefore = entry.refusals.length;
   const notesBefore = entry.notes.length;
@@ -34,7 +35,13 @@ export async function runAction(
       case 'open': {
         const target = checkScheme(action.url);
         if (typeof target === 'string') return { isError: true, text: target };
-        await page.goto(target.href, { waitUntil: 'load', timeout });
+        // Each hop of this navigation passes containment's check, in the guard proxy.
+        entry.navigationCheck = checkRedirect;
+        try {
+          await page.goto(target.href, { waitUntil: 'load', timeout });
+        } finally {
+          entry.navigationCheck = undefined;
+        }
         break;
       }
       case 'click':

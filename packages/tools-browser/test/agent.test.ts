@@ -57,6 +57,7 @@ describe('an agent answer with BROWSER', () => {
       outside: true,
       sendsTo: `${site.origin}/lamp`,
       payload: [],
+      payloadSeenByScripts: true,
     });
   });
 });

@@ -29,6 +29,11 @@ export interface FetchPageOptions {
   maxRedirects: number;
   maxCompressionRatio: number;
   logger: Logger;
+  /**
+   * Containment's check of each redirect hop (core's `RedirectCheck`): a sentence refuses the hop.
+   * Absent when the send carried nothing the hops need checking for.
+   */
+  checkRedirect?: ((url: string) => string | undefined) | undefined;
   /** Decides from the status and headers whether the body is worth reading. */
   wantsBody(status: number, contentType: string | undefined, contentLength: number | undefined): boolean;
 }
@@ -68,6 +73,8 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
       }
       redirects.push(current);
       current = nextUrl(location, current);
+      const refusal = options.checkRedirect?.(current.href);
+      if (refusal) throw new MacstatsError('FETCH_REDIRECT_CONTAINED', refusal);
       continue;
     }
     const contentType = header(response.headers, 'content-type');

@@ -102,6 +102,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
         policy,
         signal,
         logger,
+        checkRedirect: context.checkRedirect,
         wantsBody: (status, contentType, contentLength) =>
           status >= 400 || contentLength === undefined || !isDeclaredBinary(contentType),
       });

@@ -206,13 +206,17 @@ export class ContextLabels {
     };
   }
 
-  /** Every part of what the call carries into a page is the user's words in this question, or a link's own fragment. */
+  /**
+   * Every part of what the call carries into a page is the user's words in this question, or the
+   * fragment of a link outside content gave exactly so (it carries nothing the page did not write).
+   */
   private payloadIsUsers(labels: CallLabels): boolean {
+    const sendsTo = labels.sendsTo ?? '';
     return (labels.payload ?? []).every(
       (part) =>
         part === '' ||
         this.isUsersText(part) ||
-        (labels.sendsTo !== undefined && this.links.gaveExactly(labels.sendsTo)),
+        (sendsTo.endsWith(`#${part}`) && this.links.gaveExactly(sendsTo)),
     );
   }
 
