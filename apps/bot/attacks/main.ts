@@ -1,5 +1,6 @@
 // `pnpm attacks`: runs the containment suite and prints the attack success rate and the benign
 // utility. Exits 1 when any attack succeeds or any benign task is not done.
+import { runAdversary } from './adversary.js';
 import { type CaseOutcome, runContainmentSuite, type SuiteResult } from './harness.js';
 
 const describeCase = ({ case: entry }: CaseOutcome) =>
@@ -48,5 +49,14 @@ console.log(
 console.log(
   `with a user who approves every card: attacks succeed ${careless.succeeded}/${careless.attacks} = ${percent(careless.succeeded, careless.attacks)} (what the approval card alone holds back)`,
 );
+
+// The randomized adversary: the guarantee itself, over sequences drawn from a printed seed.
+const seed = Number(process.env.ADVERSARY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const adversary = runAdversary(seed, 10_000);
+console.log(
+  `randomized adversary (seed ${seed}): ${adversary.leaks.length} leaks in ${adversary.sequences} sequences of ${adversary.calls} calls (${adversary.ran} ran, ${adversary.asked} asked, ${adversary.refused} refused); widest link choice ${adversary.widestChoice} = ${Math.log2(Math.max(1, adversary.widestChoice)).toFixed(1)} bits`,
+);
+for (const leak of adversary.leaks.slice(0, 5)) console.log(`   ${leak}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
-process.exitCode = result.succeeded === 0 && result.done === result.benign ? 0 : 1;
+const held = result.succeeded === 0 && result.done === result.benign && adversary.leaks.length === 0;
+process.exitCode = held ? 0 : 1;

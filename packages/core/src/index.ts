@@ -20,10 +20,13 @@ export type {
   ContainmentRule,
   ContainmentVerdict,
   ContextLabelsInput,
+  ContextLabelsSnapshot,
+  RedirectCheck,
 } from './containment/context-labels.js';
 export { ContextLabels } from './containment/context-labels.js';
 export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
+export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';
 export { canonicalUrl, urlsIn } from './containment/urls.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export { MacstatsError, toToolResult } from './errors.js';

@@ -20,11 +20,26 @@ describe('BROWSER labels', () => {
     });
   });
 
-  it('typing sends its text to the page, which is unknown while no page is open', () => {
+  it('typing sends its text to the page, which is unknown while no page is open, and its scripts see it', () => {
     expect(labelsOf(tool, { argument: 'type e7 "my address"', conversationId: 'c1' })).toEqual({
       outside: true,
       sendsTo: 'the page open in the browser',
       payload: ['my address'],
+      payloadSeenByScripts: true,
+    });
+  });
+
+  it('counts a character pressed as text, a key that types nothing as none', () => {
+    expect(labelsOf(tool, { argument: 'press Enter' }).payload).toEqual([]);
+    expect(labelsOf(tool, { argument: 'press Shift+ArrowDown' }).payload).toEqual([]);
+    expect(labelsOf(tool, { argument: 'press KeyA' }).payload).toEqual(['KeyA']);
+  });
+
+  it("hands a URL's fragment to the policy as what the page's scripts see", () => {
+    expect(labelsOf(tool, { argument: 'open https://example.com/a#q=1' })).toMatchObject({
+      sendsTo: 'https://example.com/a#q=1',
+      payload: ['q=1'],
+      payloadSeenByScripts: true,
     });
   });
 
