@@ -12,6 +12,8 @@ export interface ToolCallCandidate {
    * Python `key=value` calls, Gemma's `{key:value}`.
    */
   args?: Record<string, unknown>;
+  /** Values written without a name (`f("Paris", 3)`), in order; a schema names them. */
+  positional?: unknown[];
   /**
    * `line` for `NAME: argument`; `json` for every structured shape a model's template emits
    * (JSON objects, template tags and markers, XML parameters, Python-style calls); `react` for
@@ -36,6 +38,8 @@ export interface RawCall {
   name: string;
   argument: string;
   args?: Record<string, unknown>;
+  /** Values written without a name (`f("Paris", 3)`), in order. */
+  positional?: unknown[];
   /**
    * True when only the name makes this a call (`{"get_weather": {…}}`, Functionary's first call
    * without `>>>`): it counts only when the name is one of the tools offered.
