@@ -15,6 +15,11 @@ export interface ToolCallCandidate {
   /** Values written without a name (`f("Paris", 3)`), in order; a schema names them. */
   positional?: unknown[];
   /**
+   * Set when the tool's schema was given and the call does not fit its shape: one sentence for
+   * the model (`get_weather has no parameter "units"; its parameters are "city".`).
+   */
+  problem?: string;
+  /**
    * `line` for `NAME: argument`; `json` for every structured shape a model's template emits
    * (JSON objects, template tags and markers, XML parameters, Python-style calls); `react` for
    * the ReAct/LangChain two-line form (`Action: NAME` then `Action Input: argument`).
