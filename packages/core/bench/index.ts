@@ -2,7 +2,7 @@
 // all against the fake Ollama on loopback, printed as ratios measured in this one run.
 import { countLlmCalls } from './llm-calls.js';
 import { measureLoopOverhead } from './loop-overhead.js';
-import { measureParse } from './parse.js';
+import { measureCorpusParse, measureParse } from './parse.js';
 import { measurePrefixReuse } from './prefix-reuse.js';
 import { measurePromptBudget } from './prompt-budget.js';
 import { measureTracingOverhead } from './tracing-overhead.js';
@@ -71,6 +71,14 @@ console.log(`   parser / JSON.parse = ${(parse.parserUs / parse.jsonUs).toFixed(
 console.log(
   `   slowest reply: ${parse.worst.name} (${parse.worst.bytes} bytes) ${parse.worst.us.toFixed(2)} µs`,
 );
+const corpusParse = measureCorpusParse();
+if (corpusParse) {
+  console.log(`   BFCL corpus, ${corpusParse.replies} small-model replies (../shared/corpus):`);
+  console.log(`   parseToolCalls, tool names   ${corpusParse.namesUs.toFixed(2).padStart(8)} µs per reply`);
+  console.log(`   parseToolCalls, tool schemas ${corpusParse.schemasUs.toFixed(2).padStart(8)} µs per reply`);
+  console.log(`   JSON.parse, same bytes       ${corpusParse.jsonUs.toFixed(2).padStart(8)} µs per reply`);
+  console.log(`   schemas / names = ${(corpusParse.schemasUs / corpusParse.namesUs).toFixed(2)}x`);
+} else console.log('   BFCL corpus: not measured (no ../shared/corpus beside the repository)');
 
 const budget = measurePromptBudget();
 console.log('\n5. Prompt budgeting: fitting a 40-turn history with two large tool outputs in a 16k window');

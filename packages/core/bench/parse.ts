@@ -7,6 +7,7 @@ import { MARKER_FAMILY_REPLIES } from '../test/fixtures/marker-family-replies.js
 import { DEFAULT_FIXTURE_TOOLS, REPLY_FIXTURES } from '../test/fixtures/model-replies.js';
 import { NEGATIVE_REPLIES } from '../test/fixtures/negative-replies.js';
 import { OTHER_FAMILY_REPLIES } from '../test/fixtures/other-family-replies.js';
+import { loadBfclCases } from '../test/fixtures/shared-corpus.js';
 import { XML_FAMILY_REPLIES } from '../test/fixtures/xml-family-replies.js';
 
 /** One reply of the corpus and the tools it is parsed with. */
@@ -77,4 +78,37 @@ export function measureParse(): {
     if (us > worst.us) worst = { name: sample.name, us, bytes: sample.reply.length };
   }
   return { replies: samples.length, parserUs, jsonUs, worst };
+}
+
+/**
+ * Parse time per reply over the BFCL corpus (`../shared` beside the repository): with the tools'
+ * names only, and with their schemas (values typed, shapes checked), against JSON.parse of the
+ * same bytes; undefined when the corpus is absent.
+ */
+export function measureCorpusParse():
+  | { replies: number; namesUs: number; schemasUs: number; jsonUs: number }
+  | undefined {
+  const cases = loadBfclCases();
+  if (!cases) return undefined;
+  const withNames: Sample[] = cases.map((item) => ({
+    name: item.source,
+    reply: item.text,
+    tools: item.tools.map((tool) => tool.name),
+  }));
+  const withSchemas: Sample[] = cases.map((item) => ({
+    name: item.source,
+    reply: item.text,
+    tools: item.tools,
+  }));
+  const encoded = cases.map((item) => JSON.stringify(item.text));
+  for (let warm = 0; warm < 30; warm++) {
+    for (const sample of [...withNames, ...withSchemas]) parseToolCalls(sample.reply, sample.tools);
+    for (const text of encoded) JSON.parse(text);
+  }
+  const run = (sample: Sample) => parseToolCalls(sample.reply, sample.tools);
+  const namesUs = timePerSample(withNames, run, 11);
+  const schemasUs = timePerSample(withSchemas, run, 11);
+  let index = 0;
+  const jsonUs = timePerSample(withNames, () => JSON.parse(encoded[index++ % encoded.length] as string), 11);
+  return { replies: cases.length, namesUs, schemasUs, jsonUs };
 }

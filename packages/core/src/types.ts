@@ -149,6 +149,11 @@ export interface ToolCall {
   argument: string;
   /** The arguments object, present whenever the model wrote one (JSON, XML parameters, `key=value`). */
   arguments?: Record<string, unknown>;
+  /**
+   * Only when the parse was given the tool's schema: one sentence saying why the call does not
+   * fit it (a parameter it does not have, a required one missing, too many positional values).
+   */
+  problem?: string;
 }
 
 /** A pino-compatible subset: libraries log through this and never print. */

@@ -1,7 +1,7 @@
 import type { ChatReply } from '../model/chat-model.js';
 import { RESERVED_NAMES } from '../parser/candidate.js';
 import { argumentFromArgs } from '../parser/json-calls.js';
-import { findToolCallCandidates, resolveToolName } from '../parser/parse-tool-call.js';
+import { findToolCallCandidates, resolveToolName, typedCandidate } from '../parser/parse-tool-call.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import type { Tool } from '../types.js';
 import { callKey } from './call-guard.js';
@@ -18,6 +18,8 @@ export interface RequestedCall {
   toolRef?: Tool;
   /** Index of the native call this came from, when it came back natively. */
   nativeIndex?: number;
+  /** Why the call does not fit its tool's schema (a parameter it lacks, one missing): not run. */
+  problem?: string;
 }
 
 /** Tools that exist only in some entry points, by loose name, with the sentence the model reads here. */
@@ -94,9 +96,12 @@ export function resolveCalls(
     const known = resolveToolName(candidate, tools);
     if (known) {
       const toolRef = byName.get(known) as Tool;
-      found.push(
-        withArguments({ tool: known, argument: candidate.argument, kind: 'known', toolRef }, candidate.args),
+      const typed = typedCandidate(candidate, known, tools);
+      const call = withArguments(
+        { tool: known, argument: typed.argument, kind: 'known', toolRef },
+        typed.args,
       );
+      found.push(typed.problem === undefined ? call : { ...call, problem: typed.problem });
       continue;
     }
     const binding = candidate.source !== 'line' ? table.resolve(candidate.name) : undefined;

@@ -126,7 +126,10 @@ export async function attempt(
     const verdict = guard.check(tool, argument);
     if (verdict !== 'run') skipped = verdict;
     else {
-      checked = toolArguments(call.toolRef as Tool, call);
+      // A call that does not fit its tool's schema (the parser said why) is answered, not run.
+      checked = call.problem
+        ? { problem: `Not run: ${call.problem}` }
+        : toolArguments(call.toolRef as Tool, call);
       if ('problem' in checked) skipped = 'invalid-arguments';
     }
   }

@@ -12,6 +12,13 @@ export interface ToolCallCandidate {
    * Python `key=value` calls, Gemma's `{key:value}`.
    */
   args?: Record<string, unknown>;
+  /** Values written without a name (`f("Paris", 3)`), in order; a schema names them. */
+  positional?: unknown[];
+  /**
+   * Set when the tool's schema was given and the call does not fit its shape: one sentence for
+   * the model (`get_weather has no parameter "units"; its parameters are "city".`).
+   */
+  problem?: string;
   /**
    * `line` for `NAME: argument`; `json` for every structured shape a model's template emits
    * (JSON objects, template tags and markers, XML parameters, Python-style calls); `react` for
@@ -36,6 +43,8 @@ export interface RawCall {
   name: string;
   argument: string;
   args?: Record<string, unknown>;
+  /** Values written without a name (`f("Paris", 3)`), in order. */
+  positional?: unknown[];
   /**
    * True when only the name makes this a call (`{"get_weather": {…}}`, Functionary's first call
    * without `>>>`): it counts only when the name is one of the tools offered.

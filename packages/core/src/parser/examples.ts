@@ -3,13 +3,16 @@
  * introduced as an example ("the format is …", "for example:"). Structured readers see these
  * blanked out, so a model explaining a call format does not make a call.
  */
+import { readPythonCalls } from './python-calls.js';
 
 /** Words that introduce an example on the same line, or on the line before when it ends with `:`. */
 const EXAMPLE_CUE =
   /\b(?:for example|for instance|e\.g\.|an example|example:|such as|like this|like so|looks like|the format|this format|the syntax|syntax is|writes calls|written as|you would write)(?![\w.]\w)/i;
 /** Fence languages whose body may be a real call. */
 const CALL_FENCES = new Set(['', 'json', 'xml', 'tool_call', 'tool_code']);
-const FENCE_BLOCK = /(^|\n)([ \t]*)```[ \t]*([\w+-]*)[^\n]*\n[\s\S]*?(?:\n[ \t]*```|$)/g;
+/** Fence languages that are code: kept only when the body is nothing but calls. */
+const CODE_FENCES = new Set(['python', 'py', 'python3']);
+const FENCE_BLOCK = /(^|\n)([ \t]*)```[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)(?:\n[ \t]*```|$)/g;
 const INLINE_CODE = /`[^`\n]+`/g;
 
 /** Spaces for every character of `match` but its newlines, so offsets survive. */
@@ -31,15 +34,18 @@ export function isIntroducedAsExample(text: string, offset: number): boolean {
 
 /**
  * The reply with inline code spans blanked, and fenced blocks blanked when their language is
- * not one a call comes in (`python`, `js`…) or when they are introduced as an example.
+ * not one a call comes in (`js`, `python` unless the block holds nothing but calls) or when they
+ * are introduced as an example.
  */
 export function blankExamples(text: string): string {
   if (!text.includes('`')) return text;
   let masked = text.replace(
     FENCE_BLOCK,
-    (block, newline: string, _indent, language: string, offset: number) => {
+    (block, newline: string, _indent, language: string, body: string, offset: number) => {
       const start = offset + newline.length;
-      const keep = CALL_FENCES.has(language.toLowerCase()) && !isIntroducedAsExample(text, start);
+      const kind = language.toLowerCase();
+      const callsOnly = CODE_FENCES.has(kind) && readPythonCalls(body.replace(/^\s*#.*$/gm, '')) !== null;
+      const keep = (CALL_FENCES.has(kind) || callsOnly) && !isIntroducedAsExample(text, start);
       return keep ? block : newline + blank(block.slice(newline.length));
     },
   );

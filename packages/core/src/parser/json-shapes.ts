@@ -10,6 +10,13 @@ const FENCE = /```[ \t]*(json|tool_call|tool_code)?[ \t]*\n([\s\S]*?)```/gi;
 /** What may stand between two calls written one after the other: spaces, a `;` or a `,`. */
 const NEXT_OBJECT = /[ \t]*[;,]?[ \t]*\{/y;
 
+/** The calls in one JSON value; a list of objects without commas between them (Llama 3.2) item by item. */
+function callsFromJsonLine(json: string): RawCall[] {
+  const value = tryParse(json);
+  if (value !== undefined || !/^\[\s*\{/.test(json)) return callsFromJsonValue(value);
+  return callsFromJsonText(json, false);
+}
+
 /**
  * JSON calls in a fenced block (```` ```json {...} ``` ````, or Gemma's ```` ```tool_code ````
  * `get_page(url="…")`), and bare JSON that starts a line: `{"name": "GET_PAGE", "arguments": {...}}`,
@@ -55,7 +62,7 @@ export function findJsonShapes(
     let start = match.index + match[0].length - 1;
     while (!inSpan(start)) {
       const end = endOf(start);
-      if (end < 0 || !add(callsFromJsonValue(tryParse(text.slice(start, end))), start, end, 'json')) break;
+      if (end < 0 || !add(callsFromJsonLine(text.slice(start, end)), start, end, 'json')) break;
       lineStart.lastIndex = end;
       NEXT_OBJECT.lastIndex = end;
       if (!NEXT_OBJECT.test(text)) break;

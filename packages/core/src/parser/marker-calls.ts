@@ -17,11 +17,11 @@ function jsonOrText(text: string): unknown {
 }
 
 // DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_`, a space, or
-// markdown's escaped `\_`.
-const DS = (word: string) => `<｜${word.replace(/ /g, '(?:[▁_ ]|\\\\_)')}｜>`;
+// markdown's escaped `\_`; some servers print the bars as ASCII `|`.
+const DS = (word: string) => `<[｜|]${word.replace(/ /g, '(?:[▁_ ]|\\\\_)')}[｜|]>`;
 const DS_SEP = DS('tool sep');
 const DS_CALL = new RegExp(
-  `(?:${DS('tool call begin')}|${DS('tool calls begin')}|${DS('tool calls')})\\s*([^<｜]*?)\\s*${DS_SEP}([\\s\\S]*?)(?=${DS('tool call end')}|${DS('tool call begin')}|${DS('tool calls end')}|$)`,
+  `(?:${DS('tool call begin')}|${DS('tool calls begin')}|${DS('tool calls')})\\s*([^<｜|]*?)\\s*${DS_SEP}([\\s\\S]*?)(?=${DS('tool call end')}|${DS('tool call begin')}|${DS('tool calls end')}|$)`,
   'g',
 );
 

@@ -3,13 +3,17 @@ import { RESERVED_NAMES, type ToolCallCandidate } from './candidate.js';
 import { findLineCalls } from './line-calls.js';
 import { removeQuotedRegions, stripThinking } from './quoted-regions.js';
 import { findReactCalls } from './react-calls.js';
+import { candidateBySchema } from './schema-values.js';
 import { SpanSet } from './span-set.js';
 import { findStructuredCalls } from './structured-calls.js';
 import { looseKey, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
-/** The tools a parse is given: names, or tools (a core `Tool` fits) with their argument hints. */
+/**
+ * The tools a parse is given: names, or tools (a core `Tool` fits) with their argument hints and
+ * their JSON Schemas (`{ name, parameters }`).
+ */
 export type ToolSpecs = readonly (string | ToolSyntax)[];
 
 /** True when `text` holds something besides spaces and fence markers between the spans. */
@@ -44,7 +48,7 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
   const cleaned = removeQuotedRegions(visible);
-  const structured = findStructuredCalls(cleaned, table.knows);
+  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten);
   const taken = new SpanSet();
   const spans: Array<[number, number]> = [];
   for (const { span } of structured) {
@@ -89,6 +93,19 @@ export function resolveToolName(candidate: ToolCallCandidate, tools?: ToolSpecs)
 }
 
 /**
+ * The candidate as the tool `tool` (its resolved name) reads it: typed by the tool's schema when
+ * one was given (see `ToolSyntax.parameters`), else as written.
+ */
+export function typedCandidate(
+  candidate: ToolCallCandidate,
+  tool: string,
+  tools?: ToolSpecs,
+): ToolCallCandidate {
+  const schema = tools ? toolSyntaxTable(tools).schema(tool) : undefined;
+  return schema ? candidateBySchema(candidate, tool, schema) : candidate;
+}
+
+/**
  * Finds every tool call in a model's reply, in the order written, in any format a model family
  * writes — no template or model name needed: the format is recognised from the text.
  *
@@ -112,22 +129,30 @@ export function resolveToolName(candidate: ToolCallCandidate, tools?: ToolSpecs)
  *   cuts at the first `;`, `url` keeps the first word without trailing punctuation. Without
  *   hints, an argument ends at a `;` followed by another `NAME:` call, and a lone URL loses the
  *   punctuation after it. Without a list, any `UPPER_CASE_NAME: argument` line counts (except `RECOMMEND`).
+ *   A tool given with its `parameters` (JSON Schema) has its calls' values typed by it (`"3"` for
+ *   an integer is 3, `'true'` for a boolean is true), positional Python values named in the
+ *   schema's order, and a call that does not fit the schema's shape comes back with `problem`.
+ *   Python calls (`[f(a=1)]`, `f(a=1)` on a line of its own) count only for names in the list.
  * @example
  * parseToolCalls('Let me look.\n\n**GET_PAGE: https://example.com**', ['GET_PAGE']);
  * // [{ tool: 'GET_PAGE', argument: 'https://example.com' }]
  * parseToolCalls('<tool_call>\n<function=lookup>\n<parameter=city>\nLisbon\n</parameter>\n</function>\n</tool_call>', ['lookup']);
  * // [{ tool: 'lookup', argument: 'Lisbon', arguments: { city: 'Lisbon' } }]
+ * parseToolCalls('[get_weather("Paris", days="3")]', [
+ *   { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } },
+ * ]);
+ * // [{ tool: 'get_weather', argument: 'Paris', arguments: { city: 'Paris', days: 3 } }]
  */
 export function parseToolCalls(text: string, tools?: ToolSpecs): ToolCall[] {
   const calls: ToolCall[] = [];
-  for (const candidate of findToolCallCandidates(text, tools)) {
-    const tool = resolveToolName(candidate, tools);
+  for (const found of findToolCallCandidates(text, tools)) {
+    const tool = resolveToolName(found, tools);
     if (!tool) continue;
-    calls.push(
-      candidate.args
-        ? { tool, argument: candidate.argument, arguments: candidate.args }
-        : { tool, argument: candidate.argument },
-    );
+    const candidate = typedCandidate(found, tool, tools);
+    const call: ToolCall = { tool, argument: candidate.argument };
+    if (candidate.args) call.arguments = candidate.args;
+    if (candidate.problem !== undefined) call.problem = candidate.problem;
+    calls.push(call);
   }
   return calls;
 }

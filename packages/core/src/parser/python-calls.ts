@@ -10,8 +10,11 @@ function bareName(name: string): string {
   return name.replace(/^functions\./, '').replace(/\.call$/, '');
 }
 
-/** Reads `name(key=value, …)` at `at`; null when the text there is not one call. */
-function readOneCall(text: string, at: number): { call: RawCall; end: number } | null {
+/**
+ * Reads `name(key=value, …)` at `at` (spaces before the name allowed); null when the text there is
+ * not one call. Positional values are kept in `positional`, for a schema to name.
+ */
+export function readOneCall(text: string, at: number): { call: RawCall; end: number } | null {
   const head = CALL_NAME.exec(text.slice(at, at + 300));
   if (!head) return null;
   const args: Record<string, unknown> = {};
@@ -32,7 +35,9 @@ function readOneCall(text: string, at: number): { call: RawCall; end: number } |
   }
   const name = bareName(head[1] as string);
   const only = positional.length === 1 && Object.keys(args).length === 0 ? positional[0] : undefined;
-  const call = typeof only === 'string' ? { name, argument: only } : { name, ...argumentFromArgs(args) };
+  const call: RawCall =
+    typeof only === 'string' ? { name, argument: only } : { name, ...argumentFromArgs(args) };
+  if (positional.length > 0) call.positional = positional;
   return { call, end: index + 1 };
 }
 

@@ -18,4 +18,10 @@ export type CallRecogniser = {
   format: string;
   /** Runs only when the reply contains one of these. */
   markers: readonly string[];
-} & ({ pattern: RegExp; read(match: RegExpExecArray): RawCall[] } | { find(text: string): FoundCalls[] });
+} & (
+  | { pattern: RegExp; read(match: RegExpExecArray): RawCall[] }
+  | {
+      /** `knows` says whether a name, as written in code, is one of the tools offered. */
+      find(text: string, knows: (name: string) => boolean): FoundCalls[];
+    }
+);

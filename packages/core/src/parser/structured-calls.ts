@@ -5,6 +5,7 @@ import { findJsonShapes } from './json-shapes.js';
 import { keepCalls } from './json-values.js';
 import { MARKER_RECOGNISERS } from './marker-calls.js';
 import { PYTHON_RECOGNISERS } from './python-calls.js';
+import { PYTHON_LINE_RECOGNISER } from './python-lines.js';
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { SpanSet } from './span-set.js';
 import { XML_RECOGNISERS } from './xml-calls.js';
@@ -18,11 +19,12 @@ export const CALL_RECOGNISERS: readonly CallRecogniser[] = [
   ...MARKER_RECOGNISERS,
   ...XML_RECOGNISERS,
   ...PYTHON_RECOGNISERS,
+  PYTHON_LINE_RECOGNISER,
 ];
 
 /** Runs one recogniser over the text. */
-function run(recogniser: CallRecogniser, text: string): FoundCalls[] {
-  if ('find' in recogniser) return recogniser.find(text);
+function run(recogniser: CallRecogniser, text: string, knows: (name: string) => boolean): FoundCalls[] {
+  if ('find' in recogniser) return recogniser.find(text, knows);
   const found: FoundCalls[] = [];
   const { pattern } = recogniser;
   pattern.lastIndex = 0;
@@ -43,11 +45,13 @@ function run(recogniser: CallRecogniser, text: string): FoundCalls[] {
  * JSON block, or bare JSON on its own lines. `text` must already be without reasoning and quoted
  * output. Markup in inline code, in a fence of a programming language, or introduced as an
  * example ("the format is …") is not a call. `knows` tells whether a name is one of the tools
- * offered: a shape that only a name makes a call (`{"get_weather": {…}}`) needs it.
+ * offered: a shape that only a name makes a call (`{"get_weather": {…}}`) needs it;
+ * `knowsAsWritten` is the stricter test for a name written in code (Python calls).
  */
 export function findStructuredCalls(
   text: string,
   knows: (name: string) => boolean = () => false,
+  knowsAsWritten: (name: string) => boolean = knows,
 ): StructuredCallMatch[] {
   const taken = new SpanSet();
   const found: StructuredCallMatch[] = [];
@@ -59,7 +63,7 @@ export function findStructuredCalls(
   };
   for (const recogniser of CALL_RECOGNISERS) {
     if (!recogniser.markers.some((marker) => shown.includes(marker))) continue;
-    for (const match of run(recogniser, shown)) {
+    for (const match of run(recogniser, shown, knowsAsWritten)) {
       const calls = keepCalls(match.calls, knows);
       if (calls.length === 0 || taken.overlaps(match.start, match.end)) continue;
       if (isIntroducedAsExample(shown, match.start)) continue;

@@ -1,4 +1,4 @@
-import type { ArgumentHints } from '../types.js';
+import type { ArgumentHints, JsonSchema } from '../types.js';
 
 /**
  * What the parser needs to know about a tool: its name and how its text argument is read.
@@ -7,6 +7,12 @@ import type { ArgumentHints } from '../types.js';
 export interface ToolSyntax {
   name: string;
   argumentHints?: ArgumentHints;
+  /**
+   * The tool's JSON Schema for its arguments (an object schema). When given, a call's values are
+   * typed by it, positional values take its parameters' names, and a call that does not fit its
+   * shape carries a `problem`.
+   */
+  parameters?: JsonSchema;
 }
 
 /** The tools a parse call was given, as names and a hint lookup. */
@@ -17,13 +23,31 @@ export interface ToolSyntaxTable {
   hints(name: string): ArgumentHints | undefined;
   /** True when `name` is one of the names given, compared loosely (`get-page` is `GET_PAGE`). */
   knows(name: string): boolean;
+  /**
+   * True when `name` is one of the names given as a model would write it in code: case, `.`, `-`
+   * and `_` forgiven for one another, nothing dropped (`get_coordinate` is not `get_co-ordinate`).
+   */
+  knowsAsWritten(name: string): boolean;
+  /** The schema declared for a name exactly as given; undefined without one. */
+  schema(name: string): JsonSchema | undefined;
 }
 
-const NO_HINTS: ToolSyntaxTable = { names: [], hints: () => undefined, knows: () => false };
+const NO_HINTS: ToolSyntaxTable = {
+  names: [],
+  hints: () => undefined,
+  knows: () => false,
+  knowsAsWritten: () => false,
+  schema: () => undefined,
+};
 
 /** A name compared loosely: `get-page`, `getPage` and `GET_PAGE` are the same tool. */
 export function looseKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** A name as code writes it: `Math.Hypot`, `math-hypot` and `math_hypot` are one; `mathhypot` is not. */
+export function writtenKey(name: string): string {
+  return name.toLowerCase().replace(/[.-]/g, '_');
 }
 
 /** The canonical key a name is looked up by: `Get Page`, `get-page` and `GET_PAGE` are one. */
@@ -51,11 +75,21 @@ function buildTable(tools: readonly (string | ToolSyntax)[]): ToolSyntaxTable {
   const names: string[] = [];
   const byKey = new Map<string, ArgumentHints>();
   const loose = new Set<string>();
+  const written = new Set<string>();
+  const schemas = new Map<string, JsonSchema>();
   for (const tool of tools) {
     const name = typeof tool === 'string' ? tool : tool.name;
     names.push(name);
     loose.add(looseKey(name));
+    written.add(writtenKey(name));
     if (typeof tool !== 'string' && tool.argumentHints) byKey.set(hintKey(name), tool.argumentHints);
+    if (typeof tool !== 'string' && tool.parameters) schemas.set(name, tool.parameters);
   }
-  return { names, hints: (name) => byKey.get(hintKey(name)), knows: (name) => loose.has(looseKey(name)) };
+  return {
+    names,
+    hints: (name) => byKey.get(hintKey(name)),
+    knows: (name) => loose.has(looseKey(name)),
+    knowsAsWritten: (name) => written.has(writtenKey(name)),
+    schema: (name) => schemas.get(name),
+  };
 }

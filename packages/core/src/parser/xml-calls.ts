@@ -1,8 +1,8 @@
 import type { RawCall } from './candidate.js';
-import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
+import { callsFromJsonText, callsFromJsonValue, findJsonEnd, rawCall } from './json-values.js';
 import { readPythonCalls } from './python-calls.js';
 import type { CallRecogniser } from './recogniser.js';
-import { tryParse, typedValue } from './values.js';
+import { isRecord, readPythonValue, tryParse, typedValue } from './values.js';
 
 // `<function=NAME>` or `<function name="NAME">`; `<parameter=KEY>` or `<parameter name="KEY">`.
 const FUNCTION_BLOCK =
@@ -49,6 +49,23 @@ function readArgPairs(body: string): RawCall[] {
   return rawCall(name, args);
 }
 
+/**
+ * A call written as a Python dict (`{'name': 'f', 'arguments': {'a': 1}}`, single quotes, `True`),
+ * as Hermes 2 Pro on Mistral writes inside `<tool_call>`; one literal or several in a row.
+ */
+function callsFromPythonLiteral(text: string): RawCall[] {
+  const calls: RawCall[] = [];
+  let index = 0;
+  while (index < text.length && calls.length < 64) {
+    const value = readPythonValue(text, index);
+    if (!value || !isRecord(value.value)) break;
+    calls.push(...callsFromJsonValue(value.value, true));
+    index = value.end;
+    while (/[\s,]/.test(text[index] ?? '')) index++;
+  }
+  return calls;
+}
+
 const NAME_THEN_JSON = /^([A-Za-z_][\w.-]*)\s*(?=\{)/;
 
 /**
@@ -59,7 +76,10 @@ function readToolCallBody(body: string): RawCall[] {
   if (/<function[=\s]/.test(body)) return readFunctionBlocks(body);
   if (body.includes('<arg_key>')) return readArgPairs(body);
   const text = body.trim();
-  if (text.startsWith('{') || text.startsWith('[')) return callsFromJsonText(text, true);
+  if (text.startsWith('{') || text.startsWith('[')) {
+    const calls = callsFromJsonText(text, true);
+    return calls.length > 0 ? calls : callsFromPythonLiteral(text);
+  }
   if (/^[A-Za-z_][\w.-]*$/.test(text)) return rawCall(text, {});
   const named = NAME_THEN_JSON.exec(text);
   if (named) {
