@@ -80,13 +80,22 @@ export function typeBySchema(value: unknown, schema: unknown, depth = 0): unknow
       }
     }
   }
-  if (Array.isArray(typed) && schema.items !== undefined)
-    return typed.map((item) => typeBySchema(item, schema.items, depth + 1));
+  // Containers are copied only when an item changes: a call that fits stays the same object.
+  if (Array.isArray(typed) && schema.items !== undefined) {
+    const items = typed.map((item) => typeBySchema(item, schema.items, depth + 1));
+    return items.some((item, index) => item !== typed[index]) ? items : typed;
+  }
   if (isRecord(typed) && isRecord(schema.properties)) {
     const properties = schema.properties;
-    return Object.fromEntries(
-      Object.entries(typed).map(([key, item]) => [key, typeBySchema(item, properties[key], depth + 1)]),
-    );
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(typed)) {
+      const item = typeBySchema(typed[key], properties[key], depth + 1);
+      if (item !== typed[key]) {
+        copy ??= { ...typed };
+        copy[key] = item;
+      }
+    }
+    return copy ?? typed;
   }
   return typed;
 }
@@ -118,7 +127,11 @@ export function readBySchema(
     const name = names[index];
     if (name !== undefined) named[name] = value;
   });
-  const typed = typeBySchema({ ...named, ...args }, { ...schema, type: 'object' }) as Record<string, unknown>;
+  const object = positional.length > 0 ? { ...named, ...args } : args;
+  const typed = typeBySchema(
+    object,
+    schema.type === 'object' ? schema : { ...schema, type: 'object' },
+  ) as Record<string, unknown>;
   if (positional.length > names.length)
     return { args: typed, problem: `${tool} takes ${names.length} arguments, not ${positional.length}.` };
   const open = schema.additionalProperties === true || isRecord(schema.additionalProperties);
@@ -148,6 +161,7 @@ export function candidateBySchema(
 ): ToolCallCandidate {
   if (!candidate.args && !candidate.positional) return candidate;
   const reading = readBySchema(tool, candidate.args ?? {}, candidate.positional ?? [], schema);
+  if (reading.args === candidate.args && reading.problem === undefined) return candidate;
   const { argument, args } = argumentFromArgs(reading.args);
   const typed: ToolCallCandidate = { ...candidate, argument, args: args ?? reading.args };
   if (reading.problem !== undefined) typed.problem = reading.problem;
