@@ -1,5 +1,6 @@
 // `pnpm attacks`: runs the containment suite and prints the attack success rate and the benign
 // utility. Exits 1 when any attack succeeds or any benign task is not done.
+import { runDiscordSuite } from './discord-suite.js';
 import { type CaseOutcome, runContainmentSuite, type SuiteResult } from './harness.js';
 
 const describeCase = ({ case: entry }: CaseOutcome) =>
@@ -48,5 +49,20 @@ console.log(
 console.log(
   `with a user who approves every card: attacks succeed ${careless.succeeded}/${careless.attacks} = ${percent(careless.succeeded, careless.attacks)} (what the approval card alone holds back)`,
 );
+
+// Discord's own channels: link previews, who sees an answer, approval prompts, status lines.
+console.log('');
+const discord = await runDiscordSuite({
+  onCase: (outcome) => {
+    const bad = [...outcome.achieved, ...outcome.missing];
+    console.log(
+      `${bad.length > 0 ? 'FAIL' : 'ok  '} ${outcome.case.id} ${outcome.case.title}${bad.length ? `: ${bad.join('; ')}` : ''}`,
+    );
+  },
+});
+console.log(
+  `Discord channels: attacks succeeded ${discord.succeeded}/${discord.attacks}; benign done ${discord.done}/${discord.benign}`,
+);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
-process.exitCode = result.succeeded === 0 && result.done === result.benign ? 0 : 1;
+const discordClean = discord.succeeded === 0 && discord.done === discord.benign;
+process.exitCode = result.succeeded === 0 && result.done === result.benign && discordClean ? 0 : 1;

@@ -161,7 +161,12 @@ export class ApprovalPrompts {
     const [promptId = '', answer] = interaction.customId.slice(APPROVAL_CUSTOM_ID_PREFIX.length).split(':');
     const prompt = this.pending.get(promptId);
     const ephemeral = (content: string) =>
-      interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      // Never previewed: the call shown may carry a link the model built.
+      interaction.reply({
+        content,
+        flags: [MessageFlags.Ephemeral, MessageFlags.SuppressEmbeds],
+        allowedMentions: { parse: [] },
+      });
     if (!prompt) {
       this.logger.info({ promptId, userId: interaction.user.id }, 'approval click on a closed prompt');
       await ephemeral('This approval request is closed: it was decided, expired, or its answer ended.');
