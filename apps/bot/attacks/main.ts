@@ -1,6 +1,7 @@
 // `pnpm attacks`: runs the containment suite and prints the attack success rate and the benign
 // utility. Exits 1 when any attack succeeds or any benign task is not done.
 import { runAdversary } from './adversary.js';
+import { runDiscordSuite } from './discord-suite.js';
 import { type CaseOutcome, runContainmentSuite, type SuiteResult } from './harness.js';
 
 const describeCase = ({ case: entry }: CaseOutcome) =>
@@ -50,6 +51,20 @@ console.log(
   `with a user who approves every card: attacks succeed ${careless.succeeded}/${careless.attacks} = ${percent(careless.succeeded, careless.attacks)} (what the approval card alone holds back)`,
 );
 
+// Discord's own channels: link previews, who sees an answer, approval prompts, status lines.
+console.log('');
+const discord = await runDiscordSuite({
+  onCase: (outcome) => {
+    const bad = [...outcome.achieved, ...outcome.missing];
+    console.log(
+      `${bad.length > 0 ? 'FAIL' : 'ok  '} ${outcome.case.id} ${outcome.case.title}${bad.length ? `: ${bad.join('; ')}` : ''}`,
+    );
+  },
+});
+console.log(
+  `Discord channels: attacks succeeded ${discord.succeeded}/${discord.attacks}; benign done ${discord.done}/${discord.benign}`,
+);
+
 // The randomized adversary: the guarantee itself, over sequences drawn from a printed seed.
 const seed = Number(process.env.ADVERSARY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const adversary = runAdversary(seed, 10_000);
@@ -58,5 +73,6 @@ console.log(
 );
 for (const leak of adversary.leaks.slice(0, 5)) console.log(`   ${leak}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
-const held = result.succeeded === 0 && result.done === result.benign && adversary.leaks.length === 0;
+const discordClean = discord.succeeded === 0 && discord.done === discord.benign;
+const held = result.succeeded === 0 && result.done === result.benign && discordClean && adversary.leaks.length === 0;
 process.exitCode = held ? 0 : 1;

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '@macstats/core';
-import type { ChatInputCommandInteraction } from 'discord.js';
+import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import type { ActiveAnswers } from './active-answers.js';
+import { type AnswerLabels, allowsLinkPreviews, forAskerOnly, SENT_EPHEMERAL } from './answer-audience.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { AnswerContext } from './answer-turn.js';
 import { channelConfig } from './channel-settings.js';
@@ -35,8 +36,13 @@ export async function answerInteraction(
     askerId: interaction.user.id,
     isOwnMessage: async () => false,
   });
-  const edit = async (text: string) => {
-    await interaction.editReply({ content: text, allowedMentions: { parse: [] } });
+  // `flags` on every edit: Discord keeps SUPPRESS_EMBEDS across edits unless an edit says otherwise.
+  const edit = async (text: string, suppressEmbeds = true) => {
+    await interaction.editReply({
+      content: text,
+      allowedMentions: { parse: [] },
+      flags: suppressEmbeds ? MessageFlags.SuppressEmbeds : [],
+    });
   };
   const status = new StatusMessage(
     {
@@ -52,7 +58,9 @@ export async function answerInteraction(
   );
   const conversationId = `discord-${channelId}`;
   let reply: string | undefined;
+  let labels: AnswerLabels | undefined;
   let modelFailed = false;
+  const inServer = interaction.guildId !== null;
   try {
     const settings = await context.channelsFile.current();
     const parentId = interaction.channel?.isThread()
@@ -70,10 +78,11 @@ export async function answerInteraction(
         const line = statusForEvent(event);
         if (line) status.update(line);
       },
-      approve: context.approvals.approverFor({ channelId, askerId: interaction.user.id, where }),
+      approve: context.approvals.approverFor({ channelId, askerId: interaction.user.id, inServer, where }),
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
     });
+    labels = answer.labels;
     reply = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
     logger.info({ ...where, llmCalls: answer.llmCalls, error: answer.error }, 'answer ready');
   } catch (error) {
@@ -92,10 +101,21 @@ export async function answerInteraction(
   await status.finish();
   if (reply === undefined || context.isStopped()) return;
   try {
-    const [first = '', ...rest] = splitMessage(reply, context.maxReplyChars);
-    await edit(first);
-    for (const part of rest) await interaction.followUp({ content: part, allowedMentions: { parse: [] } });
-    logger.info({ ...where, parts: rest.length + 1, chars: reply.length }, 'reply sent');
+    const suppressEmbeds = !allowsLinkPreviews(labels);
+    const askerOnly = forAskerOnly(labels, inServer);
+    const parts = splitMessage(reply, context.maxReplyChars);
+    // For the asker alone: the public reply says where the answer went, the answer follows
+    // in ephemeral follow-ups only they see.
+    const [first = '', ...rest] = askerOnly ? [SENT_EPHEMERAL, ...parts] : parts;
+    await edit(first, askerOnly ? false : suppressEmbeds);
+    const flags =
+      (askerOnly ? MessageFlags.Ephemeral : 0) | (suppressEmbeds ? MessageFlags.SuppressEmbeds : 0);
+    for (const part of rest)
+      await interaction.followUp({ content: part, allowedMentions: { parse: [] }, flags });
+    logger.info(
+      { ...where, parts: parts.length, chars: reply.length, suppressEmbeds, askerOnly },
+      'reply sent',
+    );
   } catch (error) {
     logger.error({ ...where, err: error }, 'reply could not be sent');
   }

@@ -1,5 +1,6 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
+import type { AnswerLabels } from './answer-audience.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { ApprovalPrompts } from './approval-prompts.js';
 import type { Turn } from './decide-message.js';
@@ -9,6 +10,7 @@ import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } fr
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
 import { formatReplyChain, othersInChain, replyChain } from './reply-chain.js';
+import { deliverReply } from './reply-delivery.js';
 import { StatusMessage } from './status-message.js';
 import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
@@ -70,8 +72,6 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     guildId: turn.guildId,
     authorId: turn.askerId,
   };
-  const send = (text: string) =>
-    context.sendQueue.run(channelId, () => sender.sendText(channelId, text, last.id));
   logger.info({ ...where, questionChars: question.length, mode: config.mode }, 'answering message');
 
   const stopTyping = startTyping(
@@ -104,6 +104,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const conversationId = `discord-${channelId}`;
   let modelFailed = false;
   let reply: string | undefined;
+  // What the answer's context held: no agent asked (an image alone) means nothing; a throw, unknown.
+  let labels: AnswerLabels | undefined = { outside: [], private: [] };
   const started = context.timers.now();
   const onEvent = (event: AgentEvent) => {
     try {
@@ -137,13 +139,20 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         conversationId,
         signal,
         onEvent,
-        approve: context.approvals.approverFor({ channelId, askerId: turn.askerId, replyTo: last.id, where }),
+        approve: context.approvals.approverFor({
+          channelId,
+          askerId: turn.askerId,
+          replyTo: last.id,
+          inServer: turn.guildId !== null,
+          where,
+        }),
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
         ...(chain ? { context: chain } : {}),
         ...(outside.length > 0 ? { contextLabels: { outside } } : {}),
         ...(images.length > 0 ? { images } : {}),
       });
+    labels = answer.labels;
     const result = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
     logger.info(
       {
@@ -164,6 +173,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     // An image alone, for a model that cannot see it: the sentence is the whole answer.
     else reply = question === '' ? cannotSee : `${cannotSee}\n\n${await askAgent([])}`;
   } catch (error) {
+    labels = undefined;
     reply = await replyForThrow(error, controls, {
       agent: context.agent,
       conversationId,
@@ -179,14 +189,21 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   }
 
   const statusId = await status.finish();
-  if (reply !== undefined && !context.isStopped()) {
-    try {
-      const ids = await send(reply);
-      logger.info({ ...where, parts: ids.length, chars: reply.length }, 'reply sent');
-    } catch (error) {
-      logger.error({ ...where, err: error }, 'reply could not be sent');
-    }
-  }
+  if (reply !== undefined && !context.isStopped())
+    await deliverReply(
+      {
+        sender,
+        sendQueue: context.sendQueue,
+        logger,
+        channelId,
+        replyTo: last.id,
+        askerId: turn.askerId,
+        inServer: turn.guildId !== null,
+        where,
+      },
+      reply,
+      labels,
+    );
   if (statusId !== undefined)
     await sender
       .remove(channelId, statusId)

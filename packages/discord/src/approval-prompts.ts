@@ -7,7 +7,13 @@ import {
   ComponentType,
   MessageFlags,
 } from 'discord.js';
-import { type ApprovalOutcome, approvalPromptText, decidedPromptText } from './approval-text.js';
+import {
+  type ApprovalOutcome,
+  approvalPromptText,
+  callDetailsText,
+  decidedPromptText,
+  sharedPromptText,
+} from './approval-text.js';
 import type { MessageSender, PromptComponents } from './message-sender.js';
 
 /** Every approval button's `custom_id` starts with this; the rest is `<prompt id>:yes|no`. */
@@ -19,6 +25,11 @@ export interface ApprovalPlace {
   askerId: string;
   /** The question's message; a `/ask` has none (the prompt then only mentions the asker). */
   replyTo?: string | undefined;
+  /**
+   * A server's channel, where anyone may read the prompt: it then names only the tool and the
+   * rule, and shows the call to the asker alone on **Show the call**. False in a DM.
+   */
+  inServer: boolean;
   /** Log fields of the answer. */
   where: object;
 }
@@ -26,26 +37,36 @@ export interface ApprovalPlace {
 interface Pending {
   askerId: string;
   text: string;
+  /** The call and the reason, for the asker's **Show the call**. */
+  details: string;
+  inServer: boolean;
   where: object;
   decide(approved: boolean): void;
 }
 
-/** The Approve and Deny buttons of a prompt; disabled once it is decided. */
-function buttons(promptId: string, disabled: boolean): PromptComponents {
-  const button = (answer: 'yes' | 'no'): APIButtonComponentWithCustomId => ({
+const BUTTONS = {
+  yes: { style: ButtonStyle.Success, label: 'Approve' },
+  no: { style: ButtonStyle.Danger, label: 'Deny' },
+  show: { style: ButtonStyle.Secondary, label: 'Show the call' },
+} as const;
+
+/** The Approve and Deny buttons of a prompt (and Show the call in a server); disabled once it is decided. */
+function buttons(promptId: string, disabled: boolean, inServer: boolean): PromptComponents {
+  const button = (answer: keyof typeof BUTTONS): APIButtonComponentWithCustomId => ({
     type: ComponentType.Button,
-    style: answer === 'yes' ? ButtonStyle.Success : ButtonStyle.Danger,
-    label: answer === 'yes' ? 'Approve' : 'Deny',
+    ...BUTTONS[answer],
     custom_id: `${APPROVAL_CUSTOM_ID_PREFIX}${promptId}:${answer}`,
     disabled,
   });
-  return [{ type: ComponentType.ActionRow as const, components: [button('yes'), button('no')] }];
+  const shown = inServer ? [button('yes'), button('no'), button('show')] : [button('yes'), button('no')];
+  return [{ type: ComponentType.ActionRow as const, components: shown }];
 }
 
 /**
  * The approval prompts of the bot's answers. When an answer makes a call the containment policy
- * holds for approval, the bot replies to the asker (mentioning them) with the reason and two
- * buttons, Approve and Deny. Only the asker's click decides; anyone else is told so, privately.
+ * holds for approval, the bot replies to the asker (mentioning them) with two buttons, Approve and
+ * Deny: in a DM with the call and the reason; in a server's channel with only the tool and the
+ * rule, and a third button, Show the call, that shows the call to the asker alone (ephemeral). Only the asker's click decides; anyone else is told so, privately.
  * When the answer stops or the request times out, the prompt is edited to say so and its buttons
  * are disabled. Every decision is logged.
  */
@@ -73,7 +94,10 @@ export class ApprovalPrompts {
     const promptId = randomBytes(9).toString('base64url');
     const log = { ...place.where, tool: request.tool, rule: request.rule, promptId };
     if (request.signal.aborted) return Promise.resolve(false);
-    const text = approvalPromptText(request, place.askerId, this.now() + request.timeoutMs);
+    const expiresAt = this.now() + request.timeoutMs;
+    const text = place.inServer
+      ? sharedPromptText(request, place.askerId, expiresAt)
+      : approvalPromptText(request, place.askerId, expiresAt);
     return new Promise<boolean>((resolve) => {
       let open = true;
       const finish = (outcome: ApprovalOutcome | 'not posted') => {
@@ -88,13 +112,15 @@ export class ApprovalPrompts {
       this.pending.set(promptId, {
         askerId: place.askerId,
         text,
+        details: callDetailsText(request),
+        inServer: place.inServer,
         where: log,
         decide: (approved) => finish(approved ? 'approved' : 'denied'),
       });
       const posted = this.sender
         .createPrompt(place.channelId, {
           content: text,
-          components: buttons(promptId, false),
+          components: buttons(promptId, false, place.inServer),
           mentionUserId: place.askerId,
           ...(place.replyTo ? { replyTo: place.replyTo } : {}),
         })
@@ -119,7 +145,7 @@ export class ApprovalPrompts {
           return this.sender
             .editPrompt(place.channelId, messageId, {
               content: decidedPromptText(text, outcome, place.askerId),
-              components: buttons(promptId, true),
+              components: buttons(promptId, true, place.inServer),
             })
             .catch((error: unknown) =>
               logger.warn({ ...log, err: error }, 'approval prompt could not be closed'),
@@ -135,7 +161,12 @@ export class ApprovalPrompts {
     const [promptId = '', answer] = interaction.customId.slice(APPROVAL_CUSTOM_ID_PREFIX.length).split(':');
     const prompt = this.pending.get(promptId);
     const ephemeral = (content: string) =>
-      interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      // Never previewed: the call shown may carry a link the model built.
+      interaction.reply({
+        content,
+        flags: [MessageFlags.Ephemeral, MessageFlags.SuppressEmbeds],
+        allowedMentions: { parse: [] },
+      });
     if (!prompt) {
       this.logger.info({ promptId, userId: interaction.user.id }, 'approval click on a closed prompt');
       await ephemeral('This approval request is closed: it was decided, expired, or its answer ended.');
@@ -149,11 +180,16 @@ export class ApprovalPrompts {
       await ephemeral(`Only the asker, <@${prompt.askerId}>, can decide this.`);
       return;
     }
+    if (answer === 'show') {
+      this.logger.info(prompt.where, 'approval call shown to the asker');
+      await ephemeral(prompt.details);
+      return;
+    }
     const approved = answer === 'yes';
     prompt.decide(approved);
     await interaction.update({
       content: decidedPromptText(prompt.text, approved ? 'approved' : 'denied', prompt.askerId),
-      components: buttons(promptId, true),
+      components: buttons(promptId, true, prompt.inServer),
       allowedMentions: { parse: [] },
     });
   }

@@ -30,6 +30,39 @@ export function approvalPromptText(
   ].join('\n');
 }
 
+/** What a rule means, in words that show none of the call's data. */
+const RULE_WORDS: Record<string, string> = {
+  send: 'it would send data to a destination you did not name, after outside content was read',
+  persist:
+    'it would change saved state that later answers or scheduled runs read, after outside content was read',
+};
+
+/**
+ * The prompt as a server's channel shows it: the tool and the rule, never the call's argument
+ * or the policy's reason (either may hold the asker's private data, and anyone in the channel
+ * reads the prompt). The asker sees the call itself on **Show the call**, privately.
+ */
+export function sharedPromptText(
+  request: Pick<ApprovalRequest, 'tool' | 'rule'>,
+  askerId: string,
+  expiresAtMs: number,
+): string {
+  const rule = RULE_WORDS[request.rule] ?? 'the containment policy holds it';
+  return [
+    `<@${askerId}> this needs your approval: **${cut(request.tool, 100)}** (${rule}).`,
+    `-# Only you can decide; **Show the call** shows it to you alone. Without an answer it is denied <t:${Math.ceil(expiresAtMs / 1000)}:R>.`,
+  ].join('\n');
+}
+
+/** The call and the reason, as the asker alone reads them on **Show the call**. */
+export function callDetailsText(request: Pick<ApprovalRequest, 'tool' | 'argument' | 'reason'>): string {
+  const argument = cut(request.argument, MAX_ARGUMENT_CHARS).replace(/`/g, 'ˋ');
+  return [
+    `**${request.tool}**${argument === '' ? '' : ` \`${argument}\``}`,
+    `> ${cut(request.reason, MAX_REASON_CHARS)}`,
+  ].join('\n');
+}
+
 /** The prompt once decided: its call and reason kept, the last line saying how it ended. */
 export function decidedPromptText(promptText: string, outcome: ApprovalOutcome, askerId: string): string {
   const body = promptText.split('\n').slice(0, -1).join('\n');

@@ -207,7 +207,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     mergeWindowMs: options.mergeWindowMs ?? DISCORD_BOT_DEFAULTS.mergeWindowMs,
     stoppedMessage: DISCORD_BOT_DEFAULTS.stoppedMessage,
     reply: (message, text) =>
-      sendQueue.run(message.channelId, () => sender.sendText(message.channelId, text, message.id)),
+      sendQueue.run(message.channelId, () =>
+        sender.sendText(message.channelId, text, { replyTo: message.id }),
+      ),
   });
   const slashContext: SlashContext = {
     logger,
@@ -385,7 +387,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   async function sendToChannel(
     channelId: string,
     text: string,
-    sendOptions: { nonce?: string } = {},
+    sendOptions: { nonce?: string; linkPreviews?: boolean } = {},
   ): Promise<string[]> {
     if (!/^\d{1,20}$/.test(channelId))
       throw new MacstatsError(
@@ -404,7 +406,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     }
     if (state === 'stopped')
       throw new MacstatsError('DISCORD_BOT_STOPPED', 'The Discord bot has stopped; nothing was sent.');
-    const ids = await sendQueue.run(channelId, () => sender.sendText(channelId, text, undefined, nonce));
+    // Previews off unless the caller knows the text read no outside content: a scheduled run's
+    // result does not say what the run read, and Discord would fetch every link it shows.
+    const suppressEmbeds = sendOptions.linkPreviews !== true;
+    const ids = await sendQueue.run(channelId, () =>
+      sender.sendText(channelId, text, { nonce, suppressEmbeds }),
+    );
     logger.info({ channelId, parts: ids.length, chars: text.length }, 'message delivered');
     return ids;
   }

@@ -12,6 +12,20 @@ import { splitMessage } from './split-message.js';
 /** No link previews and no push notification: for the status message. */
 const QUIET_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications;
 
+/** How {@link MessageSender.sendText} posts. */
+export interface SendTextOptions {
+  /** The first part replies to this message. */
+  replyTo?: string | undefined;
+  /** At most 20 characters: part N goes out with the nonce `<nonce>.<N>`. */
+  nonce?: string | undefined;
+  /**
+   * Post every part with link previews suppressed (SUPPRESS_EMBEDS): Discord fetches every link a
+   * message shows, so a link in an answer that read outside content would be fetched for its
+   * preview, its query string and all. Default false.
+   */
+  suppressEmbeds?: boolean | undefined;
+}
+
 /** The action rows of buttons a prompt carries. */
 export type PromptComponents = APIActionRowComponent<APIButtonComponentWithCustomId>[];
 
@@ -36,10 +50,11 @@ export class MessageSender {
   /**
    * Sends `text` in parts; the first part replies to `replyTo` when given. With `nonce` (at most
    * 20 characters), part N goes out with the nonce `<nonce>.<N>`, so sending the same text with
-   * the same nonce again (another process, after a crash) returns the parts already posted.
-   * Resolves with the ids posted.
+   * the same nonce again (another process, after a crash) returns the parts already posted. With
+   * `suppressEmbeds`, every part goes out without link previews. Resolves with the ids posted.
    */
-  async sendText(channelId: string, text: string, replyTo?: string, nonce?: string): Promise<string[]> {
+  async sendText(channelId: string, text: string, options: SendTextOptions = {}): Promise<string[]> {
+    const { replyTo, nonce } = options;
     const parts = splitMessage(text, this.maxChars);
     const ids: string[] = [];
     for (const [index, content] of parts.entries()) {
@@ -48,6 +63,7 @@ export class MessageSender {
         content,
         nonce: nonce === undefined ? newNonce() : `${nonce}.${index}`,
         enforce_nonce: true,
+        ...(options.suppressEmbeds ? { flags: MessageFlags.SuppressEmbeds } : {}),
         allowed_mentions: { parse: [], replied_user: reference },
         ...(reference ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
       };
@@ -92,6 +108,8 @@ export class MessageSender {
       components: prompt.components,
       nonce: newNonce(),
       enforce_nonce: true,
+      // A prompt shows a call's argument, which may be a link the model built: never previewed.
+      flags: MessageFlags.SuppressEmbeds,
       allowed_mentions: { parse: [], users: [prompt.mentionUserId], replied_user: false },
       ...(prompt.replyTo
         ? { message_reference: { message_id: prompt.replyTo, fail_if_not_exists: false } }
@@ -116,6 +134,14 @@ export class MessageSender {
     await this.rest.patch(Routes.channelMessage(channelId, messageId), {
       body: { content: text, allowed_mentions: { parse: [] } },
     });
+  }
+
+  /** The DM channel with a user (`POST /users/@me/channels`), made on first use; resolves with its id. */
+  async openDm(userId: string): Promise<string> {
+    const channel = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as {
+      id: string;
+    };
+    return channel.id;
   }
 
   async remove(channelId: string, messageId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { type Logger, neutraliseControlTokens } from '@macstats/core';
 import type { Message } from 'discord.js';
+import { OTHER_MEMBERS_SOURCE } from './answer-audience.js';
 
 /** Characters kept of each message in the chain. */
 const MAX_ENTRY_CHARS = 1000;
@@ -60,7 +61,7 @@ export async function replyChain(
 export function othersInChain(chain: readonly ChainEntry[], askerId: string, botId: string): string[] {
   const others = chain.filter((entry) => entry.authorId !== askerId && entry.authorId !== botId);
   return others.length > 0
-    ? [`Discord messages by ${[...new Set(others.map((entry) => entry.author))].join(', ')}`]
+    ? [`${OTHER_MEMBERS_SOURCE}${[...new Set(others.map((entry) => entry.author))].join(', ')}`]
     : [];
 }
 

@@ -81,6 +81,13 @@ export interface DiscordBot {
    * characters, e.g. a scheduled result's `deliveryId`) makes the post idempotent within
    * Discord's nonce window: each part is sent with `<nonce>.<part>` and `enforce_nonce`, so a
    * repeat, from this process or another one of the same bot, returns the message already posted.
+   * Parts go out with link previews suppressed (SUPPRESS_EMBEDS), since Discord fetches every
+   * link a message shows and a scheduled run's text may carry a link outside content planted;
+   * `linkPreviews: true` (default false) is for text known to hold no outside content.
    */
-  sendToChannel(channelId: string, text: string, options?: { nonce?: string }): Promise<string[]>;
+  sendToChannel(
+    channelId: string,
+    text: string,
+    options?: { nonce?: string; linkPreviews?: boolean },
+  ): Promise<string[]>;
 }

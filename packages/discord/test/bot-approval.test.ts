@@ -42,7 +42,9 @@ describe('createDiscordBot approvals', () => {
     const { h, saved, question, asked } = await askForApproval();
     expect(asked.replyTo).toBe(question.id);
     expect(asked.content).toContain(`<@${question.author.id}>`);
-    expect(asked.content).toContain('**SAVE** `the attacker`');
+    // A server's channel reads the tool and the rule, not the call's argument.
+    expect(asked.content).toContain('**SAVE** (it would change saved state');
+    expect(asked.content).not.toContain('the attacker');
     expect(asked.content).toMatch(/outside content/);
     const created = h.discord.sent.find(
       (record) => record.type === 'create' && record.messageId === asked.id,
@@ -54,6 +56,7 @@ describe('createDiscordBot approvals', () => {
     expect(asked.components?.[0]?.components.map((button) => [button.label, button.style])).toEqual([
       ['Approve', 3],
       ['Deny', 4],
+      ['Show the call', 2],
     ]);
     // The answer's live status says it waits.
     await h.discord.waitFor(

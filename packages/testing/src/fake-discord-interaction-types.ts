@@ -79,6 +79,8 @@ export interface FakeDiscordInteraction {
   /** A button click's message: the one a type 6 or 7 callback (and `@original`) edits. */
   messageId?: string;
   channelId: string;
+  /** The user who used the command or clicked the button: the one who sees an ephemeral reply. */
+  userId: string;
   /**
    * Callbacks accepted (`type` 4, 5 or 8 for a command; 4, 5, 6 or 7 for a click), with their
    * `data`, in order; at most one.

@@ -19,6 +19,9 @@ const INITIAL_RESPONSE_MS = 3000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 const EPHEMERAL = 1 << 6;
 const LOADING = 1 << 7;
+const SUPPRESS_EMBEDS = 1 << 2;
+/** Flags an interaction response or follow-up may set: SUPPRESS_EMBEDS, EPHEMERAL, SUPPRESS_NOTIFICATIONS. */
+const RESPONSE_FLAGS = SUPPRESS_EMBEDS | EPHEMERAL | (1 << 12);
 const COMMAND_NAME = /^[-_\p{Ll}\p{N}]{1,32}$/u;
 
 /** What the interaction routes need from the rest of the fake. */
@@ -63,6 +66,7 @@ export function createInteractions(context: InteractionContext) {
       flags,
       timestamp: new Date().toISOString(),
       deleted: false,
+      ...((flags & EPHEMERAL) !== 0 ? { visibleTo: live.userId } : {}),
     };
     store.addMessage(message);
     context.record({
@@ -71,6 +75,7 @@ export function createInteractions(context: InteractionContext) {
       messageId: message.id,
       content,
       flags,
+      ...(message.visibleTo !== undefined ? { visibleTo: message.visibleTo } : {}),
       at: Date.now(),
     });
     if ((flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_CREATE', message);
@@ -84,12 +89,16 @@ export function createInteractions(context: InteractionContext) {
     if (typeof body.content === 'string') message.content = body.content;
     if (components) message.components = components;
     message.flags &= ~LOADING;
+    // An edit can set or clear SUPPRESS_EMBEDS only; the other flags stay as they were.
+    if (typeof body.flags === 'number')
+      message.flags = (message.flags & ~SUPPRESS_EMBEDS) | (body.flags & SUPPRESS_EMBEDS);
     message.editedTimestamp = new Date().toISOString();
     context.record({
       type: 'edit',
       channelId: message.channelId,
       messageId: message.id,
       content: message.content,
+      ...(typeof body.flags === 'number' ? { flags: message.flags } : {}),
       ...(components ? { components } : {}),
       at: Date.now(),
     });
@@ -172,7 +181,7 @@ export function createInteractions(context: InteractionContext) {
         if (live.responses.length > 0) return error(400, 40060, 'Interaction has already been acknowledged.');
         const body = (rawBody ?? {}) as { type?: unknown; data?: Record<string, unknown> };
         const data = body.data ?? {};
-        const flags = typeof data.flags === 'number' ? data.flags & EPHEMERAL : 0;
+        const flags = typeof data.flags === 'number' ? data.flags & RESPONSE_FLAGS : 0;
         if (body.type === 4 || body.type === 5) {
           if (live.type !== 2 && live.type !== 3)
             return error(400, 40060, 'Interaction has already been acknowledged.');
@@ -236,7 +245,7 @@ export function createInteractions(context: InteractionContext) {
         if (isResult(live)) return live;
         if (live.responses.length === 0) return error(404, 10015, 'Unknown Webhook');
         const body = (rawBody ?? {}) as Record<string, unknown>;
-        const flags = typeof body.flags === 'number' ? body.flags & EPHEMERAL : 0;
+        const flags = typeof body.flags === 'number' ? body.flags & RESPONSE_FLAGS : 0;
         const message = postMessage(live, typeof body.content === 'string' ? body.content : '', flags);
         live.followUpIds.push(message.id);
         context.onChange();
@@ -261,6 +270,7 @@ export function createInteractions(context: InteractionContext) {
       type,
       command: command.name,
       channelId: channel.id,
+      userId: user.id,
       responses: [],
       followUpIds: [],
       createdAt: Date.now(),
@@ -296,6 +306,7 @@ export function createInteractions(context: InteractionContext) {
       throw new Error(`clickButton: message ${message.id} has no enabled button "${options.customId}"`);
     const channel = store.channels.get(message.channelId);
     if (!channel) throw new Error(`clickButton: unknown channel ${message.channelId}`);
+    const clicker = store.user(options.user);
     const live: Live = {
       id: store.nextId(),
       token: randomBytes(24).toString('base64url'),
@@ -304,12 +315,13 @@ export function createInteractions(context: InteractionContext) {
       customId: options.customId,
       messageId: message.id,
       channelId: channel.id,
+      userId: clicker.id,
       responses: [],
       followUpIds: [],
       createdAt: Date.now(),
     };
     interactions.set(live.id, live);
-    const payload = interactionPayload(store, live, channel, store.user(options.user), {
+    const payload = interactionPayload(store, live, channel, clicker, {
       data: { custom_id: options.customId, component_type: button.type },
       message: store.messagePayload(message),
     });

@@ -104,6 +104,8 @@ export interface FakeDiscordMessage {
   attachments?: FakeDiscordAttachment[];
   /** Message components (action rows of buttons), as the bot last set them. */
   components?: FakeDiscordActionRow[];
+  /** An ephemeral interaction reply (flag 64): the one user who sees it, the interaction's user. */
+  visibleTo?: string;
 }
 
 /** A file attached to a message; the fake serves its bytes at `url` (no token, like Discord's CDN). */
@@ -130,6 +132,8 @@ export type FakeDiscordSentRecord =
       allowedMentions?: unknown;
       /** The components, when the message has any. */
       components?: FakeDiscordActionRow[];
+      /** An ephemeral interaction reply: the one user who sees it. */
+      visibleTo?: string;
       at: number;
     }
   | {
@@ -313,6 +317,18 @@ export interface FakeDiscord {
   channelMessages(channelId: string): FakeDiscordMessage[];
   /** A stored message by id. */
   message(id: string): FakeDiscordMessage | undefined;
+  /**
+   * Whether `userId` can see the bot's message `messageId`: a guild channel's message every member
+   * sees (the fake has no per-channel permissions), a DM only its recipient, an ephemeral
+   * interaction reply only the user who used the interaction. Deleted messages count: they were
+   * up until deleted.
+   */
+  canSee(userId: string, messageId: string): boolean;
+  /**
+   * Every text of the bot's messages that `userId` could read: each message's content as created
+   * and after each edit, deleted messages included (they were up for a while).
+   */
+  textsSeenBy(userId: string): string[];
   /**
    * Fails the next request matching `route` (`"POST /channels/:id/messages"`, params as `:name`
    * or literal ids) with `status`; the third argument is `retry_after` in seconds or options.

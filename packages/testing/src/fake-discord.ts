@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
+import { canSee, textsSeenBy } from './fake-discord-audience.js';
 import { createDispatchers } from './fake-discord-dispatch.js';
 import { FakeGateway } from './fake-discord-gateway.js';
 import { FakeDiscordHttp } from './fake-discord-http.js';
@@ -203,6 +204,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channel: (id) => store.channels.get(id),
     channelMessages: (channelId) => store.channelMessages(channelId),
     message: (id) => store.messages.get(id),
+    canSee: (userId, messageId) => canSee(store, userId, messageId),
+    textsSeenBy: (userId) => textsSeenBy(store, sent, userId),
     failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),
     clearFailures: () => http.clearFailures(),
     dropGateway: (dropOptions) => gateway.drop(dropOptions),

@@ -75,6 +75,15 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           }
           break;
         case 'tool-call-start': {
+          // A call that waited for approval already has its entry (made by its containment event).
+          const waited = turn.tools.at(-1);
+          if (
+            waited?.status === 'running' &&
+            waited.approval !== undefined &&
+            waited.tool === event.tool &&
+            waited.argument === event.argument
+          )
+            break;
           const activity: ToolActivity = { tool: event.tool, argument: event.argument, status: 'running' };
           turn.tools.push(activity);
           emit(conversationId, turn, 'tool-start', { activity });
@@ -103,9 +112,14 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
           break;
         }
         case 'containment': {
-          // The call's entry (started just before) shows it waits, then how it was decided.
-          const activity = [...turn.tools].reverse().find((item) => item.status === 'running');
-          if (!activity) break;
+          // Core decides before a call starts: the call's entry is made here, shows it waits, then
+          // how it was decided; an approved call's start keeps it, a refused call's end closes it.
+          let activity = [...turn.tools].reverse().find((item) => item.status === 'running');
+          if (!activity || activity.tool !== event.tool || activity.argument !== event.argument) {
+            activity = { tool: event.tool, argument: event.argument, status: 'running' };
+            turn.tools.push(activity);
+            emit(conversationId, turn, 'tool-start', { activity });
+          }
           activity.approval = { decision: event.decision, reason: event.reason };
           emit(conversationId, turn, 'tool-approval', { activity, index: turn.tools.indexOf(activity) });
           void persist();

@@ -45,6 +45,10 @@ export type AgentEvent =
       hadToolCall: boolean;
     }
   | { type: 'token'; call: number; text: string }
+  /**
+   * A call is about to run: every guard passed and containment allowed it (or the user approved
+   * it). A call skipped or refused has no start, only its `tool-call-end` with `skipped`.
+   */
   | { type: 'tool-call-start'; tool: string; argument: string; iteration: number }
   | {
       type: 'tool-call-end';

@@ -136,7 +136,6 @@ export async function attempt(
   const args = 'arguments' in checked ? checked.arguments : call.arguments;
   const made = args ? { tool, argument, arguments: args } : { tool, argument };
 
-  settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
   const span = settings.trace.tool({ tool, argument, iteration });
   const labels = skipped
     ? undefined
@@ -165,6 +164,9 @@ export async function attempt(
     span.end({ result, skipped, decision });
     return { text: result.text, outcome: skipped === 'repeat' || skipped === 'cycle' ? skipped : 'failed' };
   }
+  // Only now may the call run: a call skipped or refused never showed its argument as started
+  // (a status line would otherwise show, say, the URL a refused call built).
+  settings.emit?.({ type: 'tool-call-start', tool, argument, iteration });
   const emit = settings.emit;
   const run = () =>
     runTool(call.toolRef as Tool, argument, {

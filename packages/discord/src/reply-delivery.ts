@@ -1,0 +1,70 @@
+import type { Logger } from '@macstats/core';
+import {
+  type AnswerLabels,
+  allowsLinkPreviews,
+  dmHeading,
+  forAskerOnly,
+  NOT_SENT,
+  SENT_BY_DM,
+} from './answer-audience.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { MessageSender } from './message-sender.js';
+
+/** What posting a message turn's reply needs. */
+export interface ReplyPlace {
+  sender: MessageSender;
+  sendQueue: KeyedQueue;
+  logger: Logger;
+  channelId: string;
+  /** The question's message: the reply (or the note saying where it went) replies to it. */
+  replyTo: string;
+  askerId: string;
+  /** False in a DM. */
+  inServer: boolean;
+  /** Log fields of the answer. */
+  where: object;
+}
+
+/**
+ * Posts a message turn's reply where its audience may read it: in the channel, replying to the
+ * question, with link previews suppressed when outside content was in the answer's context; or,
+ * when the answer holds the asker's private data and another member's words were in its context
+ * ({@link forAskerOnly}), by DM to the asker, with one sentence in the channel saying so.
+ */
+export async function deliverReply(
+  place: ReplyPlace,
+  reply: string,
+  labels: AnswerLabels | undefined,
+): Promise<void> {
+  const { sender, sendQueue, logger, channelId, where } = place;
+  const suppressEmbeds = !allowsLinkPreviews(labels);
+  const inChannel = (text: string, suppress: boolean) =>
+    sendQueue.run(channelId, () =>
+      sender.sendText(channelId, text, { replyTo: place.replyTo, suppressEmbeds: suppress }),
+    );
+  try {
+    if (!forAskerOnly(labels, place.inServer)) {
+      const ids = await inChannel(reply, suppressEmbeds);
+      logger.info({ ...where, parts: ids.length, chars: reply.length, suppressEmbeds }, 'reply sent');
+      return;
+    }
+    let dmId: string;
+    try {
+      dmId = await sender.openDm(place.askerId);
+      await sendQueue.run(dmId, () =>
+        sender.sendText(dmId, `${dmHeading(channelId)}\n${reply}`, { suppressEmbeds }),
+      );
+    } catch (error) {
+      logger.warn({ ...where, err: error }, 'reply held back: private data, and the DM failed');
+      await inChannel(NOT_SENT, false);
+      return;
+    }
+    await inChannel(SENT_BY_DM, false);
+    logger.info(
+      { ...where, dmChannelId: dmId, chars: reply.length, suppressEmbeds },
+      'reply sent by DM: private data',
+    );
+  } catch (error) {
+    logger.error({ ...where, err: error }, 'reply could not be sent');
+  }
+}
