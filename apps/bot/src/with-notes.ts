@@ -14,8 +14,13 @@ export function withNotes(agent: Agent, notes: NoteStore): Agent {
       if (options.conversationId === undefined) return agent.answer(question, options);
       const saved = formatNotes(await notes.readNotes(options.conversationId));
       if (saved === '') return agent.answer(question, options);
-      const context = options.context?.trim() ? `${options.context.trim()}\n\n${saved}` : saved;
-      return agent.answer(question, { ...options, context });
+      const given = options.context?.trim();
+      const context = given ? `${given}\n\n${saved}` : saved;
+      // The notes are the user's private data wherever the rest of the context came from.
+      const contextSource = given
+        ? `${options.contextSource ?? 'the context given with the question'} and the user's notes`
+        : "the user's notes";
+      return agent.answer(question, { ...options, context, contextSource });
     },
   };
 }

@@ -24,9 +24,18 @@ export function allowsLinkPreviews(labels: AnswerLabels | undefined): boolean {
  * to them. In a DM, and in the asker's own chains, answers stay where they are.
  */
 export function forAskerOnly(labels: AnswerLabels | undefined, inServer: boolean): boolean {
-  if (!inServer || labels === undefined || labels.private.length === 0) return false;
-  return labels.outside.some((source) => source.startsWith(OTHER_MEMBERS_SOURCE));
+  if (!inServer || labels === undefined) return false;
+  // What the channel already shows its members (its conversation, the reply chain) is not the
+  // asker's to keep from them.
+  const asker = labels.private.filter((source) => !CHANNEL_SHARED.has(source));
+  return asker.length > 0 && labels.outside.some((source) => source.startsWith(OTHER_MEMBERS_SOURCE));
 }
+
+/** How the reply chain given with a question is named as a private source. */
+export const REPLY_CHAIN_SOURCE = 'the reply chain';
+
+/** Private sources a server channel's members already see. */
+const CHANNEL_SHARED = new Set(['the conversation history', 'the conversation summary', REPLY_CHAIN_SOURCE]);
 
 const WHY = "Your answer holds your private data and another member's message was in its context";
 

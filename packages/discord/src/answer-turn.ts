@@ -1,6 +1,6 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
-import type { AnswerLabels } from './answer-audience.js';
+import { type AnswerLabels, REPLY_CHAIN_SOURCE } from './answer-audience.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { ApprovalPrompts } from './approval-prompts.js';
 import type { Turn } from './decide-message.js';
@@ -148,7 +148,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         }),
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
-        ...(chain ? { context: chain } : {}),
+        ...(chain ? { context: chain, contextSource: REPLY_CHAIN_SOURCE } : {}),
         ...(outside.length > 0 ? { contextLabels: { outside } } : {}),
         ...(images.length > 0 ? { images } : {}),
       });

@@ -170,6 +170,11 @@ export interface AnswerOptions {
   model?: string | undefined;
   /** Volatile context (a live metrics line), placed after the fixed prefix. */
   context?: string | undefined;
+  /**
+   * What `context` holds, as containment names its private source (`the reply chain`). Default
+   * `the context given with the question`.
+   */
+  contextSource?: string | undefined;
   /** Another tool list for this answer (a tool that needs the page the question came from, say). */
   tools?: Tool[] | undefined;
   /** Images sent with the question to a vision model: base64, without a `data:` prefix. */

@@ -42,7 +42,8 @@ function startingLabels(
   });
   if (turns.length > 0) labels.addPrivate('the conversation history');
   if (remembered?.summary) labels.addPrivate('the conversation summary');
-  if (answerOptions.context?.trim()) labels.addPrivate('the context given with the question');
+  if (answerOptions.context?.trim())
+    labels.addPrivate(answerOptions.contextSource ?? 'the context given with the question');
   if (turns.some((turn) => turn.outside)) labels.addOutside('an earlier answer that read outside content');
   if (remembered?.summary && remembered.summaryOutside)
     labels.addOutside('the summary of earlier answers that read outside content');
