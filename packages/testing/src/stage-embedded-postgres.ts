@@ -1,6 +1,18 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
+import {
+  chmod,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { dirname, join, parse } from 'node:path';
 
 /**

