@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
