@@ -101,26 +101,29 @@ export interface AppConfig {
   describe(): string;
 }
 
+/**
+ * The settings the bot lists in `describe()` (any other is read too, when a command asks for it).
+ * docs/bot.md's table names each one (the `OTEL_*` and `METRICS_*` ones, docs/observability.md):
+ * a test compares them.
+ */
+export const APP_SETTING_KEYS = [
+  ...CONFIG_KEYS,
+  ...MODEL_CONFIG_KEYS,
+  'LOG_LEVEL',
+  'MCP_SERVE_TOOLS',
+  'MACSTATS_MCP_TOKEN',
+  'DATABASE_URL',
+  'SCHEDULER_LEASE_MS',
+  'DISCORD_SHARDS',
+  'DISCORD_SHARD_COUNT',
+  'OLLAMA_HOSTS',
+  'MACSTATS_DIAGNOSTICS',
+  ...OBSERVABILITY_SETTING_KEYS,
+] as const;
+
 /** Reads the environment first, then `./.config.env`, then `$MACSTATS_HOME/.config.env`. */
 export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
-  const loaded = loadConfig({
-    env,
-    cwd,
-    keys: [
-      ...CONFIG_KEYS,
-      ...MODEL_CONFIG_KEYS,
-      'LOG_LEVEL',
-      'MCP_SERVE_TOOLS',
-      'MACSTATS_MCP_TOKEN',
-      'DATABASE_URL',
-      'SCHEDULER_LEASE_MS',
-      'DISCORD_SHARDS',
-      'DISCORD_SHARD_COUNT',
-      'OLLAMA_HOSTS',
-      'MACSTATS_DIAGNOSTICS',
-      ...OBSERVABILITY_SETTING_KEYS,
-    ],
-  });
+  const loaded = loadConfig({ env, cwd, keys: APP_SETTING_KEYS });
   const get = (key: string) => {
     const value = loaded.get(key)?.trim();
     return value ? value : undefined;

@@ -33,14 +33,25 @@ async function makeIo(config: AppConfig, logTo: LogTo): Promise<CommandIo & { cl
   };
 }
 
-/** Runs one command, turning any unexpected error into one sentence and exit 1. */
-async function run(logTo: LogTo, body: (config: AppConfig, io: CommandIo) => Promise<number>): Promise<void> {
+/**
+ * Runs one command, turning any unexpected error into one sentence and exit 1. A command named
+ * in `traced` answers or serves: it traces from the `OTEL_*` settings, flushed before the exit.
+ */
+async function run(
+  logTo: LogTo,
+  body: (config: AppConfig, io: CommandIo) => Promise<number>,
+  traced?: string,
+): Promise<void> {
   const { readAppConfig } = await import('./app-config.js');
   const config = readAppConfig();
   const io = await makeIo(config, logTo);
   // A crash inside one answer must not take a running bot down: log it and go on.
   process.on('unhandledRejection', (reason) => io.logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (error) => io.logger.error({ err: error }, 'uncaught exception'));
+  const tracing =
+    traced === undefined
+      ? undefined
+      : await (await import('./command-tracing.js')).startCommandTracing(config, io, traced);
   let code: number;
   try {
     code = await body(config, io);
@@ -49,6 +60,7 @@ async function run(logTo: LogTo, body: (config: AppConfig, io: CommandIo) => Pro
     io.err(`macstats: ${(error as Error).message}`);
     code = EXIT.failed;
   }
+  await tracing?.shutdown();
   await io.close();
   process.exit(code);
 }
@@ -173,14 +185,17 @@ program
     ]),
   )
   .action((words: string[], options: { conversation?: string; agent?: string }) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/ask-command.js')).askCommand(config, io, {
-        question: words.join(' '),
-        signal: stopSignalFromProcess(),
-        terminal: { input: process.stdin, output: process.stderr },
-        ...(options.conversation ? { conversationId: options.conversation } : {}),
-        ...(options.agent ? { agent: options.agent } : {}),
-      }),
+    run(
+      'file-only',
+      async (config, io) =>
+        (await import('./commands/ask-command.js')).askCommand(config, io, {
+          question: words.join(' '),
+          signal: stopSignalFromProcess(),
+          terminal: { input: process.stdin, output: process.stderr },
+          ...(options.conversation ? { conversationId: options.conversation } : {}),
+          ...(options.agent ? { agent: options.agent } : {}),
+        }),
+      'ask',
     ),
   );
 
@@ -204,19 +219,22 @@ program
   .option('-m, --models <names>', 'comma-separated models to grade instead of every installed one')
   .option('--json', 'print the report as one JSON document on standard output (progress on standard error)')
   .action((options: { models?: string; json?: boolean }) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/eval-command.js')).evalCommand(config, io, {
-        ...(options.models
-          ? {
-              models: options.models
-                .split(',')
-                .map((name) => name.trim())
-                .filter((name) => name !== ''),
-            }
-          : {}),
-        ...(options.json ? { json: true } : {}),
-        signal: stopSignalFromProcess(),
-      }),
+    run(
+      'file-only',
+      async (config, io) =>
+        (await import('./commands/eval-command.js')).evalCommand(config, io, {
+          ...(options.models
+            ? {
+                models: options.models
+                  .split(',')
+                  .map((name) => name.trim())
+                  .filter((name) => name !== ''),
+              }
+            : {}),
+          ...(options.json ? { json: true } : {}),
+          signal: stopSignalFromProcess(),
+        }),
+      'eval',
     ),
   );
 
@@ -423,13 +441,16 @@ MCP_SERVE_TOOLS (a comma list) limits the tools served. See docs/mcp.md.
 ${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)', '1  could not start (the port is taken, say)'])}`,
   )
   .action((options: { http?: boolean; port: number }) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/mcp-command.js')).mcpCommand(config, io, {
-        http: options.http === true,
-        port: options.port,
-        stopSignal: stopSignalFromProcess(),
-        version: await packageVersion(),
-      }),
+    run(
+      'file-only',
+      async (config, io) =>
+        (await import('./commands/mcp-command.js')).mcpCommand(config, io, {
+          http: options.http === true,
+          port: options.port,
+          stopSignal: stopSignalFromProcess(),
+          version: await packageVersion(),
+        }),
+      'mcp',
     ),
   );
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,6 +39,25 @@ describe('createAppLogger', () => {
       schedule: 'morning',
       msg: 'scheduled task started',
     });
+  });
+
+  it('creates the log folder, and a new home above it, 0700 and the log file 0600', async () => {
+    const folder = await logDir();
+    const { logger, close } = await createAppLogger({
+      logDir: folder,
+      scrub: (text) => text,
+      console: false,
+    });
+    logger.info({}, 'a line');
+    await close();
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await mode(folder)).toBe(0o700);
+    expect(await mode(join(folder, 'macstats.1.log'))).toBe(0o600);
+    // The logger is the first to write under a new MACSTATS_HOME: a home it makes is 0700 too.
+    const nested = join(folder, 'home', 'logs');
+    const second = await createAppLogger({ logDir: nested, scrub: (text) => text, console: false });
+    await second.close();
+    expect(await mode(dirname(nested))).toBe(0o700);
   });
 
   it('rolls the file past its size and keeps only the configured number of old files', async () => {

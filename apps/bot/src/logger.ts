@@ -19,20 +19,31 @@ export interface AppLoggerOptions {
   fileCount?: number;
 }
 
-/** A pino logger writing JSON lines to a size-capped rotating file and to the console, secrets scrubbed. */
+/** The log folder's mode (and its home's, when the logger is the first to create it): the owner's only. */
+export const LOG_DIR_MODE = 0o700;
+/** Each log file's mode: the URLs the agent fetched and the configuration lines are the owner's only. */
+export const LOG_FILE_MODE = 0o600;
+
+/**
+ * A pino logger writing JSON lines to a size-capped rotating file and to the console, secrets
+ * scrubbed. The log folder (and any folder above it that it creates, such as a new
+ * `MACSTATS_HOME`) is made 0700 and every log file 0600: other users of the machine read neither.
+ */
 export async function createAppLogger(
   options: AppLoggerOptions,
 ): Promise<{ logger: PinoLogger; close(): Promise<void>; problem?: string }> {
   let file: Awaited<ReturnType<typeof pinoRoll>> | undefined;
   let problem: string | undefined;
   try {
-    mkdirSync(options.logDir, { recursive: true });
+    // The logger is usually the first to write under MACSTATS_HOME, so it creates the home too.
+    mkdirSync(options.logDir, { recursive: true, mode: LOG_DIR_MODE });
     file = await pinoRoll({
       file: join(options.logDir, 'macstats'),
       extension: '.log',
       size: options.fileSize ?? '5m',
       limit: { count: options.fileCount ?? 4 },
       mkdir: true,
+      mode: LOG_FILE_MODE,
     });
   } catch (error) {
     // An unwritable MACSTATS_HOME must not stop `doctor` from saying so: log to the console only.

@@ -8,6 +8,8 @@ declare module 'pino-roll' {
     frequency?: string | number;
     extension?: string;
     mkdir?: boolean;
+    /** sonic-boom's: the mode each new log file is created with. */
+    mode?: number;
     limit?: { count?: number; removeOtherLogFiles?: boolean };
   }
   export default function pinoRoll(

@@ -3,6 +3,8 @@ export { createAppMetrics } from './app-metrics.js';
 export type { TodayTotals } from './daily-totals.js';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { METRICS_SERVER_DEFAULTS, startMetricsServer } from './metrics-server.js';
+export type { StartAppTracingOptions } from './start-app-tracing.js';
+export { startAppTracing } from './start-app-tracing.js';
 export type { Observability, StartObservabilityOptions } from './start-observability.js';
 export { OBSERVABILITY_SETTING_KEYS, parseMetricsPort, startObservability } from './start-observability.js';
 export type { StartTracingOptions, Tracing } from './start-tracing.js';

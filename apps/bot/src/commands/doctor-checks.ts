@@ -1,5 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
@@ -364,24 +363,6 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
     await set.close();
   }
   return checks;
-}
-
-export async function checkHome(config: AppConfig): Promise<Check[]> {
-  const probe = join(config.home, `.doctor-${process.pid}.tmp`);
-  try {
-    await mkdir(config.home, { recursive: true });
-    await writeFile(probe, 'ok');
-    await rm(probe, { force: true });
-    return [{ status: 'ok', text: `MACSTATS_HOME ${config.home} is writable` }];
-  } catch (error) {
-    return [
-      {
-        status: 'fail',
-        text: `MACSTATS_HOME ${config.home} is not writable (${(error as NodeJS.ErrnoException).code})`,
-        fix: 'fix its permissions or set MACSTATS_HOME',
-      },
-    ];
-  }
 }
 
 export async function checkSchedules(config: AppConfig): Promise<Check[]> {

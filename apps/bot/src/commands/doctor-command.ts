@@ -7,12 +7,12 @@ import {
   checkBrave,
   checkBrowser,
   checkDiscord,
-  checkHome,
   checkMcp,
   checkModelServer,
   checkSchedules,
   checkSearxng,
 } from './doctor-checks.js';
+import { checkHome } from './home-check.js';
 import { checkModelFitness } from './model-fitness-checks.js';
 import { checkSkillsAndAgents } from './skills-check.js';
 

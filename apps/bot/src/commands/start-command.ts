@@ -11,6 +11,7 @@ import {
 import { connectPostgres, type PostgresStore, STORE_POSTGRES_DEFAULTS } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
@@ -56,7 +57,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   // OTEL_* and METRICS_PORT: spans and /metrics; with none of them set nothing starts.
   const observability = await startObservability({
     get: config.setting,
-    serviceName: 'macstats-bot',
+    serviceName: BOT_SERVICE_NAME,
+    attributes: { 'macstats.command': 'start' },
     logger,
   });
   // DATABASE_URL: schedules, their state and history, the leadership, conversation memory and

@@ -1,4 +1,4 @@
-import { AGENT_DEFAULTS, type Logger, type Tool, type ToolResult } from '@macstats/core';
+import { AGENT_DEFAULTS, type Logger, type Tool, type ToolResult, withSpan } from '@macstats/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** Options of {@link createToolServerFactory}. */
 export interface ToolServerOptions {
@@ -108,8 +109,30 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
         inputSchema: schema as { type: 'object' },
       })),
     }));
+    // One span per call, named and attributed as OpenTelemetry's MCP conventions name a served
+    // call; a no-op unless the process traces (OTEL_*).
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      call(request.params.name, request.params.arguments ?? {}, extra.signal),
+      withSpan(
+        trace.getTracer('@macstats/cli'),
+        `tools/call ${request.params.name}`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            'mcp.method.name': 'tools/call',
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': request.params.name,
+            'jsonrpc.request.id': String(extra.requestId),
+          },
+        },
+        async (span) => {
+          const result = await call(request.params.name, request.params.arguments ?? {}, extra.signal);
+          if (result.isError) {
+            span.setAttribute('error.type', 'tool_error');
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
+          return result;
+        },
+      ),
     );
     return server;
   };

@@ -73,7 +73,8 @@ export function createConversationStore(
       cache.set(conversation.id, conversation);
       const content = `${JSON.stringify(conversation, null, 1)}\n`;
       return serial(conversation.id, async () => {
-        await mkdir(dir, { recursive: true });
+        // A new folder (and a home made here) is the owner's only, as the bot's data folder is.
+        await mkdir(dir, { recursive: true, mode: 0o700 });
         await writeFileAtomic(fileOf(conversation.id), content, { mode: 0o600 });
       });
     },
