@@ -74,5 +74,6 @@ console.log(
 for (const leak of adversary.leaks.slice(0, 5)) console.log(`   ${leak}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 const discordClean = discord.succeeded === 0 && discord.done === discord.benign;
-const held = result.succeeded === 0 && result.done === result.benign && discordClean && adversary.leaks.length === 0;
+const held =
+  result.succeeded === 0 && result.done === result.benign && discordClean && adversary.leaks.length === 0;
 process.exitCode = held ? 0 : 1;
