@@ -24,12 +24,13 @@ async function shipDashboard(): Promise<void> {
 }
 
 // Splitting keeps each command's dependencies in its own chunk, loaded only when it runs.
-// loopback-guard is private: bundled in, so the published package needs only published ones.
+// loopback-guard and app-runtime are private: bundled in, so the published package needs only
+// published ones.
 export default createTsupConfig({
   entry: ['src/cli.ts'],
   dts: false,
   splitting: true,
   banner: { js: '#!/usr/bin/env node' },
-  noExternal: ['@macstats/loopback-guard'],
+  noExternal: ['@macstats/loopback-guard', '@macstats/app-runtime'],
   onSuccess: shipDashboard,
 });

@@ -1,4 +1,5 @@
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { type AssembledTools, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import {
   type Agent,
   type ChatModel,
@@ -25,7 +26,7 @@ import {
 } from '@macstats/skills';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
-import { type AssembledTools, assembleTools, RUN_JS_UNAVAILABLE } from './assemble-tools.js';
+import { assembleBotTools } from './bot-tools.js';
 import { readEvalReport } from './eval/save-report.js';
 import { createInstalledModels } from './installed-models.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
@@ -241,7 +242,11 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const [checked, assembled, found] = await Promise.allSettled([
     checkModelServer(config, signal),
-    assembleTools(config, { logger, scheduleSource: shared.scheduleSource, noteBackend: shared.noteBackend }),
+    assembleBotTools(config, {
+      logger,
+      scheduleSource: shared.scheduleSource,
+      noteBackend: shared.noteBackend,
+    }),
     loadSkillsAndAgents(config.home),
   ]);
   if (assembled.status === 'rejected') throw assembled.reason;
@@ -275,7 +280,7 @@ export async function createRuntime(
   const chat = pool ?? chatModel(config, model.known);
   const agent = createAgent({
     model: chat,
-    tools: tools.tools,
+    tools: tools.offered('chat'),
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
     memory: shared.memoryStore ? { store: shared.memoryStore } : { dir: paths(config).sessions },
@@ -309,7 +314,7 @@ export async function createRuntime(
       profiles: skills.agents,
       modelFor: (profile) => router.modelFor(profile),
     });
-  const agents = agentsWith(tools.tools);
+  const agents = agentsWith(tools.offered('chat'));
   return {
     agent: agents.agent,
     agents,

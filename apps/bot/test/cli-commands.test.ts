@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { EXCLUSIVE_TOOL_NAMES, TOOL_NAMES } from '@macstats/app-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOT_TOOL_NAMES, EXCLUSIVE_TOOL_NAMES } from '../src/assemble-tools.js';
 import { cleanUp, everythingStdio, runCli, tempHome } from './helpers.js';
 
 afterEach(cleanUp);
@@ -73,10 +73,12 @@ describe('macstats tools', () => {
     for (const name of ['BRAVE_SEARCH:', 'RUN_CMD:', 'MCP:']) expect(offered).toContain(name);
     expect(offered).toContain('- echo');
     expect(leftOut).not.toMatch(/BRAVE_SEARCH|RUN_CMD|MCP/);
-    // With every setting on, the tools offered are the list the note check uses, less the
-    // search tool a SEARXNG_URL would pick instead (one search tool at a time).
+    // With every setting on, the tools offered are the catalog's, less the search tool a
+    // SEARXNG_URL would pick instead (one search tool at a time) and RUN_JS (the page's).
     const names = [...offered.matchAll(/^ {2}([A-Z_]+):/gm)].map((match) => match[1]);
-    expect(names.sort()).toEqual(BOT_TOOL_NAMES.filter((name) => name !== EXCLUSIVE_TOOL_NAMES[1]).sort());
+    expect(names.sort()).toEqual(
+      TOOL_NAMES.filter((name) => name !== EXCLUSIVE_TOOL_NAMES[1] && name !== 'RUN_JS').sort(),
+    );
   });
 
   it('offers one search tool: WEB_SEARCH with SEARXNG_URL, even with a Brave key', async () => {

@@ -1,6 +1,6 @@
+import { TOOL_NAMES } from '@macstats/app-runtime';
 import type { Logger } from '@macstats/core';
 import { createNoteStore, MEMORY_DEFAULTS, type Note, type NoteBackend } from '@macstats/tools-memory';
-import { BOT_TOOL_NAMES } from '../assemble-tools.js';
 import type { ScopeFile } from './read-file-state.js';
 
 /** What {@link importNotes} did. */
@@ -50,7 +50,7 @@ export async function importNotes(
   logger: Logger,
 ): Promise<NotesImport> {
   let stamp = 0;
-  const store = createNoteStore({ backend, logger, now: () => stamp, toolNames: () => BOT_TOOL_NAMES });
+  const store = createNoteStore({ backend, logger, now: () => stamp, toolNames: () => TOOL_NAMES });
   const result: NotesImport = { copied: 0, scopes: 0, present: 0, pruned: 0, left: [] };
   for (const { scope, notes, file } of files) {
     const have = new Set((await store.list(scope)).map((note) => normalise(note.text)));

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createLaunchToken } from '@macstats/loopback-guard';
 import type { AppConfig } from '../app-config.js';
-import { assembleTools } from '../assemble-tools.js';
+import { assembleBotTools } from '../bot-tools.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { serveHttp } from '../mcp/serve-http.js';
 import { selectServedTools } from '../mcp/served-tools.js';
@@ -36,7 +36,7 @@ export async function mcpCommand(
   options: McpCommandOptions,
 ): Promise<number> {
   const shared = await connectSharedState(config, io.logger);
-  const assembled = await assembleTools(config, {
+  const assembled = await assembleBotTools(config, {
     logger: io.logger,
     scheduleSource: shared.scheduleSource,
     noteBackend: shared.noteBackend,
@@ -45,7 +45,7 @@ export async function mcpCommand(
     throw error;
   });
   try {
-    const { tools, problems } = selectServedTools(assembled.tools, config.mcpServeTools);
+    const { tools, problems } = selectServedTools(assembled.offered('mcp'), config.mcpServeTools);
     for (const problem of [...assembled.problems, ...problems]) io.err(`macstats mcp: ${problem}`);
     if (tools.some((tool) => tool.name === 'METRICS')) assembled.collector.start();
     const newServer = createToolServerFactory(tools, {

@@ -1,6 +1,6 @@
 import { AGENT_DEFAULTS, estimateFixedPromptTokens, silentLogger } from '@macstats/core';
 import { type AppConfig, paths } from '../app-config.js';
-import { assembleTools } from '../assemble-tools.js';
+import { assembleBotTools } from '../bot-tools.js';
 import { POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { chatModel, checkModelServer } from '../runtime.js';
@@ -34,14 +34,15 @@ export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
     config.modelContextLength ?? reported ?? Number.POSITIVE_INFINITY,
     config.modelMaxContext ?? AGENT_DEFAULTS.context.maxContextLength,
   );
-  const tools = await assembleTools(config, { logger: silentLogger }).catch(() => null);
+  const tools = await assembleBotTools(config, { logger: silentLogger }).catch(() => null);
   if (tools) {
-    const fixed = estimateFixedPromptTokens(tools.tools);
+    const offered = tools.offered('chat');
+    const fixed = estimateFixedPromptTokens(offered);
     await tools.close();
     if (Number.isFinite(window) && window < fixed + ROOM_FOR_A_CONVERSATION)
       checks.push({
         status: 'warn',
-        text: `${name} has a context window of ${window} tokens, but the system prompt and the ${tools.tools.length} tools take about ${fixed}, leaving too little for a conversation`,
+        text: `${name} has a context window of ${window} tokens, but the system prompt and the ${offered.length} tools take about ${fixed}, leaving too little for a conversation`,
         fix: 'use a model with a longer context, raise MODEL_MAX_CONTEXT, or offer fewer tools',
       });
     else

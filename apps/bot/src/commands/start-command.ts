@@ -16,17 +16,6 @@ import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 
-/**
- * The agents as scheduled tasks see them (the app's, and each profile's across handoffs too):
- * without SCHEDULER and MEMORY, so a page fetched by a scheduled task cannot plant further
- * schedules that would run later, unattended, with tools, nor notes that later answers would read.
- */
-function scheduledAgents(runtime: Runtime) {
-  return runtime.agentsWith(
-    runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY'),
-  );
-}
-
 /** Defaults of `macstats start`. */
 export const START_DEFAULTS = {
   /** How long a shutdown lets answers and scheduled tasks in flight finish before aborting them. */
@@ -117,7 +106,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       logger,
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),
-      memoryNotes: runtime.tools.tools.some((tool) => tool.name === 'MEMORY'),
+      memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
       ...(config.discordShardCount !== undefined
         ? { shardCount: config.discordShardCount, shards: config.discordShards }
@@ -128,12 +117,14 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
   }
 
-  const scheduled = scheduledAgents(runtime);
+  // The agents as scheduled runs see them (the app's, and each profile's across handoffs too),
+  // offered what the catalog gives a scheduled run: no SCHEDULER, no MEMORY.
+  const scheduled = runtime.agentsWith(runtime.tools.offered('scheduled'));
   const scheduler: Scheduler = createScheduler({
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
     execute: createTaskExecutor({
-      tools: runtime.tools.tools,
+      tools: runtime.tools.offered('task'),
       agent: scheduled.agent,
       agentFor: (id) => scheduled.get(id),
     }),

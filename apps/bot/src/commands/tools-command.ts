@@ -1,16 +1,16 @@
 import { loadSkillsAndAgents } from '@macstats/skills';
 import type { AppConfig } from '../app-config.js';
-import { assembleTools } from '../assemble-tools.js';
+import { assembleBotTools } from '../bot-tools.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
 const USAGE_COLUMN = 44;
 
 /** `macstats tools`: the tools offered right now, and each one left out with the reason. */
 export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<number> {
-  const assembled = await assembleTools(config, { logger: io.logger });
+  const assembled = await assembleBotTools(config, { logger: io.logger });
   try {
     io.out('Offered:');
-    for (const tool of assembled.tools) {
+    for (const tool of assembled.offered('chat')) {
       // A usage too long for the column gets its description on the next line, lined up.
       if (tool.usage.length <= USAGE_COLUMN)
         io.out(`  ${tool.usage.padEnd(USAGE_COLUMN)} ${tool.description}`);

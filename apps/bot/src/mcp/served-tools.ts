@@ -7,12 +7,11 @@ export interface ServedTools {
 }
 
 /**
- * Picks the tools to serve from the bot's assembled list: every one (MCP, the client of other
- * servers, is never re-served), or only those `MCP_SERVE_TOOLS` names.
+ * Picks the tools to serve from those the catalog offers MCP (`offered('mcp')`): every one, or
+ * only those `MCP_SERVE_TOOLS` names.
  */
-export function selectServedTools(available: readonly Tool[], wanted: readonly string[]): ServedTools {
-  const servable = available.filter((tool) => tool.name !== 'MCP');
-  if (wanted.length === 0) return { tools: servable, problems: [] };
+export function selectServedTools(servable: readonly Tool[], wanted: readonly string[]): ServedTools {
+  if (wanted.length === 0) return { tools: [...servable], problems: [] };
   const problems = wanted
     .filter((name) => !servable.some((tool) => tool.name === name))
     .map(

@@ -1,0 +1,32 @@
+import { type AssembledTools, assembleTools } from '@macstats/app-runtime';
+import type { Logger, ToolContext } from '@macstats/core';
+import type { ScheduleSource } from '@macstats/scheduler';
+import type { NoteBackend } from '@macstats/tools-memory';
+import type { AppConfig } from './app-config.js';
+
+/** The Discord conversation id is `discord-<channel id>`; scheduled replies go back to that channel. */
+export function channelOfConversation(context: ToolContext): string | undefined {
+  const match = /^discord-(\d+)$/.exec(context.conversationId ?? '');
+  return match?.[1];
+}
+
+/**
+ * The bot's tools, from the catalog (`@macstats/app-runtime`): what `start`, `ask`, `tools` and
+ * `mcp` offer, each use's share through `offered(use)`. A schedule added in a Discord
+ * conversation replies to its channel.
+ */
+export function assembleBotTools(
+  config: AppConfig,
+  options: {
+    logger: Logger;
+    scheduleSource?: ScheduleSource | undefined;
+    /** Where MEMORY keeps its notes (DATABASE_URL: the database, shared by every host); default the files. */
+    noteBackend?: NoteBackend | undefined;
+  },
+): Promise<AssembledTools> {
+  return assembleTools(config, {
+    ...options,
+    path: process.env.PATH,
+    replyTo: channelOfConversation,
+  });
+}

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import type { Logger, Tool, ToolContext } from '@macstats/core';
+import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
+import type { ScheduleSource } from '@macstats/scheduler';
+import { createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
+import { buildConfiguredTools, type OmittedTool, type ToolSettings } from './configured-tools.js';
+import { createStateTools } from './state-tools.js';
+import { offeredTo, RUN_JS_UNAVAILABLE, type ToolUse } from './tool-catalog.js';
+
+/** Options of {@link assembleTools}. */
+export interface AssembleToolsOptions {
+  logger: Logger;
+  /** `PATH`, where a Chromium for BROWSER is looked for when `CHROMIUM_PATH` is unset. */
+  path: string | undefined;
+  /** Where SCHEDULER changes the schedules (DATABASE_URL: the shared table); default `schedules.json`. */
+  scheduleSource?: ScheduleSource | undefined;
+  /** Where MEMORY keeps its notes (DATABASE_URL: the database); default the files in `memory/`. */
+  noteBackend?: NoteBackend | undefined;
+  /** The channel a schedule added in a conversation replies to. */
+  replyTo?: ((context: ToolContext) => string | undefined) | undefined;
+}
+
+/** Every tool an app without a page offers, what was left out and why, and what to close. */
+export interface AssembledTools {
+  /** The chat's tools: every one built. */
+  tools: Tool[];
+  omitted: OmittedTool[];
+  /** The tools `use` is offered (see the catalog). */
+  offered(use: ToolUse): Tool[];
+  collector: MetricsCollector;
+  /** The MCP servers behind the MCP tool, when one is configured. */
+  mcp: Awaited<ReturnType<typeof buildConfiguredTools>>['mcp'];
+  /** The MEMORY tool's notes, read into each answer's context. */
+  notes: NoteStore;
+  /** MCP problems worth a line each (a server that did not list its tools, a bad mcp.json entry). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The bot's tools (`macstats start`, `ask`, `tools`, `mcp`): those the settings build, then
+ * METRICS, SCHEDULER and MEMORY. RUN_JS is never built here: the agent answers it with
+ * {@link RUN_JS_UNAVAILABLE}.
+ *
+ * @example
+ * const assembled = await assembleTools(config, { logger, path: process.env.PATH });
+ * createAgent({ model, tools: assembled.offered('chat') });
+ */
+export async function assembleTools(
+  settings: ToolSettings,
+  options: AssembleToolsOptions,
+): Promise<AssembledTools> {
+  const { logger } = options;
+  const configured = await buildConfiguredTools(settings, options);
+  const tools = [...configured.tools];
+  const collector = createMetricsCollector({ logger });
+  // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
+  const notes = createNoteStore({
+    ...(options.noteBackend ? { backend: options.noteBackend } : { dir: join(settings.home, 'memory') }),
+    logger,
+    toolNames: () => tools.map((tool) => tool.name),
+  });
+  tools.push(
+    ...createStateTools({
+      logger,
+      collector,
+      schedules: options.scheduleSource ?? { file: join(settings.home, 'schedules.json') },
+      replyTo: options.replyTo,
+      notes,
+    }),
+  );
+  return {
+    tools,
+    omitted: [
+      ...configured.omitted,
+      {
+        name: 'RUN_JS',
+        reason: `JavaScript runs only in the desktop page; the model is told "${RUN_JS_UNAVAILABLE}"`,
+      },
+    ],
+    offered: (use) => offeredTo(use, tools),
+    collector,
+    mcp: configured.mcp,
+    notes,
+    problems: configured.problems,
+    async close() {
+      await Promise.allSettled([collector.stop(), configured.close()]);
+    },
+  };
+}

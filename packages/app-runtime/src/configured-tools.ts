@@ -1,0 +1,170 @@
+import { join } from 'node:path';
+import type { Logger, Tool } from '@macstats/core';
+import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
+import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
+import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
+import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
+
+/** The settings the tools are built from, as both apps read them. */
+export interface ToolSettings {
+  /** `MACSTATS_HOME`: RUN_CMD's base folder, `mcp.json`, `mcp-pins.json`, schedules and notes. */
+  home: string;
+  /** A setting by name, trimmed; undefined when unset or empty. */
+  setting(key: string): string | undefined;
+}
+
+/** A tool left out of the list, and why, in the words `macstats tools` prints. */
+export interface OmittedTool {
+  name: string;
+  reason: string;
+  /**
+   * True when the settings ask for the tool but it could not be made (no Chromium found):
+   * worth a warning at start, where a tool merely turned off is not.
+   */
+  unexpected?: boolean;
+}
+
+/** Options of {@link buildConfiguredTools}. */
+export interface ConfiguredToolsOptions {
+  logger: Logger;
+  /** `PATH`, where a Chromium for BROWSER is looked for when `CHROMIUM_PATH` is unset. */
+  path: string | undefined;
+}
+
+/** The tools the settings build, what they left out, and what to close. */
+export interface ConfiguredTools {
+  tools: Tool[];
+  omitted: OmittedTool[];
+  /** The MCP servers behind the MCP tool, when one is configured and its pins could be read. */
+  mcp: McpServerSet | undefined;
+  /** MCP problems worth a line each (a server that is not answering, a bad mcp.json entry). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the tools that come from the settings, as the catalog says: FETCH_URL always, BROWSER
+ * unless ALLOW_BROWSER is off (BROWSER_CDP_URL, CHROMIUM_PATH or a Chromium on PATH), one search
+ * tool (WEB_SEARCH with SEARXNG_URL, else BRAVE_SEARCH with a key), RUN_CMD unless
+ * ALLOW_LOCAL_CMD is off, MCP when a server is configured (a server that is down is tried again
+ * in the background).
+ */
+export async function buildConfiguredTools(
+  settings: ToolSettings,
+  options: ConfiguredToolsOptions,
+): Promise<ConfiguredTools> {
+  const { logger } = options;
+  const get = settings.setting;
+  const allowHosts = parseAllowHosts(get('FETCH_ALLOW_HOSTS'));
+  const tools: Tool[] = [createFetchUrlTool({ allowHosts, logger })];
+  const omitted: OmittedTool[] = [];
+
+  const browser = browserTool(settings, { ...options, allowHosts }, omitted);
+  if (browser) tools.push(browser);
+
+  // One search tool: the model never chooses between two.
+  const searxngUrl = get('SEARXNG_URL');
+  const braveApiKey = get('BRAVE_API_KEY');
+  const braveApiUrl = get('BRAVE_API_URL');
+  if (searxngUrl) {
+    tools.push(createWebSearchTool({ searxngUrl, logger }));
+    omitted.push({ name: 'BRAVE_SEARCH', reason: 'SEARXNG_URL is set: WEB_SEARCH searches instead' });
+  } else {
+    omitted.push({ name: 'WEB_SEARCH', reason: 'no SEARXNG_URL' });
+    if (braveApiKey)
+      tools.push(
+        createBraveSearchTool({
+          apiKey: braveApiKey,
+          ...(braveApiUrl ? { baseUrl: braveApiUrl } : {}),
+          logger,
+        }),
+      );
+    else omitted.push({ name: 'BRAVE_SEARCH', reason: 'no BRAVE_API_KEY' });
+  }
+
+  if (isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')))
+    tools.push(createRunCmdTool({ baseDir: settings.home, logger }));
+  else omitted.push({ name: 'RUN_CMD', reason: 'ALLOW_LOCAL_CMD is off' });
+
+  const { mcp, problems } = await mcpServers(settings, logger, omitted);
+  // Offered even while no server answers: the tool tells the model so, and a server that
+  // comes up later is tried again in the background until it answers.
+  if (mcp) tools.push(mcp.tool);
+  return {
+    tools,
+    omitted,
+    mcp,
+    problems,
+    async close() {
+      await Promise.allSettled([mcp?.close(), browser?.close()]);
+    },
+  };
+}
+
+/** The configured MCP servers, connected with the pinned definitions; none when none is configured. */
+async function mcpServers(
+  settings: ToolSettings,
+  logger: Logger,
+  omitted: OmittedTool[],
+): Promise<{ mcp: McpServerSet | undefined; problems: string[] }> {
+  const { servers, errors } = await loadMcpServers({
+    file: join(settings.home, 'mcp.json'),
+    environment: {
+      MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
+      MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
+    },
+  });
+  const problems = [...errors];
+  if (servers.length === 0) {
+    omitted.push({
+      name: 'MCP',
+      reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
+    });
+    return { mcp: undefined, problems };
+  }
+  // A tool whose definition changed since it was pinned is withheld until trusted again.
+  const pins = await loadMcpPins(join(settings.home, 'mcp-pins.json')).catch((error: unknown) => {
+    problems.push(`${(error as Error).message} MCP is off until it is fixed or deleted.`);
+    return undefined;
+  });
+  if (!pins) {
+    omitted.push({ name: 'MCP', reason: 'the pinned MCP tool definitions cannot be read' });
+    return { mcp: undefined, problems };
+  }
+  const mcp = await connectMcpServers(servers, { logger, pins });
+  for (const [name, connection] of mcp.connections) {
+    if (connection.status !== 'connected')
+      problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
+    if (connection.withheld.length > 0)
+      problems.push(
+        `MCP server "${name}" changed ${connection.withheld.join(', ')} since they were approved; they are not offered until you trust them again: macstats mcp trust ${name} (or the dashboard's Settings)`,
+      );
+  }
+  return { mcp, problems };
+}
+
+/**
+ * BROWSER, unless ALLOW_BROWSER is off (the same on/off words as ALLOW_LOCAL_CMD) or there is no
+ * browser to drive: BROWSER_CDP_URL, else CHROMIUM_PATH, else a Chromium on PATH. It launches on
+ * first use, so offering it costs nothing.
+ */
+function browserTool(
+  settings: ToolSettings,
+  options: ConfiguredToolsOptions & { allowHosts: string[] },
+  omitted: OmittedTool[],
+): BrowserTool | undefined {
+  if (!isLocalCmdAllowed(settings.setting('ALLOW_BROWSER'))) {
+    omitted.push({ name: 'BROWSER', reason: 'ALLOW_BROWSER is off' });
+    return undefined;
+  }
+  const common = { allowHosts: options.allowHosts, logger: options.logger };
+  const cdpUrl = settings.setting('BROWSER_CDP_URL');
+  if (cdpUrl) return createBrowserTool({ ...common, cdpUrl });
+  const found = findChromium({ CHROMIUM_PATH: settings.setting('CHROMIUM_PATH'), PATH: options.path });
+  if ('error' in found) {
+    omitted.push({ name: 'BROWSER', reason: found.error.replace(/\.$/, ''), unexpected: true });
+    return undefined;
+  }
+  return createBrowserTool({ ...common, executablePath: found.path });
+}

@@ -1,0 +1,21 @@
+export { type AssembledTools, type AssembleToolsOptions, assembleTools } from './assemble-tools.js';
+export {
+  buildConfiguredTools,
+  type ConfiguredTools,
+  type ConfiguredToolsOptions,
+  type OmittedTool,
+  type ToolSettings,
+} from './configured-tools.js';
+export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
+export { createStateTools, type StateToolsOptions } from './state-tools.js';
+export {
+  type CatalogEntry,
+  catalogEntry,
+  EXCLUSIVE_TOOL_NAMES,
+  offeredTo,
+  RUN_JS_UNAVAILABLE,
+  TOOL_CATALOG,
+  TOOL_NAMES,
+  TOOL_USES,
+  type ToolUse,
+} from './tool-catalog.js';
