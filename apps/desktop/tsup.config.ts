@@ -19,13 +19,13 @@ function reportPageSize(): Promise<void> {
 
 export default [
   // The server and CLI, for Node. `clean` stays off: the page build writes into dist/page.
-  // loopback-guard is private: bundled in, so the copy `macstats dashboard` ships (in
-  // @macstats/cli) imports only published packages.
+  // loopback-guard and app-runtime are private: bundled in, so the copy `macstats dashboard`
+  // ships (in @macstats/cli) imports only published packages.
   createTsupConfig({
     entry: ['src/main.ts', 'src/index.ts'],
     dts: false,
     clean: false,
-    noExternal: ['@macstats/loopback-guard'],
+    noExternal: ['@macstats/loopback-guard', '@macstats/app-runtime'],
   }),
   // The page, for the browser: one script, one stylesheet, and the RUN_JS worker.
   createTsupConfig({

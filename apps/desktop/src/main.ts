@@ -1,11 +1,11 @@
 // `npm start`: the dashboard. A thin CLI over startDashboard: arguments, configuration, tools,
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
+import { buildConfiguredTools } from '@macstats/app-runtime';
 import { MacstatsError } from '@macstats/core';
 import { startObservability } from '@macstats/observability';
 import type { PostgresStore } from '@macstats/store-postgres';
 import { readAppConfig } from './cli/app-config.js';
-import { createAppTools } from './cli/app-tools.js';
 import { CliError, parseCliArgs, USAGE } from './cli/cli-args.js';
 import { createConsoleLogger } from './cli/console-logger.js';
 import { openBrowser } from './cli/open-browser.js';
@@ -42,11 +42,18 @@ async function main(argv: string[]): Promise<number> {
     const { connectPostgres } = await import('@macstats/store-postgres');
     database = await connectPostgres({ url: config.databaseUrl, logger });
   }
-  const appTools = await createAppTools(config, logger).catch(async (error: unknown) => {
-    await database?.close();
-    throw error;
-  });
-  for (const warning of [...config.warnings, ...appTools.warnings]) console.error(warning);
+  // The tools the settings build, from the catalog; the dashboard adds METRICS, SCHEDULER,
+  // MEMORY and RUN_JS. A tool asked for that could not start is a line, never fatal.
+  const appTools = await buildConfiguredTools(config, { logger, path: process.env.PATH }).catch(
+    async (error: unknown) => {
+      await database?.close();
+      throw error;
+    },
+  );
+  const unstarted = appTools.omitted
+    .filter((tool) => tool.unexpected)
+    .map((tool) => `${tool.name} is left out: ${tool.reason}.`);
+  for (const warning of [...config.warnings, ...unstarted, ...appTools.problems]) console.error(warning);
 
   let dashboard: Dashboard;
   try {

@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import { createMetricsCollector } from '@macstats/metrics';
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
-import { RUN_JS_UNAVAILABLE } from '../src/server/run-js-bridge.js';
 import { fakeModel } from './fake-model.js';
 import { createApiClient } from './http-client.js';
 

@@ -1,3 +1,4 @@
+import { offeredTo } from '@macstats/app-runtime';
 import type { Agent, Tool } from '@macstats/core';
 import {
   type AgentDirectory,
@@ -8,12 +9,12 @@ import {
 
 /**
  * The dashboard's agents over whichever core agent Settings made last: one directory per agent
- * and use, so the chat's agents (and those they hand tasks to) have RUN_JS, and scheduled ones
- * have neither RUN_JS nor MEMORY.
+ * and use, each offered what the tool catalog gives that use. The chat's agents (and those they
+ * hand tasks to) have RUN_JS; scheduled ones have neither RUN_JS, SCHEDULER nor MEMORY.
  */
 export function createDashboardAgents(options: {
+  /** Every tool of the dashboard, RUN_JS included. */
   tools: readonly Tool[];
-  runJs: Tool;
   found: SkillsAndAgents;
   router: RoleRouter;
 }) {
@@ -26,10 +27,7 @@ export function createDashboardAgents(options: {
     if (!directory) {
       directory = createAgentDirectory({
         agent,
-        tools:
-          use === 'chat'
-            ? [...options.tools, options.runJs]
-            : options.tools.filter((tool) => tool.name !== 'MEMORY'),
+        tools: offeredTo(use, options.tools),
         skills: options.found.skills,
         profiles: options.found.agents,
         modelFor: (profile) => options.router.modelFor(profile),
@@ -47,6 +45,8 @@ export function createDashboardAgents(options: {
       if (id === undefined) return directory.agent;
       return directory.get(id) ?? { unavailable: `There is no agent "${id}": pick another one.` };
     },
+    /** The dashboard's own agent as a scheduled run sees it. */
+    scheduledAgent: (agent: Agent) => directoryOf(agent, 'scheduled').agent,
     /** Profile `id` for a scheduled run; undefined when there is none. */
     scheduled: (agent: Agent, id: string) => directoryOf(agent, 'scheduled').get(id),
   };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { createStateTools, offeredTo, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import {
   type Agent,
   createAgent,
@@ -16,7 +17,6 @@ import {
 import {
   createInferenceRecorder,
   createMetricsCollector,
-  createMetricsTool,
   formatSummaryLine,
   type MetricsCollector,
 } from '@macstats/metrics';
@@ -25,7 +25,6 @@ import type { AppMetrics } from '@macstats/observability';
 import {
   createFileScheduleSource,
   createScheduler,
-  createScheduleTools,
   createTaskExecutor,
   type LeaderLock,
   type RunHistoryStore,
@@ -38,7 +37,7 @@ import {
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
 import type { McpServerSet } from '@macstats/tools-mcp';
-import { createMemoryTool, createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
+import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
 import { createDashboardAgents } from './dashboard-agents.js';
@@ -48,7 +47,6 @@ import { createMetricsFeature } from './metrics-feature.js';
 import { createNotesFeature } from './notes-feature.js';
 import { createOllamaFeature } from './ollama-feature.js';
 import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
-import { RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { createSkillsFeature } from './skills-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
@@ -92,7 +90,11 @@ export interface DashboardOptions {
   context?: { contextLength?: number; maxContextLength?: number };
   /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
-  /** Tools for the agent besides METRICS, SCHEDULER and RUN_JS (FETCH_URL, BRAVE_SEARCH, RUN_CMD, MCP). Default none. */
+  /**
+   * The tools the settings build (`@macstats/app-runtime`'s `buildConfiguredTools`: FETCH_URL,
+   * BROWSER, a search tool, RUN_CMD, MCP); METRICS, SCHEDULER, MEMORY and RUN_JS are added here.
+   * Each use gets its share from the catalog. Default none.
+   */
   tools?: Tool[];
   /** The MCP servers behind the MCP tool, for the Settings page (their withheld tools, trusting them again). */
   mcp?: McpServerSet | undefined;
@@ -161,6 +163,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     logger,
     toolNames: () => toolNames,
   });
+  const tools = [
+    ...(options.tools ?? []),
+    // The dashboard's user owns the machine: only here may the global notes be written.
+    ...createStateTools({ logger, collector, schedules: scheduleSource, notes, canWriteGlobal: true }),
+  ];
 
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
   const found = await loadSkillsAndAgents(home);
@@ -172,14 +179,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     ...(options.pageDir === undefined ? {} : { pageDir: options.pageDir }),
     ...(options.runJsTimeoutMs === undefined ? {} : { runJsTimeoutMs: options.runJsTimeoutMs }),
     features: (core) => {
-      const tools = [
-        ...(options.tools ?? []),
-        createMetricsTool(collector),
-        ...createScheduleTools({ source: scheduleSource }),
-        // The dashboard's user owns the machine: only here may the global notes be written.
-        createMemoryTool({ store: notes, canWriteGlobal: true, logger }),
-      ];
-      toolNames = [...tools.map((tool) => tool.name), 'RUN_JS'];
+      // Every tool, RUN_JS (the page's) included; each use takes its share from the catalog.
+      const allTools = [...tools, core.runJs.tool];
+      toolNames = offeredTo('chat', allTools).map((tool) => tool.name);
       const openai = options.openai;
       const chosen = openai ? { host: openai.baseUrl, model: openai.model } : options.ollama;
       const ollama = createOllamaFeature(core, {
@@ -210,11 +212,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
                   keepAlive: options.ollama.keepAlive,
                   settingNames: MODEL_SETTING_NAMES.ollama,
                 }),
-            tools,
+            // Scheduled runs have no page; chat answers add RUN_JS to their tools.
+            tools: offeredTo('chat', tools),
             logger,
             memory,
             ...options.context,
-            // Scheduled runs have no page; chat answers add RUN_JS to their tools.
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
             ...(options.recordContent ? { telemetry: { recordContent: true } } : {}),
           });
@@ -235,7 +237,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
               }),
         readEval: async () => (await readEvalSummary(join(home, 'eval.json')))?.models,
       });
-      const agents = createDashboardAgents({ tools, runJs: core.runJs.tool, found, router });
+      const agents = createDashboardAgents({ tools: allTools, found, router });
       const appMetrics = options.appMetrics;
       const metrics = createMetricsFeature(core, {
         collector,
@@ -248,7 +250,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           const agent = await ollama.agent();
           return 'unavailable' in agent ? agent : agents.chat(agent as Agent, id);
         },
-        tools: [...tools, core.runJs.tool],
+        tools: offeredTo('chat', allTools),
         recordCall: (event) => metrics.recordCall(event),
         forget: (conversationId) =>
           chatAgent
@@ -272,9 +274,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createSkillsFeature({ found, routes: () => router.table() }),
       ];
       if (options.scheduler !== false) {
-        // Unattended runs write no notes: a page a task fetched could not plant one for later answers.
+        // Unattended runs get what the catalog gives them: a one-line task step runs its tool,
+        // and the model answers the rest with neither SCHEDULER nor MEMORY (a page a task
+        // fetched could plant neither a schedule nor a note for later).
         const execute = createTaskExecutor({
-          tools: tools.filter((tool) => tool.name !== 'MEMORY'),
+          tools: offeredTo('task', tools),
           agent: {
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
@@ -284,7 +288,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
               const installed = ollama.status().models;
               if (wanted && installed.length > 0 && !installed.some((name) => sameModel(name, wanted)))
                 throw new MacstatsError('MODEL_NOT_INSTALLED', modelNotInstalled(wanted, installed));
-              return agent.answer(question, answerOptions);
+              return agents.scheduledAgent(agent as Agent).answer(question, answerOptions);
             },
           },
           // A schedule's agent: checked when it runs, answering as that profile.

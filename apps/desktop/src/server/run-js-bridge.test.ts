@@ -1,8 +1,9 @@
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventHub, type EventHub } from './event-hub.js';
-import { createRunJsBridge, RUN_JS_UNAVAILABLE } from './run-js-bridge.js';
+import { createRunJsBridge } from './run-js-bridge.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

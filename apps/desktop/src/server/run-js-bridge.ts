@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import type { Tool, ToolResult } from '@macstats/core';
 import type { EventHub } from './event-hub.js';
 
@@ -16,9 +17,6 @@ export interface RunJsBridgeOptions {
 }
 
 /** Defaults of {@link RunJsBridgeOptions}. */
-/** The seed's sentence for RUN_JS where no page can run it (the bot and scheduled runs). */
-export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
-
 export const RUN_JS_DEFAULTS = { workerTimeoutMs: 5000, graceMs: 5000, maxResultChars: 20_000 } as const;
 
 /** The RUN_JS tool plus the door the page's results come back through. */
