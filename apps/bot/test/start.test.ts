@@ -139,7 +139,7 @@ describe('macstats start', () => {
       reply_to_channel_id: channelId,
     };
     await writeFile(join(home, 'schedules.json'), JSON.stringify({ schedules: [schedule] }));
-    const seen: unknown[] = [];
+    const seen: FakeChatRequest[] = [];
     const { bot, botMessages } = await startBot({
       home,
       ollama: {
@@ -154,9 +154,13 @@ describe('macstats start', () => {
       what: 'the delivery',
     });
     expect(botMessages(channelId)).toEqual(['[Schedule: morning] Good morning, team!']);
-    // A scheduled task runs unattended: it is not offered the tool that plants more schedules.
+    // A scheduled task runs unattended: it is offered what the catalog gives a scheduled run,
+    // with neither the tool that plants more schedules nor the one that plants notes.
     expect(seen.length).toBeGreaterThan(0);
-    expect(JSON.stringify(seen)).not.toContain('SCHEDULER');
+    const offered = seen[0]?.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toEqual(expect.arrayContaining(['FETCH_URL', 'METRICS']));
+    for (const name of ['SCHEDULER', 'MEMORY', 'RUN_JS']) expect(offered).not.toContain(name);
+    expect(JSON.stringify(seen)).not.toMatch(/SCHEDULER|MEMORY:/);
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   });
