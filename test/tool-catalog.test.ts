@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TOOL_CATALOG, TOOL_USES } from '../packages/app-runtime/src/tool-catalog.js';
+import { findToolListBuilders, readSources } from './tool-lists.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const apps = readdirSync(join(root, 'apps')).map((name) => `apps/${name}/src`);
+
+/** The rows of the Markdown table in `file` whose header starts with `header`, cells trimmed. */
+function tableRows(file: string, header: string): string[][] {
+  const lines = readFileSync(join(root, 'docs', file), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith(header));
+  expect(start, `${file} has a table starting ${header}`).toBeGreaterThan(-1);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    // A `\|` inside a cell is text, not a column.
+    rows.push(
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
+/** The catalog as the docs' use table writes it: name, when, then ✓ or – per use. */
+const catalogRows = TOOL_CATALOG.map((entry) => [
+  `\`${entry.name}\``,
+  entry.when,
+  ...TOOL_USES.map((use) => (entry.uses[use] === true ? '✓' : '–')),
+]);
+
+describe('the tool catalog in the docs', () => {
+  it.each(['bot.md', 'desktop.md'])('docs/%s lists every tool with the uses the catalog gives it', (file) => {
+    expect(tableRows(file, '| tool | offered when |')).toEqual(catalogRows);
+  });
+
+  it('docs/mcp.md lists the tools macstats mcp serves, when the catalog builds them', () => {
+    const rows = tableRows('mcp.md', '| tool | arguments');
+    const served = TOOL_CATALOG.filter((entry) => entry.uses.mcp === true);
+    expect(rows.map((row) => [row[0], row[2]])).toEqual(
+      served.map((entry) => [`\`${entry.name}\``, entry.when]),
+    );
+  });
+});
+
+describe('one home for tool lists', () => {
+  it('builds no tool list in the apps but through the catalog', () => {
+    const sources = readSources(root, apps);
+    expect(sources.length).toBeGreaterThan(50);
+    expect(findToolListBuilders(sources)).toEqual([]);
+  });
+
+  it('finds a tool built, a list filtered by name and the RUN_JS sentence outside the catalog', () => {
+    const problems = findToolListBuilders([
+      { path: 'a.ts', text: 'const tools = [createFetchUrlTool({ logger })];' },
+      { path: 'b.ts', text: "agentsWith(tools.filter((tool) => tool.name !== 'SCHEDULER'));" },
+      { path: 'c.ts', text: "const SENTENCE = 'JavaScript execution is not available in this context.';" },
+    ]);
+    expect(problems).toEqual([
+      'a.ts builds a tool itself (createFetchUrlTool); ask the catalog (@macstats/app-runtime)',
+      "b.ts filters tools by the name SCHEDULER; take the use's tools from the catalog (offeredTo)",
+      'c.ts defines the RUN_JS sentence again; import RUN_JS_UNAVAILABLE from the catalog',
+    ]);
+  });
+});
