@@ -230,9 +230,19 @@ it('three bots on one PostgreSQL: every due run fires once and every ok run is p
   // Every cron occurrence from its first record to the last one dealt with has exactly one record.
   for (const schedule of schedules.filter((entry) => entry.cron !== undefined)) {
     const records = history.filter((record) => record.id === schedule.id);
+    // A loaded machine can stall a takeover past two occurrences of a cron: the policy
+    // (missedCron 'skip') records the earlier ones once as missed, and never runs them.
     for (const record of records)
-      expect(['ok', 'interrupted', 'aborted'], schedule.id).toContain(record.outcome);
-    const dues = records.map((record) => Date.parse(record.due)).sort((a, b) => a - b);
+      expect(['ok', 'interrupted', 'aborted', 'missed'], schedule.id).toContain(record.outcome);
+    const dues = records
+      .flatMap((record) =>
+        record.outcome === 'missed' && record.firstMissed !== undefined
+          ? nextRunTimes(schedule, record.missed ?? 1, new Date(Date.parse(record.firstMissed) - 1), {
+              timezone: 'UTC',
+            }).map((time) => time.getTime())
+          : [Date.parse(record.due)],
+      )
+      .sort((a, b) => a - b);
     const lastDue = Date.parse(state.get(schedule.id)?.lastDue ?? '');
     const expected = nextRunTimes(schedule, 1000, new Date((dues[0] ?? 0) - 1), { timezone: 'UTC' })
       .map((time) => time.getTime())
