@@ -40,6 +40,7 @@ export {
   fingerprintSkill,
   type SkillChanges,
   type SkillFingerprint,
+  unchanged,
 } from './skill-fingerprint.js';
 export {
   describeRanked,
