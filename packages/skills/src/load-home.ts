@@ -62,7 +62,12 @@ async function checkPins(
     const now = await fingerprintSkill(skill.folder);
     const pin = pins.get(skill.name);
     if (!pin) {
-      await pins.set(skill.name, { files: now });
+      // A skill with no pin yet was put there by a person: it is pinned as it is (trust on first use).
+      await pins.set(skill.name, { files: now }).catch((error: Error) => {
+        problems.push(
+          `The skill skills/${skill.name} could not be pinned (${error.message}); it is offered, but a change to it will not be noticed.`,
+        );
+      });
       offered.push(skill);
       continue;
     }
