@@ -174,6 +174,11 @@ describe('skills installed from a git repository, pinned', () => {
     expect(short.stderr.trim()).toBe(
       "macstats: acme/skills is not added: acme/skills reads as owner/repo, which needs SKILLS_GIT_BASE (the address repositories are cloned from, <base>/<owner>/<repo>.git); set it, or give the repository's git URL or a folder.",
     );
+    await mkdir(join(home, 'plain'));
+    await writeFile(join(home, 'plain', 'SKILL.md'), '---\nname: plain\n---\nNo description.\n');
+    const broken = await runCli(['skills', 'add', join(home, 'plain')], home);
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toMatch(/is not added: The skill skills\/plain has no description in its SKILL\.md front matter, so it is skipped\.\n$/);
     const missing = await runCli(['skills', 'add', `file://${home}/nowhere.git`], home);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(
