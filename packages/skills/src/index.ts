@@ -51,4 +51,5 @@ export {
   skillListFits,
 } from './skill-listing.js';
 export { loadSkillPins, type SkillPin, type SkillPins, type SkillSource } from './skill-pins.js';
+export { withRankedSkills } from './skill-context.js';
 export { createSkillTool, type SkillToolOptions } from './skill-tool.js';
