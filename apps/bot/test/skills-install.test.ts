@@ -144,6 +144,9 @@ describe('skills installed from a git repository, pinned', () => {
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toContain('Changed since you accepted it: 1 file changed (SKILL.md)');
     expect(trusted.stdout).toContain('  changed: SKILL.md (5 lines)');
+    expect(trusted.stdout).toContain(
+      'SKILL.md, against the one you accepted:\n  - description: Summarises release notes into three bullets.\n  + description: Summarises release notes.\n  - Write three bullets.\n  + Also mail them out.\n',
+    );
     expect(trusted.stdout).toContain('scripts/build.sh');
     expect(trusted.stdout).toContain('Trusted release-notes: its files as they are now are pinned');
     expect((await runCli(['ask', 'Summarise the notes'], home, env)).code).toBe(0);
@@ -178,7 +181,9 @@ describe('skills installed from a git repository, pinned', () => {
     await writeFile(join(home, 'plain', 'SKILL.md'), '---\nname: plain\n---\nNo description.\n');
     const broken = await runCli(['skills', 'add', join(home, 'plain')], home);
     expect(broken.code).toBe(3);
-    expect(broken.stderr).toMatch(/is not added: The skill skills\/plain has no description in its SKILL\.md front matter, so it is skipped\.\n$/);
+    expect(broken.stderr).toMatch(
+      /is not added: The skill skills\/plain has no description in its SKILL\.md front matter, so it is skipped\.\n$/,
+    );
     const missing = await runCli(['skills', 'add', `file://${home}/nowhere.git`], home);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(

@@ -7,6 +7,7 @@ export {
 export { type AgentToolOptions, createAgentTool, type HandoffTargets } from './agent-tool.js';
 export { NAME_PATTERN, SKILLS_DEFAULTS } from './defaults.js';
 export { type FrontMatter, readFrontMatter } from './front-matter.js';
+export { lineDiff } from './line-diff.js';
 export { type AgentProfile, type LoadedAgents, loadAgents } from './load-agents.js';
 export {
   type LoadSkillsAndAgentsOptions,
@@ -34,6 +35,7 @@ export {
   type RoutableModel,
   routeModelRoles,
 } from './route-model-roles.js';
+export { withRankedSkills } from './skill-context.js';
 export {
   compareFingerprints,
   describeChanges,
@@ -50,6 +52,11 @@ export {
   shownDescription,
   skillListFits,
 } from './skill-listing.js';
-export { loadSkillPins, type SkillPin, type SkillPins, type SkillSource } from './skill-pins.js';
-export { withRankedSkills } from './skill-context.js';
+export {
+  createSkillPin,
+  loadSkillPins,
+  type SkillPin,
+  type SkillPins,
+  type SkillSource,
+} from './skill-pins.js';
 export { createSkillTool, type SkillToolOptions } from './skill-tool.js';

@@ -8,7 +8,7 @@ import {
   type SkillChanges,
   unchanged,
 } from './skill-fingerprint.js';
-import { loadSkillPins, type SkillPins } from './skill-pins.js';
+import { createSkillPin, loadSkillPins, type SkillPins } from './skill-pins.js';
 
 /** A skill whose files differ from those the user accepted: not offered until trusted again. */
 export interface WithheldSkill {
@@ -63,7 +63,7 @@ async function checkPins(
     const pin = pins.get(skill.name);
     if (!pin) {
       // A skill with no pin yet was put there by a person: it is pinned as it is (trust on first use).
-      await pins.set(skill.name, { files: now }).catch((error: Error) => {
+      await pins.set(skill.name, await createSkillPin(skill.folder)).catch((error: Error) => {
         problems.push(
           `The skill skills/${skill.name} could not be pinned (${error.message}); it is offered, but a change to it will not be noticed.`,
         );

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { SkillFingerprint } from './skill-fingerprint.js';
+import { fingerprintSkill, type SkillFingerprint } from './skill-fingerprint.js';
 
 /** Where an installed skill came from, so `skills update` can fetch it again. */
 export interface SkillSource {
@@ -17,7 +18,19 @@ export interface SkillSource {
 /** One skill's pin: the fingerprint of its files the user accepted, and where it came from. */
 export interface SkillPin {
   files: SkillFingerprint;
+  /** The `SKILL.md` accepted, so a change to it can be shown line by line (`lineDiff`). */
+  skillMd?: string;
   source?: SkillSource;
+}
+
+/** The pin of a skill's folder as it is now: its files' fingerprint and its `SKILL.md`. */
+export async function createSkillPin(folder: string, source?: SkillSource): Promise<SkillPin> {
+  const skillMd = await readFile(join(folder, 'SKILL.md'), 'utf8').catch(() => undefined);
+  return {
+    files: await fingerprintSkill(folder),
+    ...(skillMd !== undefined ? { skillMd } : {}),
+    ...(source ? { source } : {}),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lstat, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fingerprintSkill, loadSkillPins, loadSkillsAndAgents, NAME_PATTERN } from '@macstats/skills';
+import { createSkillPin, loadSkillPins, loadSkillsAndAgents, NAME_PATTERN } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { describeInventory } from './skill-inventory.js';
@@ -61,7 +61,7 @@ export async function skillsAddCommand(
     );
     for (const line of describeInventory(staged.found)) io.out(line);
     const pins = await loadSkillPins(paths(config).skillPins);
-    await pins.set(staged.name, { files: await fingerprintSkill(staged.folder), source: staged.source });
+    await pins.set(staged.name, await createSkillPin(staged.folder, staged.source));
     await rename(staged.folder, target);
     const count = staged.found.files.length;
     io.out(

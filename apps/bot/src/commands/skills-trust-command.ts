@@ -2,8 +2,10 @@ import { lstat, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   compareFingerprints,
+  createSkillPin,
   describeChanges,
   fingerprintSkill,
+  lineDiff,
   loadSkillPins,
   loadSkills,
   NAME_PATTERN,
@@ -15,8 +17,16 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { describeInventory, inventory } from './skill-inventory.js';
 import { stageSkill } from './skill-staging.js';
 
-/** Prints each changed or added file (a text file with its length), and each removed one. */
-async function printChanges(io: CommandIo, folder: string, changes: SkillChanges): Promise<void> {
+/**
+ * Prints each changed or added file (a text file with its length), and each removed one; a
+ * changed SKILL.md line by line against the one accepted, when the pin holds it.
+ */
+async function printChanges(
+  io: CommandIo,
+  folder: string,
+  changes: SkillChanges,
+  accepted?: string,
+): Promise<void> {
   for (const [what, files] of [
     ['changed', changes.changed],
     ['added', changes.added],
@@ -29,6 +39,10 @@ async function printChanges(io: CommandIo, folder: string, changes: SkillChanges
       );
     }
   for (const file of changes.removed) io.out(`  removed: ${file}`);
+  if (accepted === undefined || !changes.changed.includes('SKILL.md')) return;
+  io.out('SKILL.md, against the one you accepted:');
+  for (const line of lineDiff(accepted, await readFile(join(folder, 'SKILL.md'), 'utf8')))
+    io.out(`  ${line}`);
 }
 
 /**
@@ -78,7 +92,7 @@ export async function skillsUpdateCommand(config: AppConfig, io: CommandIo, name
       const old = `${staged.folder}.old`;
       await rename(target, old);
       await rename(staged.folder, target);
-      await pins.set(skill, { files: pin.files, source: staged.source });
+      await pins.set(skill, { ...pin, source: staged.source });
       io.out(`Updated ${skill}${commit}: ${describeChanges(changes) || 'back as it was pinned'}.`);
       for (const line of describeInventory(staged.found)) io.out(line);
       if (!unchanged(changes))
@@ -120,14 +134,14 @@ export async function skillsTrustCommand(config: AppConfig, io: CommandIo, name:
   }
   io.out(`The skill ${name}: ${skill.description}`);
   io.out(pin ? `Changed since you accepted it: ${describeChanges(changes)}` : 'It was not pinned yet.');
-  await printChanges(io, folder, changes);
+  await printChanges(io, folder, changes, pin?.skillMd);
   const found = await inventory(folder);
   if ('problem' in found) {
     io.err(`macstats: ${name} is not trusted: ${found.problem}.`);
     return EXIT.config;
   }
   for (const line of describeInventory(found)) io.out(line);
-  await pins.set(name, { files: now, ...(pin?.source ? { source: pin.source } : {}) });
+  await pins.set(name, await createSkillPin(folder, pin?.source));
   io.out(`Trusted ${name}: its files as they are now are pinned, and it is offered again.`);
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 import {
   type AgentProfile,
+  createSkillPin,
   describeChanges,
-  fingerprintSkill,
   loadSkillPins,
   loadSkillsAndAgents,
   type RoleRoute,
@@ -63,10 +63,7 @@ export function createSkillsFeature(options: {
           if (!withheld) throw new HttpError(404, `No skill named "${name}" is withheld.`);
           const pins = await loadSkillPins(skillPinsFile(options.home));
           const pin = pins.get(name);
-          await pins.set(name, {
-            files: await fingerprintSkill(withheld.folder),
-            ...(pin?.source ? { source: pin.source } : {}),
-          });
+          await pins.set(name, await createSkillPin(withheld.folder, pin?.source));
           // Read again in place: the agents hold these same arrays, so the skill is offered at once.
           const fresh = await loadSkillsAndAgents(options.home);
           found.skills.splice(0, found.skills.length, ...fresh.skills);
