@@ -23,7 +23,7 @@ export async function parseSkillSource(
   };
   if (GIT_URL.test(given)) return { url: given, ...extra };
   const stats = await lstat(given).catch(() => undefined);
-  if (stats?.isDirectory()) return { url: resolve(given) };
+  if (stats?.isDirectory()) return { url: resolve(given), ...(options.path ? { path: options.path } : {}) };
   const short = SHORT_FORM.exec(given);
   if (short && !given.startsWith('.') && !given.startsWith('/')) {
     if (!options.gitBase)
