@@ -269,7 +269,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         chat,
         createNotesFeature(notes),
         createMcpFeature(options.mcp),
-        createSkillsFeature({ found, routes: () => router.table() }),
+        createSkillsFeature({ found, routes: () => router.table(), home }),
       ];
       if (options.scheduler !== false) {
         // Unattended runs write no notes: a page a task fetched could not plant one for later answers.
