@@ -40,7 +40,7 @@ describe('every command that answers or serves exports its traces, flushed befor
     expect(answer?.resource).toMatchObject({ 'service.name': 'macstats-bot', 'macstats.command': 'ask' });
   });
 
-  it('ask: puts the question in the span of its model request when content capture is on', async () => {
+  it("ask: puts the question in its model request's span when content capture is on", async () => {
     ollama = await startFakeOllama({ reply: () => 'Pong.' });
     const home = await tempHome();
     const { code, stderr } = await runCli(['ask', 'ping?'], home, {
