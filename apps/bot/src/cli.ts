@@ -160,14 +160,17 @@ program
       '3  Discord refused the token or the Message Content intent: fix the configuration first',
     ]),
   )
-  .action((options: { shutdownGrace: number }) =>
-    run('stdout', async (config, io) =>
+  .action((options: { shutdownGrace: number }) => {
+    // Listening before the modules load and the bot connects: a SIGTERM while it starts (a
+    // service manager, a test stopping a fleet) still stops it cleanly, once it has started.
+    const stopSignal = stopSignalFromProcess();
+    return run('stdout', async (config, io) =>
       (await import('./commands/start-command.js')).startCommand(config, io, {
-        stopSignal: stopSignalFromProcess(),
+        stopSignal,
         shutdownGraceMs: options.shutdownGrace * 1000,
       }),
-    ),
-  );
+    );
+  });
 
 program
   .command('ask')
