@@ -34,6 +34,11 @@ export interface AppConfig {
   braveApiUrl: string | undefined;
   mcpStdio: string | undefined;
   mcpUrl: string | undefined;
+  /**
+   * `SKILLS_GIT_BASE`: where `macstats skills add owner/repo` clones from
+   * (`<base>/<owner>/<repo>.git`); unset, only folders and git URLs are installed.
+   */
+  skillsGitBase: string | undefined;
   /** False when `ALLOW_LOCAL_CMD` is `0`, `false`, `no` or `off`. */
   allowLocalCmd: boolean;
   /** `FETCH_ALLOW_HOSTS`: hosts, addresses or ranges FETCH_URL and BROWSER may reach although they are private. */
@@ -118,6 +123,7 @@ export const APP_SETTING_KEYS = [
   'DISCORD_SHARD_COUNT',
   'OLLAMA_HOSTS',
   'MACSTATS_DIAGNOSTICS',
+  'SKILLS_GIT_BASE',
   ...OBSERVABILITY_SETTING_KEYS,
 ] as const;
 
@@ -163,6 +169,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     braveApiUrl: get('BRAVE_API_URL'),
     mcpStdio: get('MCP_SERVER_STDIO'),
     mcpUrl: get('MCP_SERVER_URL'),
+    skillsGitBase: get('SKILLS_GIT_BASE'),
     allowLocalCmd: isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')),
     fetchAllowHosts: parseAllowHosts(get('FETCH_ALLOW_HOSTS')),
     searxngUrl: get('SEARXNG_URL'),
@@ -238,6 +245,8 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     evalReport: join(config.home, 'eval.json'),
     /** Skills in the Agent Skills format, one folder each (`macstats skills add`). */
     skills: join(config.home, 'skills'),
+    /** The skills' files the user accepted, and where each came from (`macstats skills trust`). */
+    skillPins: join(config.home, 'skill-pins.json'),
     /** Agent profiles, one folder with AGENT.md each. */
     agents: join(config.home, 'agents'),
   };

@@ -260,7 +260,7 @@ export async function createRuntime(
   if (server.problem) logger.warn({ provider: server.provider, url: server.url }, server.problem);
   for (const problem of tools.problems) logger.warn({}, problem);
   const skills: SkillsAndAgents =
-    found.status === 'fulfilled' ? found.value : { skills: [], agents: [], problems: [] };
+    found.status === 'fulfilled' ? found.value : { skills: [], agents: [], problems: [], withheld: [] };
   for (const problem of skills.problems) logger.warn({}, problem);
   const model = createModelResolver({
     configured: config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel,

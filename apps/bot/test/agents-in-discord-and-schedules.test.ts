@@ -80,7 +80,9 @@ describe('agent profiles in macstats start', () => {
       what: 'the delivery',
     });
     expect(botMessages(random ?? '')).toEqual([
-      '[Schedule: headlines] news:3b answers: Give me the headlines',
+      expect.stringMatching(
+        /^\[Schedule: headlines\] news:3b answers: Give me the headlines\n-# delivery \S+$/,
+      ),
     ]);
     const byModel = (model: string) => ollama?.requests.find((request) => request.model === model);
     expect(byModel('ops:8b')?.messages[0]?.content).toContain('You are the ops agent.');

@@ -40,6 +40,20 @@ describe('every command that answers or serves exports its traces, flushed befor
     expect(answer?.resource).toMatchObject({ 'service.name': 'macstats-bot', 'macstats.command': 'ask' });
   });
 
+  it("ask: puts the question in its model request's span when content capture is on", async () => {
+    ollama = await startFakeOllama({ reply: () => 'Pong.' });
+    const home = await tempHome();
+    const { code, stderr } = await runCli(['ask', 'ping?'], home, {
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'llama3.2:3b',
+      ...(await tracingEnv()),
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+    });
+    expect(code, stderr).toBe(0);
+    const chat = otlp?.spans.find((span) => span.name === 'chat llama3.2:3b');
+    expect(String(chat?.attributes['gen_ai.input.messages'])).toContain('ping?');
+  });
+
   it('mcp: one server span per tool call a client makes', async () => {
     const home = await tempHome();
     const token = 'test-token-0123456789';

@@ -227,5 +227,10 @@ export function botMessages(discord: FakeDiscord, channelId: string): string[] {
   return discord
     .channelMessages(channelId)
     .filter((message) => message.author.id === discord.botUser.id)
-    .map((message) => message.content);
+    .map((message) => withoutMarker(message.content));
+}
+
+/** A message's text without the marker line a scheduled delivery ends with (`-# delivery <id>.<part>`). */
+export function withoutMarker(content: string): string {
+  return content.replace(/\n-# delivery [\w.-]+\.\d+$/, '');
 }

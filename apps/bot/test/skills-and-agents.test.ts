@@ -145,11 +145,10 @@ describe('skills and agents in the bot', () => {
     const added = await runCli(['skills', 'add', join(source, 'notes')], home);
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('Added the skill meeting-notes (2 files)');
+    expect(added.stdout).toContain('  2 files, 86 bytes: 2 text files, 0 binary files');
     const listed = await runCli(['skills', 'list'], home);
     expect(listed.stdout).toMatch(/meeting-notes\s+Writes meeting notes\./);
-    expect((await runCli(['tools'], home)).stdout).toMatch(
-      /SKILL: <name> \[file\]\s+1 skills: meeting-notes/,
-    );
+    expect((await runCli(['tools'], home)).stdout).toMatch(/SKILL: <name> \[file\]\s+1 skill: meeting-notes/);
     const bad = await runCli(['skills', 'add', join(source, 'bad')], home);
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('is not added: its SKILL.md needs a name of lowercase letters');

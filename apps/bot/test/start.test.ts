@@ -21,6 +21,7 @@ import {
   startCli,
   tempHome,
   waitUntil,
+  withoutMarker,
 } from './helpers.js';
 
 // discord.js strips a leading "Bot" from tokens, so this one must not start with it.
@@ -62,7 +63,7 @@ async function startBot(
     fakeDiscord
       .channelMessages(channelId)
       .filter((message) => message.author.id === fakeDiscord.botUser.id)
-      .map((message) => message.content);
+      .map((message) => withoutMarker(message.content));
   return { bot, home, discord: fakeDiscord, ollama, botMessages };
 }
 

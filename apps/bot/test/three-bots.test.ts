@@ -53,7 +53,8 @@ function makeSchedules(start: number, channel: string): Schedule[] {
   return schedules;
 }
 
-const DELIVERY = /^\[Schedule: (\S+)\] done (\S+) by (\S+)$/;
+// A delivery ends with its marker line, by which a retry after a long outage finds it.
+const DELIVERY = /^\[Schedule: (\S+)\] done (\S+) by (\S+)\n-# delivery \S+$/;
 
 it('three bots on one PostgreSQL: every due run fires once and every ok run is posted once through SIGKILL, SIGKILL and SIGSTOP of the leader', async () => {
   const url = await database.createDatabase('three_bots');
@@ -230,9 +231,19 @@ it('three bots on one PostgreSQL: every due run fires once and every ok run is p
   // Every cron occurrence from its first record to the last one dealt with has exactly one record.
   for (const schedule of schedules.filter((entry) => entry.cron !== undefined)) {
     const records = history.filter((record) => record.id === schedule.id);
+    // A loaded machine can stall a takeover past two occurrences of a cron: the policy
+    // (missedCron 'skip') records the earlier ones once as missed, and never runs them.
     for (const record of records)
-      expect(['ok', 'interrupted', 'aborted'], schedule.id).toContain(record.outcome);
-    const dues = records.map((record) => Date.parse(record.due)).sort((a, b) => a - b);
+      expect(['ok', 'interrupted', 'aborted', 'missed'], schedule.id).toContain(record.outcome);
+    const dues = records
+      .flatMap((record) =>
+        record.outcome === 'missed' && record.firstMissed !== undefined
+          ? nextRunTimes(schedule, record.missed ?? 1, new Date(Date.parse(record.firstMissed) - 1), {
+              timezone: 'UTC',
+            }).map((time) => time.getTime())
+          : [Date.parse(record.due)],
+      )
+      .sort((a, b) => a - b);
     const lastDue = Date.parse(state.get(schedule.id)?.lastDue ?? '');
     const expected = nextRunTimes(schedule, 1000, new Date((dues[0] ?? 0) - 1), { timezone: 'UTC' })
       .map((time) => time.getTime())

@@ -102,9 +102,18 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Listening before anything is printed: a Ctrl-C right after the URL shows still stops cleanly.
+  // `on`, not `once`: write-file-atomic's signal-exit re-raises a signal when it sees no other
+  // listener, and a `once` listener is gone by then, so after the first file write a SIGTERM
+  // killed the dashboard before it closed anything or flushed its spans. A second signal exits.
   const stopped = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    let received = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      received += 1;
+      if (received === 1) return resolve();
+      process.exit(signal === 'SIGINT' ? 130 : 1);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   console.log(`macstats dashboard: ${dashboard.url}`);
   const ollama = await dashboard.checkOllama();

@@ -27,6 +27,9 @@ beforeAll(async () => {
     'skills/release-notes/SKILL.md':
       '---\nname: release-notes\ndescription: Summarises release notes.\n---\nThree bullets.\n',
     'skills/broken/SKILL.md': 'no front matter',
+    'skills/haiku/SKILL.md': '---\nname: haiku\ndescription: Writes a haiku.\n---\nFive, seven, five.\n',
+    // haiku's SKILL.md differs from what was accepted: withheld until trusted.
+    'skill-pins.json': JSON.stringify({ skills: { haiku: { files: { 'SKILL.md': '0'.repeat(64) } } } }),
     'agents/research/AGENT.md':
       '---\nname: Research\ndescription: Looks things up.\nmodel: qwen2.5:7b\n---\nYou are the researcher.\n',
   });
@@ -56,7 +59,23 @@ describe('skills and agents in the page', () => {
       'The skill skills/broken has a SKILL.md that has no front matter',
     );
     await page.locator('#model-roles td', { hasText: 'tools' }).waitFor();
+    expect(await page.locator('#model-roles code', { hasText: 'ollama pull' }).count()).toBeGreaterThan(0);
+    expect(await page.locator('#model-roles').textContent()).not.toContain('`');
     await screenshot(page, 'skills-view');
+    await page.close();
+  });
+
+  it('withholds a skill whose files changed, and offers it again once the change is accepted', async () => {
+    const page = await browser.newPage({ width: 1000, height: 900 });
+    await page.goto(dashboard.url);
+    await page.goto(`${dashboard.origin}/#skills`);
+    await page
+      .locator('#skills-withheld li[data-skill="haiku"]', { hasText: '1 file changed (SKILL.md)' })
+      .waitFor();
+    expect(await page.locator('#skills-list').textContent()).not.toContain('haiku');
+    await page.click('.skill-trust[data-skill="haiku"]');
+    await page.locator('#skills-list td', { hasText: /^haiku$/ }).waitFor();
+    expect(await page.locator('#skills-withheld').count()).toBe(0);
     await page.close();
   });
 

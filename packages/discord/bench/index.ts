@@ -186,10 +186,12 @@ async function main() {
         `  ratio bot/floor at ${channels} channel(s): throughput ${(macstats.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(macstats.p50Ms / echo.p50Ms).toFixed(2)}x, p95 ${(macstats.p95Ms / echo.p95Ms).toFixed(2)}x (stub agent: throughput ${(stub.perSecond / echo.perSecond).toFixed(2)}x, p50 ${(stub.p50Ms / echo.p50Ms).toFixed(2)}x)`,
       );
       console.log(
-        `  live progress (${PROGRESS_STEPS} tool steps: status message posted with its ❌, coalesced, removed): throughput ${(progress.perSecond / stub.perSecond).toFixed(2)}x, p50 ${(progress.p50Ms / stub.p50Ms).toFixed(2)}x of the stub agent; REST requests per answer ${stub.requestsPerAnswer.toFixed(2)} -> ${progress.requestsPerAnswer.toFixed(2)}`,
+        `  live progress (${PROGRESS_STEPS} tool steps: status message posted with its ❌, coalesced, removed): throughput ${(progress.perSecond / stub.perSecond).toFixed(2)}x, p50 ${(progress.p50Ms / stub.p50Ms).toFixed(2)}x of the stub agent; REST requests per answer ${stub.requestsPerAnswer.toFixed(2)} (echo ${echo.requestsPerAnswer.toFixed(2)}) -> ${progress.requestsPerAnswer.toFixed(2)}`,
       );
     }
-    console.log('The bot makes two requests per answer (typing, reply) where the echo bot makes one.');
+    console.log(
+      'A quick answer costs the bot one request, its reply, as it costs the echo bot: "typing…" waits for typingDelayMs.',
+    );
   } finally {
     await ollama.close();
   }

@@ -26,6 +26,7 @@ export interface AnswerContext {
   timers: Timers;
   statusIntervalMs: number;
   typingIntervalMs: number;
+  typingDelayMs: number;
   answerTimeoutMs: number;
   errorMessage: string;
   /** The answer running in each channel and the turns waiting behind it, for `stop` and ❌. */
@@ -79,6 +80,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     context.typingIntervalMs,
     context.timers,
     logger,
+    context.typingDelayMs,
   );
   const status = new StatusMessage(
     {

@@ -14,6 +14,13 @@ export const DISCORD_BOT_DEFAULTS = {
   answerTimeoutMs: 300_000,
   /** Discord shows "typing…" for about 10 seconds; renew before it fades. */
   typingIntervalMs: 8000,
+  /** An answer ready within a second is posted without a typing request (one request, not two). */
+  typingDelayMs: 1000,
+  /**
+   * How long Discord's nonce is trusted to stop a repeated post. Discord keeps it "a few minutes";
+   * a delivery older than this searches the channel for its parts before posting.
+   */
+  nonceWindowMs: 60_000,
   seenMessageLimit: 1000,
   /** How long `stop()` lets answers in flight finish before aborting them: 0, abort at once. */
   stopGraceMs: 0,

@@ -119,7 +119,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
   // REST alone is enough for sendToChannel, before (or without) the gateway.
   client.rest.setToken(options.token);
-  const sender = new MessageSender(client.rest, options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars);
+  const sender = new MessageSender(
+    client.rest,
+    options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars,
+    options.nonceWindowMs ?? DISCORD_BOT_DEFAULTS.nonceWindowMs,
+  );
   const channelsFile = new ChannelSettingsFile(options.channelsFile, logger);
   const emit = (event: DiscordBotEvent) => {
     try {
@@ -160,6 +164,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     approvals,
     statusIntervalMs: options.statusIntervalMs ?? DISCORD_BOT_DEFAULTS.statusIntervalMs,
     typingIntervalMs: options.typingIntervalMs ?? DISCORD_BOT_DEFAULTS.typingIntervalMs,
+    typingDelayMs: options.typingDelayMs ?? DISCORD_BOT_DEFAULTS.typingDelayMs,
     answerTimeoutMs: options.answerTimeoutMs ?? DISCORD_BOT_DEFAULTS.answerTimeoutMs,
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
     modelFor: (where) => botState.model(where.channelId) ?? where.config.model,
@@ -387,7 +392,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   async function sendToChannel(
     channelId: string,
     text: string,
-    sendOptions: { nonce?: string; linkPreviews?: boolean } = {},
+    sendOptions: { nonce?: string; linkPreviews?: boolean; postedSince?: Date } = {},
   ): Promise<string[]> {
     if (!/^\d{1,20}$/.test(channelId))
       throw new MacstatsError(
@@ -410,7 +415,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     // result does not say what the run read, and Discord would fetch every link it shows.
     const suppressEmbeds = sendOptions.linkPreviews !== true;
     const ids = await sendQueue.run(channelId, () =>
-      sender.sendText(channelId, text, { nonce, suppressEmbeds }),
+      sender.sendText(channelId, text, { nonce, suppressEmbeds, postedSince: sendOptions.postedSince }),
     );
     logger.info({ channelId, parts: ids.length, chars: text.length }, 'message delivered');
     return ids;

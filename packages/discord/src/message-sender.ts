@@ -7,6 +7,7 @@ import {
   type REST,
   Routes,
 } from 'discord.js';
+import { deliveryMarker, findPostedParts, MAX_MARKER_CHARS } from './posted-parts.js';
 import { splitMessage } from './split-message.js';
 
 /** No link previews and no push notification: for the status message. */
@@ -24,6 +25,13 @@ export interface SendTextOptions {
    * preview, its query string and all. Default false.
    */
   suppressEmbeds?: boolean | undefined;
+  /**
+   * With `nonce`: the delivery may already be in the channel, posted at or after this time by an
+   * earlier attempt. When that is longer ago than `nonceWindowMs`, Discord's nonce no longer
+   * stops a repeat, so the channel is searched for the parts first (each part carries a marker
+   * line) and only the missing ones are posted.
+   */
+  postedSince?: Date | undefined;
 }
 
 /** The action rows of buttons a prompt carries. */
@@ -45,6 +53,7 @@ export class MessageSender {
   constructor(
     private readonly rest: REST,
     private readonly maxChars: number,
+    private readonly nonceWindowMs = 60_000,
   ) {}
 
   /**
@@ -54,11 +63,24 @@ export class MessageSender {
    * `suppressEmbeds`, every part goes out without link previews. Resolves with the ids posted.
    */
   async sendText(channelId: string, text: string, options: SendTextOptions = {}): Promise<string[]> {
-    const { replyTo, nonce } = options;
-    const parts = splitMessage(text, this.maxChars);
+    const { replyTo, nonce, postedSince } = options;
+    // A delivery with a nonce carries a marker per part, so it can be found after the window.
+    const parts = splitMessage(text, this.maxChars - (nonce === undefined ? 0 : MAX_MARKER_CHARS));
+    const posted =
+      nonce !== undefined &&
+      postedSince !== undefined &&
+      Date.now() - postedSince.getTime() > this.nonceWindowMs
+        ? await findPostedParts(this.rest, channelId, nonce, postedSince)
+        : new Map<number, string>();
     const ids: string[] = [];
-    for (const [index, content] of parts.entries()) {
+    for (const [index, part] of parts.entries()) {
+      const already = posted.get(index);
+      if (already !== undefined) {
+        ids.push(already);
+        continue;
+      }
       const reference = index === 0 && replyTo !== undefined;
+      const content = nonce === undefined ? part : `${part}${deliveryMarker(nonce, index)}`;
       const body = {
         content,
         nonce: nonce === undefined ? newNonce() : `${nonce}.${index}`,

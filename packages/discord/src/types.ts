@@ -42,6 +42,16 @@ export interface DiscordBotOptions extends DiscordBotFeatureOptions {
   answerTimeoutMs?: number;
   /** How often the typing indicator is renewed while working, in milliseconds. Default 8000. */
   typingIntervalMs?: number;
+  /**
+   * How long an answer may take before "typing…" shows, in milliseconds: a quicker answer costs
+   * one request (its reply) instead of two. Default 1000; 0 shows it at once.
+   */
+  typingDelayMs?: number;
+  /**
+   * How long Discord's `nonce` is trusted to stop a repeated `sendToChannel`: a delivery whose
+   * `postedSince` is older searches the channel for its parts first. Default 60000.
+   */
+  nonceWindowMs?: number;
   /** How many message ids are remembered to drop a redelivered message. Default 1000. */
   seenMessageLimit?: number;
   /**
@@ -83,11 +93,15 @@ export interface DiscordBot {
    * repeat, from this process or another one of the same bot, returns the message already posted.
    * Parts go out with link previews suppressed (SUPPRESS_EMBEDS), since Discord fetches every
    * link a message shows and a scheduled run's text may carry a link outside content planted;
-   * `linkPreviews: true` (default false) is for text known to hold no outside content.
+   * `linkPreviews: true` (default false) is for text known to hold no outside content. With a
+   * nonce, each part ends with a marker line (`-# delivery <nonce>.<part>`), and `postedSince`
+   * (when an earlier attempt may have posted it: a run's start) older than `nonceWindowMs` makes
+   * the bot look for the parts in the channel first, so a delivery retried after a long outage
+   * is still posted once.
    */
   sendToChannel(
     channelId: string,
     text: string,
-    options?: { nonce?: string; linkPreviews?: boolean },
+    options?: { nonce?: string; linkPreviews?: boolean; postedSince?: Date },
   ): Promise<string[]>;
 }

@@ -2,14 +2,16 @@ import type { Logger } from '@macstats/core';
 import type { Timers } from './timers.js';
 
 /**
- * Shows "typing…" now and renews it every `intervalMs` until the returned function is called.
- * A failed renewal is logged and the next one tried.
+ * Shows "typing…" once the answer has taken `delayMs` (0: at once) and renews it every
+ * `intervalMs` until the returned function is called, so an answer ready within the delay costs
+ * no typing request. A failed renewal is logged and the next one tried.
  */
 export function startTyping(
   send: () => Promise<void>,
   intervalMs: number,
   timers: Timers,
   logger: Logger,
+  delayMs = 0,
 ): () => void {
   let stopped = false;
   let handle: unknown;
@@ -18,7 +20,8 @@ export function startTyping(
     send().catch((error: unknown) => logger.debug({ err: error }, 'typing indicator failed'));
     handle = timers.setTimeout(tick, intervalMs);
   };
-  tick();
+  if (delayMs > 0) handle = timers.setTimeout(tick, delayMs);
+  else tick();
   return () => {
     stopped = true;
     timers.clearTimeout(handle);

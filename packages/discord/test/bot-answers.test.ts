@@ -5,7 +5,7 @@ const start = harnessPerTest();
 
 describe('createDiscordBot answering', () => {
   it('answers a DM with a reply to it', async () => {
-    const h = await start();
+    const h = await start({ bot: { typingDelayMs: 0 } });
     const question = h.discord.dispatchMessage({ dm: true, content: 'What time is it?' });
     expect(await repliesIn(h, question.channelId)).toEqual(['Answer to: What time is it?']);
     const created = h.discord.sent.find((record) => record.type === 'create');

@@ -74,9 +74,15 @@ describe('createDiscordBot live progress', () => {
         return answerOf('Finally.');
       },
     };
-    const h = await start({ agent, bot: { timers: clock.timers, typingIntervalMs: 8000 } });
+    const h = await start({
+      agent,
+      bot: { timers: clock.timers, typingIntervalMs: 8000, typingDelayMs: 1000 },
+    });
     h.discord.dispatchMessage({ channelId: h.general, content: 'long one', mentionsBot: true });
     await asked.promise;
+    // Not before the delay: a quick answer would have cost no typing request.
+    expect(h.discord.typing.length).toBe(0);
+    clock.advance(1000);
     await h.discord.waitFor(() => h.discord.typing.length === 1);
     clock.advance(8000);
     await h.discord.waitFor(() => h.discord.typing.length === 2);
@@ -87,5 +93,15 @@ describe('createDiscordBot live progress', () => {
     clock.advance(16_000);
     // Stopped with the answer: no renewal after it.
     expect(h.discord.typing.length).toBe(3);
+  });
+
+  it('answers a quick question with one request: its reply, no typing', async () => {
+    const clock = manualTimers();
+    const h = await start({ bot: { timers: clock.timers } });
+    h.discord.dispatchMessage({ channelId: h.general, content: 'quick one', mentionsBot: true });
+    await h.discord.waitFor(() => h.replies(h.general).length === 1);
+    clock.advance(60_000);
+    expect(h.discord.typing).toEqual([]);
+    expect(h.discord.sent.filter((record) => record.channelId === h.general)).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ describe('createDiscordBot while working', () => {
   it('shows a status message while a tool runs, then replaces it with the answer', async () => {
     const fetch = gatedTool('FETCH_URL', 'The page says hello.');
     const h = await start({
+      bot: { typingDelayMs: 0 },
       tools: [fetch.tool],
       ollama: {
         replies: [

@@ -5,7 +5,7 @@ const start = harnessPerTest();
 
 describe('createDiscordBot in threads', () => {
   it('answers a mention in a public thread in that thread, replying to it, with typing there', async () => {
-    const h = await start();
+    const h = await start({ bot: { typingDelayMs: 0 } });
     const thread = h.discord.createThread({ parent: h.general, name: 'help' });
     const question = h.discord.dispatchMessage({
       channelId: thread.id,

@@ -10,4 +10,9 @@ export { OBSERVABILITY_SETTING_KEYS, parseMetricsPort, startObservability } from
 export type { StartTracingOptions, Tracing } from './start-tracing.js';
 export { startTracing } from './start-tracing.js';
 export type { TracingSettings } from './tracing-settings.js';
-export { parseKeyValueList, readTracingSettings, TRACING_SETTING_KEYS } from './tracing-settings.js';
+export {
+  isContentCaptureOn,
+  parseKeyValueList,
+  readTracingSettings,
+  TRACING_SETTING_KEYS,
+} from './tracing-settings.js';

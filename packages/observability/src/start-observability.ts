@@ -3,7 +3,7 @@ import { type AppMetrics, createAppMetrics } from './app-metrics.js';
 import { METRICS_SERVER_DEFAULTS, type MetricsServer, startMetricsServer } from './metrics-server.js';
 import { startAppTracing } from './start-app-tracing.js';
 import type { Tracing } from './start-tracing.js';
-import { TRACING_SETTING_KEYS } from './tracing-settings.js';
+import { isContentCaptureOn, TRACING_SETTING_KEYS } from './tracing-settings.js';
 
 /** Every setting {@link startObservability} reads, for the apps' config key lists. */
 export const OBSERVABILITY_SETTING_KEYS = [...TRACING_SETTING_KEYS, 'METRICS_PORT', 'METRICS_HOST'] as const;
@@ -79,12 +79,11 @@ export async function startObservability(options: StartObservabilityOptions): Pr
       logger.warn({ err: error }, (error as Error).message);
     }
   }
-  const capture = options.get('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.trim().toLowerCase();
   return {
     metrics,
     server,
     tracing,
-    recordContent: capture === 'true',
+    recordContent: isContentCaptureOn(options.get),
     async close() {
       metrics?.close();
       await Promise.allSettled([server?.close(), tracing?.shutdown()]);

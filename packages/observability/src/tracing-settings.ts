@@ -25,6 +25,14 @@ export const TRACING_SETTING_KEYS = [
   'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT',
 ] as const;
 
+/**
+ * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`: prompts, replies and tool text go in
+ * spans (anything else, or unset: names, counts and times only).
+ */
+export function isContentCaptureOn(get: (key: string) => string | undefined): boolean {
+  return get('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.trim().toLowerCase() === 'true';
+}
+
 /** The OTLP default when no endpoint names another: a collector on this machine. */
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 

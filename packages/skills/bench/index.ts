@@ -5,7 +5,7 @@ import { estimateFixedPromptTokens } from '@macstats/core';
 import { type AgentProfile, createAgentDirectory, createSkillTool, loadSkills } from '../src/index.js';
 import { everyTool } from './every-tool.js';
 import { measureSkillPrefixReuse } from './prefix-reuse.js';
-import { twentySkills } from './skill-folders.js';
+import { realSkills, twentySkills } from './skill-folders.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 console.log('@macstats/skills bench (fake Ollama on 127.0.0.1)\n');
@@ -43,7 +43,24 @@ try {
   console.log(
     `   + AGENT with 3 agents                    ${String(all).padStart(6)}   (+${all - withSkills})`,
   );
-  console.log(`   within 2,500 tokens: ${all <= 2500 ? 'yes' : 'NO'}\n`);
+  console.log(`   within 2,500 tokens: ${all <= 2500 ? 'yes' : 'NO'}`);
+  const real = await realSkills();
+  if (real.length === 0)
+    console.log('   (no ../shared/corpus/real-skills beside the repository: real skills not measured)\n');
+  else {
+    const twenty = [
+      ...real,
+      ...real.slice(0, 20 - real.length).map((skill) => ({ ...skill, name: `${skill.name}-copy` })),
+    ];
+    const withReal = estimateFixedPromptTokens([...tools, createSkillTool({ skills: real })]);
+    const withTwenty = estimateFixedPromptTokens([...tools, createSkillTool({ skills: twenty })]);
+    console.log(
+      `   + SKILL with the ${real.length} real skills (first sentences) ${String(withReal).padStart(6)}   (+${withReal - bare})`,
+    );
+    console.log(
+      `   + SKILL with 20 real skills (named only)  ${String(withTwenty).padStart(6)}   (+${withTwenty - bare})\n`,
+    );
+  }
 
   const reuse = await measureSkillPrefixReuse(skills);
   console.log('2. Prompt prefix reuse with 20 skills listed (each request against the next)');

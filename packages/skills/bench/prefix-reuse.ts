@@ -1,6 +1,6 @@
 import { createAgent, type Tool } from '@macstats/core';
 import { type FakeChatRequest, startFakeOllama } from '@macstats/testing';
-import { createSkillTool, type Skill } from '../src/index.js';
+import { createAgentDirectory, type Skill } from '../src/index.js';
 
 /** A request as the model's prompt cache sees it: the tool definitions, then each message in order. */
 function promptBytes(request: FakeChatRequest): string {
@@ -50,10 +50,10 @@ async function scenario(
 ): Promise<SkillPrefixReuse[]> {
   const fake = await startFakeOllama();
   try {
-    const agent = createAgent({
-      ollama: { host: fake.url, model },
-      tools: [createSkillTool({ skills }), look],
-    });
+    // Through the directory, as the apps answer: with twenty skills the list names them and the
+    // ones that fit the question go in the volatile context, after the fixed prefix.
+    const base = createAgent({ ollama: { host: fake.url, model }, tools: [look] });
+    const agent = createAgentDirectory({ agent: base, tools: [look], skills, profiles: [] }).agent;
     const call = (tool: string, argument: string) =>
       native ? nativeCall(tool, argument) : `${tool}: ${argument}`;
     const answers: FakeChatRequest[][] = [];
@@ -66,7 +66,11 @@ async function scenario(
       await agent.answer(question, { conversationId: 'bench' });
       answers.push(fake.requests.slice(before));
     }
-    await agent.close();
+    await base.close();
+    const ranked = answers.every((requests) =>
+      JSON.stringify(requests[0]?.messages.slice(1)).includes('Skills that may fit this question'),
+    );
+    if (!ranked) throw new Error('bench: the skills that fit the question did not reach the context');
     let reused = 0;
     let total = 0;
     for (const requests of answers) {

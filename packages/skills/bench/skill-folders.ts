@@ -1,6 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSkills, type Skill } from '../src/index.js';
 
 const TOPICS = [
   'release-notes',
@@ -46,4 +49,13 @@ export async function twentySkills(): Promise<string> {
     );
   }
   return folder;
+}
+
+/** The real skills of `../shared/corpus/real-skills` beside the repository; none when it is absent. */
+export async function realSkills(): Promise<Skill[]> {
+  const corpus = fileURLToPath(new URL('../../../../shared/corpus/real-skills/', import.meta.url));
+  if (!existsSync(corpus)) return [];
+  const collections = (await readdir(corpus, { withFileTypes: true })).filter((entry) => entry.isDirectory());
+  const loaded = await Promise.all(collections.map((entry) => loadSkills(join(corpus, entry.name))));
+  return loaded.flatMap((found) => found.skills);
 }

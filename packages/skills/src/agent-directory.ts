@@ -3,6 +3,7 @@ import { createAgentTool } from './agent-tool.js';
 import { SKILLS_DEFAULTS } from './defaults.js';
 import type { AgentProfile } from './load-agents.js';
 import type { Skill } from './load-skills.js';
+import { withRankedSkills } from './skill-context.js';
 import { createSkillTool } from './skill-tool.js';
 
 /** The model a profile answers with, or one sentence saying why it has none (a role no model fills). */
@@ -130,8 +131,9 @@ export function createAgentDirectory(options: AgentDirectoryOptions): AgentDirec
           .filter((part): part is string => part !== undefined && part.trim() !== '')
           .join('\n\n');
         const planning = profile.planning ?? answerOptions.planning;
+        const allowed = toolsOf(profile, level).some((tool) => tool.name === 'SKILL');
         return base.answer(question, {
-          ...answerOptions,
+          ...(allowed ? withRankedSkills(question, answerOptions, skillsOf(profile)) : answerOptions),
           ...(chosen.model ? { model: chosen.model } : {}),
           tools: toolsOf(profile, level),
           ...(extra ? { systemPromptExtra: extra } : {}),
@@ -147,7 +149,10 @@ export function createAgentDirectory(options: AgentDirectoryOptions): AgentDirec
   const agent: Agent = {
     ...base,
     answer: (question, answerOptions = {}) =>
-      base.answer(question, { ...answerOptions, tools: defaultTools(answerOptions.tools ?? options.tools) }),
+      base.answer(question, {
+        ...withRankedSkills(question, answerOptions, allSkills()),
+        tools: defaultTools(answerOptions.tools ?? options.tools),
+      }),
   };
   return {
     agent,

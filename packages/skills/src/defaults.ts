@@ -1,22 +1,28 @@
 /** Limits of skills and agent profiles; every option that has a default takes it from here. */
 export const SKILLS_DEFAULTS = {
-  /** Longest `SKILL.md` or `AGENT.md`, in characters (about 5 000 tokens, the format's advice). */
+  /** Longest `AGENT.md`, in characters (about 5 000 tokens). A `SKILL.md` has no limit: it is read in parts. */
   maxFileChars: 20_000,
-  /** Longest file of a skill's folder `SKILL: <name> <file>` reads, in characters. */
-  maxResourceChars: 20_000,
+  /**
+   * Most characters of one part of a long `SKILL.md` or file the SKILL tool gives at once (whole
+   * lines; within core's 12 000-character tool-output budget with room for the file list).
+   */
+  partChars: 9_000,
+  /** Largest file the SKILL tool reads as text, in bytes; a larger one is named, not read. */
+  maxReadableBytes: 4 * 1024 * 1024,
   /** Longest description the format allows. */
   maxDescriptionChars: 1024,
-  /** Most characters of one description the prompt's skill list shows; the rest is cut with `…`. */
+  /** A description up to this long is listed whole; a longer one by its first sentence. */
   listedDescriptionChars: 160,
   /**
-   * Characters the whole skill list may take in the prompt (about 350 tokens): with many skills
-   * each description gets its share, so twenty skills and every tool fit in 2 500 tokens.
+   * Characters the whole skill list may take in the prompt. When every skill's first sentence
+   * fits, all are listed with it; otherwise the prompt lists every name, and the skills most
+   * relevant to the question (with their first sentence) go in the answer's volatile context.
    */
-  skillListChars: 1200,
-  /** Fewest characters of a description shown, however many skills there are. */
-  minDescriptionChars: 40,
-  /** Files of a skill's folder named when its instructions are loaded. */
-  listedFiles: 20,
+  skillListChars: 2_000,
+  /** Skills named in the volatile context when the list does not fit. */
+  rankedSkills: 5,
+  /** Files of a skill's folder named when its instructions are loaded; a cut list says so. */
+  listedFiles: 40,
   /** Levels of agents: the one asked, and one it hands a task to. */
   maxHandoffDepth: 2,
   /** How long a routing table of model roles is kept before it is read again, in milliseconds. */

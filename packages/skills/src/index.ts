@@ -7,11 +7,25 @@ export {
 export { type AgentToolOptions, createAgentTool, type HandoffTargets } from './agent-tool.js';
 export { NAME_PATTERN, SKILLS_DEFAULTS } from './defaults.js';
 export { type FrontMatter, readFrontMatter } from './front-matter.js';
+export { lineDiff } from './line-diff.js';
 export { type AgentProfile, type LoadedAgents, loadAgents } from './load-agents.js';
-export { loadSkillsAndAgents, type SkillsAndAgents } from './load-home.js';
+export {
+  type LoadSkillsAndAgentsOptions,
+  loadSkillsAndAgents,
+  type SkillsAndAgents,
+  skillPinsFile,
+  type WithheldSkill,
+} from './load-home.js';
 export { type LoadedSkills, type LoadSkillsOptions, loadSkills, type Skill } from './load-skills.js';
 export { isModelRole, MODEL_ROLES, type ModelRole } from './model-role.js';
-export { listSkillFiles, readSkillFile } from './read-skill-file.js';
+export { partFooter, readPart, type TextPart } from './read-part.js';
+export {
+  describeSkillFiles,
+  listSkillFiles,
+  readSkillFile,
+  type SkillFileRead,
+  type SkillFiles,
+} from './read-skill-file.js';
 export { createRoleRouter, type RoleRouter, type RoleRouterOptions } from './role-router.js';
 export {
   type EvalGrade,
@@ -21,4 +35,28 @@ export {
   type RoutableModel,
   routeModelRoles,
 } from './route-model-roles.js';
-export { createSkillTool, formatSkillList, type SkillToolOptions } from './skill-tool.js';
+export { withRankedSkills } from './skill-context.js';
+export {
+  compareFingerprints,
+  describeChanges,
+  fingerprintSkill,
+  type SkillChanges,
+  type SkillFingerprint,
+  unchanged,
+} from './skill-fingerprint.js';
+export {
+  describeRanked,
+  firstSentence,
+  formatSkillList,
+  rankSkills,
+  shownDescription,
+  skillListFits,
+} from './skill-listing.js';
+export {
+  createSkillPin,
+  loadSkillPins,
+  type SkillPin,
+  type SkillPins,
+  type SkillSource,
+} from './skill-pins.js';
+export { createSkillTool, type SkillToolOptions } from './skill-tool.js';

@@ -1,8 +1,7 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { NAME_PATTERN, SKILLS_DEFAULTS } from './defaults.js';
 import { readFrontMatter } from './front-matter.js';
-import { readMarkdown } from './read-markdown.js';
 
 /** One skill: a folder with `SKILL.md` in the Agent Skills format. */
 export interface Skill {
@@ -16,7 +15,7 @@ export interface Skill {
   folder: string;
 }
 
-/** Skills found in a folder, and one sentence per folder that was skipped. */
+/** Skills found in a folder, and one sentence per folder that was skipped (or loaded with a warning). */
 export interface LoadedSkills {
   skills: Skill[];
   problems: string[];
@@ -24,47 +23,65 @@ export interface LoadedSkills {
 
 /** Options of {@link loadSkills}. */
 export interface LoadSkillsOptions {
-  /** Longest `SKILL.md`, in characters. Default `SKILLS_DEFAULTS.maxFileChars`. */
-  maxFileChars?: number | undefined;
   /** How the folder is named in problems. Default the folder's path. */
   label?: string | undefined;
 }
 
-/** Checks one folder's `SKILL.md`; a sentence (without the folder's name) when it is broken. */
+/** Reads `SKILL.md` whatever its length (a long one is given to the model in parts), when it is a regular text file. */
+async function readSkillMd(folder: string): Promise<{ text: string } | { problem: string }> {
+  const path = join(folder, 'SKILL.md');
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats) return { problem: 'has no SKILL.md' };
+  if (stats.isSymbolicLink()) return { problem: 'has a SKILL.md that is a symbolic link, which is not read' };
+  if (!stats.isFile()) return { problem: 'has a SKILL.md that is not a file' };
+  const bytes = await readFile(path);
+  if (bytes.includes(0)) return { problem: 'has a SKILL.md that is not a text file' };
+  return { text: bytes.toString('utf8') };
+}
+
+/**
+ * Checks one folder's `SKILL.md`; a sentence (without the folder's name) when it is broken. A
+ * name that differs from the folder's is a warning: the skill loads under its folder's name.
+ */
 async function loadSkill(
   folder: string,
   name: string,
-  maxChars: number,
-): Promise<Skill | { problem: string }> {
-  const read = await readMarkdown(folder, 'SKILL.md', maxChars);
+): Promise<(Skill & { warning?: string }) | { problem: string }> {
+  const read = await readSkillMd(folder);
   if ('problem' in read) return read;
   const parsed = readFrontMatter(read.text);
   if ('problem' in parsed) return { problem: `has a SKILL.md that ${parsed.problem}` };
   const { data, body } = parsed;
   if (typeof data.name !== 'string' || data.name.trim() === '')
     return { problem: 'has no name in its SKILL.md front matter' };
-  if (data.name !== name)
-    return { problem: `is named "${data.name}" in its SKILL.md, which does not match its folder` };
   if (typeof data.description !== 'string' || data.description.trim() === '')
     return { problem: 'has no description in its SKILL.md front matter' };
   const description = data.description.trim().replace(/\s+/g, ' ');
   if (description.length > SKILLS_DEFAULTS.maxDescriptionChars)
     return { problem: `has a description longer than ${SKILLS_DEFAULTS.maxDescriptionChars} characters` };
-  return { name, description, instructions: body, folder };
+  const skill: Skill = { name, description, instructions: body, folder };
+  return data.name === name
+    ? skill
+    : {
+        ...skill,
+        warning: `is named "${data.name}" in its SKILL.md, not as its folder; it is loaded as ${name} (name the folder ${NAME_PATTERN.test(data.name) ? data.name : 'as the skill'} to match)`,
+      };
 }
 
 /**
- * Reads every skill under `folder` (`<folder>/<name>/SKILL.md`), sorted by name. A broken one (no
- * front matter, a name that does not match its folder or is not lowercase-with-hyphens, no
- * description, too long, a symbolic link) is skipped with one sentence in `problems`; nothing
- * throws for it. A folder that does not exist has no skills.
+ * Reads every skill under `folder` (`<folder>/<name>/SKILL.md`), sorted by name, whatever the
+ * length of its `SKILL.md` (the format loads it whole; the SKILL tool gives a long one in parts).
+ * A broken one (no front matter, a folder name that is not lowercase-with-hyphens, no
+ * description or one over 1024 characters, a symbolic link) is skipped with one sentence in
+ * `problems`; nothing throws for it. A front-matter name that differs from the folder's is
+ * lenient, as the format's client guide allows: the skill loads under its folder's name, with a
+ * sentence in `problems`. A folder that does not exist has no skills.
  *
  * @example
  * const { skills, problems } = await loadSkills(join(home, 'skills'));
  * for (const problem of problems) logger.warn({}, problem);
  */
 export async function loadSkills(folder: string, options: LoadSkillsOptions = {}): Promise<LoadedSkills> {
-  const maxChars = options.maxFileChars ?? SKILLS_DEFAULTS.maxFileChars;
   const label = options.label ?? folder;
   let entries: string[];
   try {
@@ -92,9 +109,13 @@ export async function loadSkills(folder: string, options: LoadSkillsOptions = {}
       );
       continue;
     }
-    const loaded = await loadSkill(path, entry, maxChars);
+    const loaded = await loadSkill(path, entry);
     if ('problem' in loaded) problems.push(`${where} ${loaded.problem}, so it is skipped.`);
-    else skills.push(loaded);
+    else {
+      const { warning, ...skill } = loaded;
+      if (warning) problems.push(`${where} ${warning}.`);
+      skills.push(skill);
+    }
   }
   return { skills, problems };
 }

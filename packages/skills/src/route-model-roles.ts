@@ -113,7 +113,7 @@ export function routeModelRoles(input: {
         (grade) =>
           grade.tokensPerSecond
             ? `eval: ${grade.tokensPerSecond.toFixed(1)} tokens/s`
-            : `eval: ${grade.medianLatencyMs ?? '?'} ms`,
+            : `eval: ${typeof grade.medianLatencyMs === 'number' ? Math.round(grade.medianLatencyMs) : '?'} ms`,
         (a, b) =>
           (size(a) ?? Number.POSITIVE_INFINITY) - (size(b) ?? Number.POSITIVE_INFINITY) ||
           a.name.localeCompare(b.name),

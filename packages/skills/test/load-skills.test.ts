@@ -26,19 +26,19 @@ describe('loadSkills', () => {
     ]);
   });
 
-  it('skips each broken skill with one sentence and keeps the good ones', async () => {
+  it('skips each broken skill with one sentence, keeps the good ones however long, and loads a misnamed one under the folder name', async () => {
     folder = await folderWith({
       'good/SKILL.md': skillFile('good', 'Works.'),
       'no-front/SKILL.md': 'Just instructions.',
       'wrong-name/SKILL.md': skillFile('other', 'Named wrongly.'),
       'no-description/SKILL.md': '---\nname: no-description\n---\nx',
-      'too-long/SKILL.md': skillFile('too-long', 'Long.', 'x'.repeat(20_001)),
+      'long/SKILL.md': skillFile('long', 'Long.', 'x'.repeat(30_000)),
       'bad-yaml/SKILL.md': '---\nname: [bad\n---\nx',
       'empty/README.md': 'no SKILL.md here',
       'Upper_Case/SKILL.md': skillFile('Upper_Case', 'Bad folder name.'),
     });
     const { skills, problems } = await loadSkills(folder.path, { label: 'skills' });
-    expect(skills.map((skill) => skill.name)).toEqual(['good']);
+    expect(skills.map((skill) => skill.name)).toEqual(['good', 'long', 'wrong-name']);
     expect(problems).toEqual([
       "The skill skills/Upper_Case is skipped: a skill's folder is named in lowercase letters, digits and single hyphens (at most 64).",
       expect.stringMatching(
@@ -47,8 +47,7 @@ describe('loadSkills', () => {
       'The skill skills/empty has no SKILL.md, so it is skipped.',
       'The skill skills/no-description has no description in its SKILL.md front matter, so it is skipped.',
       'The skill skills/no-front has a SKILL.md that has no front matter (it must start with a --- line, then YAML, then ---), so it is skipped.',
-      'The skill skills/too-long has a SKILL.md longer than 20000 characters, so it is skipped.',
-      'The skill skills/wrong-name is named "other" in its SKILL.md, which does not match its folder, so it is skipped.',
+      'The skill skills/wrong-name is named "other" in its SKILL.md, not as its folder; it is loaded as wrong-name (name the folder other to match).',
     ]);
   });
 

@@ -58,7 +58,6 @@ describe('the SKILL tool', () => {
   it.each([
     ['../haiku/SKILL.md', "../haiku/SKILL.md is not a path inside the skill's folder."],
     ['/etc/passwd', "/etc/passwd is not a path inside the skill's folder."],
-    ['reference', 'reference is not a file.'],
     ['missing.md', 'The skill has no file missing.md.'],
   ])('refuses %s with one sentence', async (file, sentence) => {
     const tool = createSkillTool({ skills: await skillsFolder() });
@@ -68,22 +67,30 @@ describe('the SKILL tool', () => {
     });
   });
 
-  it('refuses a file reached through a symbolic link, and one over the size cap', async () => {
+  it('refuses a file reached through a symbolic link, and names a binary file as such', async () => {
     const skills = await skillsFolder();
     const own = join(folder?.path ?? '', 'release-notes');
     await symlink('/etc', join(own, 'etc'));
-    await mkdir(join(own, 'big'));
-    await writeFile(join(own, 'big', 'file.md'), 'x'.repeat(101));
-    const tool = createSkillTool({ skills, maxFileChars: 100 });
+    await mkdir(join(own, 'fonts'));
+    await writeFile(join(own, 'fonts', 'serif.ttf'), Buffer.from([0, 1, 0, 0, 0, 12]));
+    const tool = createSkillTool({ skills });
     const signal = new AbortController().signal;
     expect(await tool.run('release-notes etc/hostname', { signal })).toEqual({
       text: 'etc/hostname goes through a symbolic link, which is not followed.',
       isError: true,
     });
-    expect(await tool.run('release-notes big/file.md', { signal })).toEqual({
-      text: 'big/file.md is longer than 100 characters, too long to read.',
+    expect(await tool.run('release-notes fonts/serif.ttf', { signal })).toEqual({
+      text: 'fonts/serif.ttf is a binary file (not text), so it cannot be read.',
       isError: true,
     });
+    expect(await tool.run('release-notes', { signal })).toContain('fonts/serif.ttf (binary, not readable)');
+  });
+
+  it('lists the files of one folder of the skill when asked for the folder', async () => {
+    const tool = createSkillTool({ skills: await skillsFolder() });
+    expect(await tool.run('release-notes reference', { signal: new AbortController().signal })).toBe(
+      'Files in reference/ (read one with SKILL: release-notes <file>): reference/style.md',
+    );
   });
 
   it('names the skills there are when asked for one that is not', async () => {
@@ -102,16 +109,32 @@ describe('the SKILL tool', () => {
 });
 
 describe('formatSkillList', () => {
-  it('shares the list budget among many skills, cutting each description with an ellipsis', () => {
-    const skills = Array.from({ length: 20 }, (_, index) => ({
+  it('lists a short description whole and a long one by its first sentence, never cut inside it', () => {
+    const skills = [
+      { name: 'short', description: 'Writes a haiku.', instructions: '', folder: '/skills' },
+      {
+        name: 'long',
+        description: `Fills PDF forms and merges PDFs. ${'More about it. '.repeat(20)}`,
+        instructions: '',
+        folder: '/skills',
+      },
+    ];
+    expect(formatSkillList(skills)).toBe(
+      '- long: Fills PDF forms and merges PDFs.\n- short: Writes a haiku.',
+    );
+  });
+
+  it('names every skill, and says how to search them, when their first sentences do not fit', () => {
+    const skills = Array.from({ length: 40 }, (_, index) => ({
       name: `skill-${String(index).padStart(2, '0')}`,
-      description: 'A long description of what this skill does and when to use it. '.repeat(4),
+      description: 'A long description of what this skill does and when to use it, with details. '.repeat(2),
       instructions: '',
       folder: '/skills',
     }));
     const list = formatSkillList(skills);
-    expect(list.split('\n')).toHaveLength(20);
-    expect(list.length).toBeLessThanOrEqual(1200 + 20 * 4);
-    expect(list.split('\n')[0]).toMatch(/^- skill-00: A long description of what this skill.*…$/);
+    expect(list).toContain('skill-00, skill-01');
+    expect(list).toContain('skill-39\n');
+    expect(list).toContain('SKILL: ? <words> searches all the descriptions.');
+    expect(list).not.toContain('…');
   });
 });

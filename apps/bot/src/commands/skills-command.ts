@@ -1,92 +1,79 @@
-import { cp, lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { loadSkills, loadSkillsAndAgents, NAME_PATTERN, readFrontMatter } from '@macstats/skills';
+import { lstat, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createSkillPin, loadSkillPins, loadSkillsAndAgents, NAME_PATTERN } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { describeInventory } from './skill-inventory.js';
+import { parseSkillSource } from './skill-source.js';
+import { stageSkill } from './skill-staging.js';
 
-/** A skill folder `skills add` copies: at most this many files and bytes. */
-export const SKILL_ADD_LIMITS = { files: 200, bytes: 5 * 1024 * 1024 } as const;
-
-/** `macstats skills list`: each skill with its description, each agent, and every one skipped. */
+/** `macstats skills list`: each skill with its description, each agent, every one skipped or withheld. */
 export async function skillsListCommand(config: AppConfig, io: CommandIo): Promise<number> {
   const found = await loadSkillsAndAgents(config.home);
+  const names = [...found.skills.map((skill) => skill.name), ...found.agents.map((agent) => agent.id)];
+  const width = Math.max(0, ...names.map((name) => name.length)) + 2;
   io.out(found.skills.length === 0 ? `No skills in ${paths(config).skills}.` : 'Skills:');
-  for (const skill of found.skills) io.out(`  ${skill.name.padEnd(24)} ${skill.description}`);
+  for (const skill of found.skills) io.out(`  ${skill.name.padEnd(width)}${skill.description}`);
   if (found.agents.length > 0) io.out('Agents:');
   for (const agent of found.agents) {
     const model = 'name' in agent.model ? agent.model.name : `role ${agent.model.role}`;
-    io.out(`  ${agent.id.padEnd(24)} ${agent.description} (${model})`);
+    io.out(`  ${agent.id.padEnd(width)}${agent.description} (${model})`);
   }
   for (const problem of found.problems) io.out(`✗ ${problem}`);
   return EXIT.ok;
 }
 
-/** Files under `folder` (symbolic links refused), with their total size; a sentence when too many. */
-async function inventory(folder: string): Promise<{ problem: string } | { files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
-  const walk = async (dir: string): Promise<string | undefined> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isSymbolicLink())
-        return `${path} is a symbolic link; copy what it points to into the folder instead`;
-      if (entry.isDirectory()) {
-        const problem = await walk(path);
-        if (problem) return problem;
-      } else if (entry.isFile()) {
-        files++;
-        bytes += (await lstat(path)).size;
-        if (files > SKILL_ADD_LIMITS.files || bytes > SKILL_ADD_LIMITS.bytes)
-          return `the folder holds more than ${SKILL_ADD_LIMITS.files} files or 5 MB`;
-      }
-    }
-    return undefined;
-  };
-  const problem = await walk(folder);
-  return problem ? { problem } : { files, bytes };
+/** Options of `skills add`. */
+export interface SkillsAddOptions {
+  ref?: string | undefined;
+  path?: string | undefined;
 }
 
 /**
- * `macstats skills add <folder>`: checks the folder's SKILL.md and copies the folder to
- * `$MACSTATS_HOME/skills/<name>`. Only a person runs it: the model has no tool that writes skills.
+ * `macstats skills add <folder | git URL | owner/repo[/path][@ref]>`: fetches the skill into a
+ * scratch folder, checks it, prints what it carries (its scripts by name: never run), then moves
+ * it to `$MACSTATS_HOME/skills/<name>` and pins its files. Only a person runs it: the model has no
+ * tool that writes skills.
  */
-export async function skillsAddCommand(config: AppConfig, io: CommandIo, folder: string): Promise<number> {
-  const source = resolve(folder);
+export async function skillsAddCommand(
+  config: AppConfig,
+  io: CommandIo,
+  given: string,
+  options: SkillsAddOptions = {},
+): Promise<number> {
   const refuse = (why: string) => {
-    io.err(`macstats: ${folder} is not added: ${why}.`);
+    io.err(`macstats: ${given} is not added: ${why.replace(/\.$/, '')}.`);
     return EXIT.config;
   };
-  let text: string;
-  try {
-    text = await readFile(join(source, 'SKILL.md'), 'utf8');
-  } catch {
-    return refuse('it has no SKILL.md');
-  }
-  const parsed = readFrontMatter(text);
-  if ('problem' in parsed) return refuse(`its SKILL.md ${parsed.problem}`);
-  const name = parsed.data.name;
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name))
-    return refuse('its SKILL.md needs a name of lowercase letters, digits and single hyphens (at most 64)');
-  const counted = await inventory(source);
-  if ('problem' in counted) return refuse(counted.problem);
+  const source = await parseSkillSource(given, { gitBase: config.skillsGitBase, ...options });
+  if ('problem' in source) return refuse(source.problem);
   const skills = paths(config).skills;
-  const target = join(skills, name);
-  if (await lstat(target).catch(() => undefined))
-    return refuse(`a skill named ${name} is installed already (macstats skills remove ${name} first)`);
-  await mkdir(skills, { recursive: true, mode: 0o700 });
-  await cp(source, target, { recursive: true, dereference: false, errorOnExist: true });
-  // Checked as it will be loaded; a skill that would be skipped is not kept.
-  const loaded = await loadSkills(skills, { label: 'skills' });
-  const problem = loaded.problems.find((line) => line.includes(`skills/${name} `));
-  if (problem || !loaded.skills.some((skill) => skill.name === name)) {
-    await rm(target, { recursive: true, force: true });
-    return refuse(problem ?? 'it could not be loaded');
+  const staged = await stageSkill(skills, source);
+  if ('problem' in staged) return refuse(staged.problem);
+  try {
+    const target = join(skills, staged.name);
+    if (await lstat(target).catch(() => undefined))
+      return refuse(
+        `a skill named ${staged.name} is installed already (macstats skills update ${staged.name}, or remove it first)`,
+      );
+    io.out(
+      `The skill ${staged.name}${staged.source.commit ? ` (commit ${staged.source.commit.slice(0, 12)})` : ''}: ${staged.description}`,
+    );
+    for (const line of describeInventory(staged.found)) io.out(line);
+    const pins = await loadSkillPins(paths(config).skillPins);
+    await pins.set(staged.name, await createSkillPin(staged.folder, staged.source));
+    await rename(staged.folder, target);
+    const count = staged.found.files.length;
+    io.out(
+      `Added the skill ${staged.name} (${count} file${count === 1 ? '' : 's'}) to ${target}; its files are pinned.`,
+    );
+    return EXIT.ok;
+  } finally {
+    await staged.cleanup();
   }
-  io.out(`Added the skill ${name} (${counted.files} files) to ${target}.`);
-  return EXIT.ok;
 }
 
-/** `macstats skills remove <name>`: deletes `$MACSTATS_HOME/skills/<name>`. */
+/** `macstats skills remove <name>`: deletes `$MACSTATS_HOME/skills/<name>` and its pin. */
 export async function skillsRemoveCommand(config: AppConfig, io: CommandIo, name: string): Promise<number> {
   const target = join(paths(config).skills, name);
   if (!NAME_PATTERN.test(name) || !(await lstat(target).catch(() => undefined))) {
@@ -94,6 +81,7 @@ export async function skillsRemoveCommand(config: AppConfig, io: CommandIo, name
     return EXIT.usage;
   }
   await rm(target, { recursive: true, force: true });
+  await (await loadSkillPins(paths(config).skillPins)).remove(name);
   io.out(`Removed the skill ${name}.`);
   return EXIT.ok;
 }

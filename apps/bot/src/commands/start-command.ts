@@ -150,8 +150,12 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       } else {
         try {
           // The run's delivery id as nonce: posting it again (after a crash, or from the host
-          // that leads next) returns the message already posted instead of a second one.
-          await bot.sendToChannel(schedule.reply_to_channel_id, message, { nonce: result.deliveryId });
+          // that leads next) returns the message already posted instead of a second one; past
+          // Discord's nonce window the bot finds the post in the channel by its marker.
+          await bot.sendToChannel(schedule.reply_to_channel_id, message, {
+            nonce: result.deliveryId,
+            postedSince: result.startedAt,
+          });
         } catch (error) {
           // Stopping: the bot may close under a send already handed to it. Keep the result.
           if (!options.stopSignal.aborted) throw error;

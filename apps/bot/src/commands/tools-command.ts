@@ -22,7 +22,7 @@ export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<nu
     const found = await loadSkillsAndAgents(config.home);
     if (found.skills.length > 0)
       io.out(
-        `  ${'SKILL: <name> [file]'.padEnd(USAGE_COLUMN)} ${found.skills.length} skills: ${found.skills.map((skill) => skill.name).join(', ')}`,
+        `  ${'SKILL: <name> [file]'.padEnd(USAGE_COLUMN)} ${found.skills.length} skill${found.skills.length === 1 ? '' : 's'}: ${found.skills.map((skill) => skill.name).join(', ')}`,
       );
     if (found.agents.length > 0)
       io.out(

@@ -1,11 +1,23 @@
 import type { SkillsOverview } from '../shared/chat-types.js';
-import { ApiError, getJson } from './api.js';
+import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';
 
+/** A sentence with its `commands` shown as code, not as raw backticks. */
+export function withCode(text: string): Array<string | HTMLElement> {
+  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', {}, part) : part));
+}
+
+/** A number in a sentence shown with at most two decimals (`5.205568500000027 ms` reads `5.21 ms`). */
+export function roundNumbers(text: string): string {
+  return text.replace(/\d+\.\d{3,}/g, (number) => String(Number(Number(number).toFixed(2))));
+}
+
 /**
  * Skills: the skills and agent profiles read at start, each skill or agent skipped with its
- * sentence, and the model roles table. Read-only: a person adds skills with `macstats skills add`.
+ * sentence, the skills withheld because their files changed (with a button that accepts them, as
+ * `macstats skills trust` does), and the model roles table. A person adds skills with
+ * `macstats skills add`.
  */
 export function createSkillsView(root: HTMLElement): View {
   const body = h('div', { id: 'skills-body' });
@@ -17,7 +29,7 @@ export function createSkillsView(root: HTMLElement): View {
       'p',
       { class: 'hint' },
       'Read from MACSTATS_HOME at start. Add a skill with ',
-      h('code', {}, 'macstats skills add <folder>'),
+      h('code', {}, 'macstats skills add <folder | git URL | owner/repo>'),
       ', then restart; the assistant cannot write skills.',
     ),
     message,
@@ -30,8 +42,30 @@ export function createSkillsView(root: HTMLElement): View {
         'table',
         { class: 'plain', id },
         h('thead', {}, h('tr', {}, ...head.map((cell) => h('th', {}, cell)))),
-        h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, cell))))),
+        h(
+          'tbody',
+          {},
+          ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, ...withCode(cell))))),
+        ),
       );
+    const trustButton = (name: string) => {
+      const button = h(
+        'button',
+        { type: 'button', class: 'skill-trust', 'data-skill': name },
+        'Accept the change',
+      );
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          render(await sendJson<SkillsOverview>(`/api/skills/${encodeURIComponent(name)}/trust`, {}));
+          message.textContent = `Accepted the skill ${name} as it is now; it is offered again.`;
+        } catch (error) {
+          button.disabled = false;
+          message.textContent = (error as Error).message;
+        }
+      });
+      return button;
+    };
     replaceChildren(
       body,
       h('h3', {}, 'Skills'),
@@ -50,12 +84,28 @@ export function createSkillsView(root: HTMLElement): View {
             overview.agents.map((agent) => [agent.id, agent.name, agent.model, agent.description]),
             'agents-list',
           ),
-      overview.problems.length > 0 ? h('h3', {}, 'Skipped') : null,
+      overview.withheld.length > 0 ? h('h3', {}, 'Changed since you accepted them, so not offered') : null,
+      overview.withheld.length > 0
+        ? h(
+            'ul',
+            { class: 'problems', id: 'skills-withheld' },
+            ...overview.withheld.map((skill) =>
+              h(
+                'li',
+                { 'data-skill': skill.name },
+                h('strong', {}, skill.name),
+                `: ${skill.changes}. `,
+                trustButton(skill.name),
+              ),
+            ),
+          )
+        : null,
+      overview.problems.length > 0 ? h('h3', {}, 'Skipped, withheld or warned') : null,
       overview.problems.length > 0
         ? h(
             'ul',
             { class: 'problems', id: 'skills-problems' },
-            ...overview.problems.map((problem) => h('li', {}, problem)),
+            ...overview.problems.map((problem) => h('li', {}, ...withCode(problem))),
           )
         : null,
       h('h3', {}, 'Model roles'),
@@ -63,7 +113,11 @@ export function createSkillsView(root: HTMLElement): View {
         ? h('p', { class: 'hint' }, 'The model server cannot be asked right now.')
         : table(
             ['role', 'model', 'why'],
-            overview.routes.map((route) => [route.role, route.model ?? '—', route.problem ?? route.reason]),
+            overview.routes.map((route) => [
+              route.role,
+              route.model ?? '—',
+              roundNumbers(route.problem ?? route.reason),
+            ]),
             'model-roles',
           ),
     );

@@ -271,7 +271,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         chat,
         createNotesFeature(notes),
         createMcpFeature(options.mcp),
-        createSkillsFeature({ found, routes: () => router.table() }),
+        createSkillsFeature({ found, routes: () => router.table(), home }),
       ];
       if (options.scheduler !== false) {
         // Unattended runs get what the catalog gives them: a one-line task step runs its tool,

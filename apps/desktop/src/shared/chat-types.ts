@@ -122,8 +122,10 @@ export interface ConversationsEvent {
 export interface SkillsOverview {
   skills: Array<{ name: string; description: string }>;
   agents: Array<{ id: string; name: string; description: string; model: string }>;
-  /** One sentence per skill or agent skipped. */
+  /** One sentence per skill or agent skipped, loaded with a warning, or withheld. */
   problems: string[];
+  /** Skills whose files changed since the user accepted them, with what changed: not offered until trusted. */
+  withheld: Array<{ name: string; changes: string }>;
   /** The model roles table; null when the model server cannot be asked. */
   routes: Array<{ role: string; model: string | null; reason: string; problem?: string }> | null;
 }
