@@ -3,7 +3,7 @@ import { stepContext, stepLabels, stepQuestion } from './step-prompt.js';
 import { createStepRecorder } from './step-recorder.js';
 import type { TaskStore } from './task-store.js';
 import { createTaskTool } from './task-tool.js';
-import type { Task, TaskOutcome, TaskStep } from './task-types.js';
+import { FINAL_STATES, type Task, type TaskOutcome, type TaskStep } from './task-types.js';
 
 /** What one step needs from the runner. */
 export interface StepInput {
@@ -76,6 +76,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   const agent = input.agentFor(task.agent, recorder.wrap([...input.tools, taskTool]));
   if (!agent) return { kind: 'no-agent' };
   const started = await store.update(task.id, (saved) => {
+    // Cancelled (or ended) since the runner read it: leave it as it is.
+    if (FINAL_STATES.includes(saved.state)) return;
     saved.state = 'running';
     if (!saved.steps.some((step) => step.number === number))
       saved.steps.push({ number, asked: question, startedAt: now().toISOString(), calls: [] });

@@ -27,7 +27,8 @@ function outcomeOf(call: TaskCall, now: Date): TaskOutcome | undefined {
   if (call.tool !== 'TASK' || call.result?.isError) return undefined;
   const command = parseTaskCommand(call.argument, now);
   if (command.verb === 'done') return { state: 'done', result: command.text };
-  if (command.verb === 'fail') return { state: 'failed', error: command.text };
+  if (command.verb === 'fail')
+    return { state: 'failed', error: /[.!?]$/.test(command.text) ? command.text : `${command.text}.` };
   if (command.verb === 'wait') return { state: 'waiting', wakeAt: command.wakeAt.toISOString() };
   return undefined;
 }
