@@ -7,6 +7,8 @@ type Run = (logTo: 'file-only', body: (config: AppConfig, io: CommandIo) => Prom
 /** Registers `macstats task add|list|show|cancel|resume` on the program. */
 export function registerTaskCommands(program: Command, run: Run, positive: (value: string) => number): void {
   const load = () => import('./commands/task-command.js');
+  const codes = (ok: string) =>
+    `\nExit codes:\n  0  ${ok}\n  2  bad usage or bad input (one sentence says what), or no such task\n`;
   const task = program
     .command('task')
     .description(
@@ -19,6 +21,7 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     .option('--agent <id>', 'the agent that works on it (default: the app agent)')
     .option('--max-steps <n>', 'its step budget', positive)
     .option('--after <ids>', 'tasks (comma-separated ids) that must be done first')
+    .addHelpText('after', codes('added: its id is the first line of standard output'))
     .action((words: string[], options: { agent?: string; maxSteps?: number; after?: string }) =>
       run('file-only', async (config, io) =>
         (await load()).taskAddCommand(config, io, { instructions: words.join(' '), ...options }),
@@ -28,6 +31,7 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     .command('list')
     .description('list the tasks')
     .option('--json', 'a JSON array for scripts')
+    .addHelpText('after', codes('listed'))
     .action((options: { json?: boolean }) =>
       run('file-only', async (config, io) => (await load()).taskListCommand(config, io, options)),
     );
@@ -36,6 +40,7 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     .description('show one task with its steps')
     .argument('<id>')
     .option('--json', 'one JSON object for scripts')
+    .addHelpText('after', codes('shown'))
     .action((id: string, options: { json?: boolean }) =>
       run('file-only', async (config, io) => (await load()).taskShowCommand(config, io, { id, ...options })),
     );
@@ -48,6 +53,7 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
           : 'run a failed, cancelled or waiting task again',
       )
       .argument('<id>')
+      .addHelpText('after', codes(action === 'cancel' ? 'cancelled' : 'open again'))
       .action((id: string) =>
         run('file-only', async (config, io) => (await load()).taskStateCommand(config, io, { id, action })),
       );

@@ -62,6 +62,25 @@ describe('macstats task', () => {
     expect(missing.stderr.trim()).toBe('There is no task "nope".');
   });
 
+  it('cancels and resumes a task, and refuses to wait for a task that does not exist', async () => {
+    const home = await tempHome();
+    const added = await runCli(['task', 'add', 'Summarise the log.'], home);
+    const id = added.stdout.split('\n')[0]?.trim() ?? '';
+    expect((await runCli(['task', 'cancel', id], home)).code).toBe(0);
+    const cancelled = JSON.parse((await runCli(['task', 'show', id, '--json'], home)).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(cancelled).toMatchObject({ id, state: 'cancelled', error: 'Cancelled by its owner.' });
+    const again = await runCli(['task', 'cancel', id], home);
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim()).toBe(`Task ${id} is already cancelled.`);
+    expect((await runCli(['task', 'resume', id], home)).stdout.trim()).toBe(`Task ${id} is open.`);
+    const after = await runCli(['task', 'add', '--after', 'nope', 'Later.'], home);
+    expect(after.code).toBe(2);
+    expect(after.stderr.trim()).toBe('There is no task "nope" to wait for.');
+  });
+
   it('runs a task added while start runs; after kill -9 mid-step it resumes there and no call runs twice', async () => {
     const home = await tempHome();
     const web = await site();
