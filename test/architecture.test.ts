@@ -117,6 +117,23 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ).toEqual(['@macstats/skills (layer 2) must not depend on @macstats/tools-fetch (layer 2)']);
   });
 
+  it('puts tasks beside the tools: on core, never on a tool package', () => {
+    expect(
+      findLayerViolations([
+        pkg('@macstats/core'),
+        pkg('@macstats/tasks', ['@macstats/core']),
+        pkg('@macstats/cli', ['@macstats/core', '@macstats/tasks']),
+      ]),
+    ).toEqual([]);
+    expect(
+      findLayerViolations([
+        pkg('@macstats/core'),
+        pkg('@macstats/tools-fetch', ['@macstats/core']),
+        pkg('@macstats/tasks', ['@macstats/core', '@macstats/tools-fetch']),
+      ]),
+    ).toEqual(['@macstats/tasks (layer 2) must not depend on @macstats/tools-fetch (layer 2)']);
+  });
+
   it('refuses a published package that depends on a private one', () => {
     const problems = findLayerViolations([
       { ...pkg('@macstats/loopback-guard'), private: true },

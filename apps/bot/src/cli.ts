@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
+import { registerTaskCommands } from './task-cli.js';
 
 // Commands load their modules on demand: `--help` and `schedules` should not pay for
 // discord.js, the MCP SDK and the metrics readers.
@@ -507,6 +508,9 @@ ${exitCodes(['0  pinned', '1  the server did not answer', '2  no such server'])}
       (await import('./commands/mcp-trust-command.js')).mcpTrustCommand(config, io, server),
     ),
   );
+
+// Tasks: macstats task add|list|show|cancel|resume.
+registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
 
 /** The bot's version, for the MCP handshake. */
 async function packageVersion(): Promise<string> {

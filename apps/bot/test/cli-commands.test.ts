@@ -17,6 +17,8 @@ describe('macstats --help and usage', () => {
       ['tools', '--help'],
       ['schedules', '--help'],
       ['database', 'import', '--help'],
+      ['task', 'add', '--help'],
+      ['task', 'show', '--help'],
     ]) {
       const { code, stdout } = await runCli(args, home);
       expect(code, args.join(' ')).toBe(0);

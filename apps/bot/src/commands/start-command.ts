@@ -15,6 +15,7 @@ import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { startTaskRunner } from '../task-runner-start.js';
 
 /** Defaults of `macstats start`. */
 export const START_DEFAULTS = {
@@ -170,14 +171,18 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     },
   });
 
+  let tasks: Awaited<ReturnType<typeof startTaskRunner>> | undefined;
   try {
     runtime.tools.collector.start();
     if (bot) await bot.start();
     await scheduler.start();
+    // Tasks in $MACSTATS_HOME/tasks: a task added while this runs starts within seconds.
+    tasks = await startTaskRunner(config, runtime, logger);
   } catch (error) {
     const refused = isRefusal(error);
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);
     io.err(`macstats could not start: ${(error as Error).message}`);
+    await tasks?.stop();
     await closeAll(bot, scheduler, runtime, 0, () => {});
     await database?.close();
     await observability.close();
@@ -194,6 +199,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   });
 
   logger.info({ graceMs }, 'stopping: no new messages; letting answers in flight finish');
+  // A task's step under way is stopped and resumes at its step at the next start.
+  await tasks?.stop();
   const closing = closeAll(bot, scheduler, runtime, graceMs, () => {
     botStopped = true;
   });

@@ -1,0 +1,165 @@
+import { join } from 'node:path';
+import { MacstatsError } from '@macstats/core';
+import { loadAgents } from '@macstats/skills';
+import { createTaskStore, FINAL_STATES, type Task, type TaskStore } from '@macstats/tasks';
+import { type AppConfig, paths } from '../app-config.js';
+import { type CommandIo, EXIT } from '../command-io.js';
+
+/** The folder of task files: `$MACSTATS_HOME/tasks`. */
+export function tasksDir(config: Pick<AppConfig, 'home'>): string {
+  return join(config.home, 'tasks');
+}
+
+async function openStore(config: AppConfig): Promise<TaskStore> {
+  const { agents } = await loadAgents(paths(config).agents);
+  const ids = ['default', ...agents.map((agent) => agent.id)];
+  return createTaskStore({ dir: tasksDir(config), agents: () => ids });
+}
+
+/** A task as `task show --json` prints it. */
+function shown(task: Task) {
+  return {
+    id: task.id,
+    title: task.title,
+    state: task.state,
+    agent: task.agent,
+    instructions: task.instructions,
+    after: task.after,
+    ...(task.wakeAt ? { wakeAt: task.wakeAt } : {}),
+    ...(task.result !== undefined ? { result: task.result } : {}),
+    ...(task.error ? { error: task.error } : {}),
+    notes: task.notes,
+    budget: task.budget,
+    steps: task.steps.map((step) => ({
+      number: step.number,
+      finished: step.endedAt !== undefined,
+      toolCalls: step.calls.map((call) => ({
+        tool: call.tool,
+        argument: call.argument,
+        status: call.status,
+        ...(call.result ? { result: call.result.text } : {}),
+      })),
+      ...(step.reply ? { reply: step.reply } : {}),
+    })),
+  };
+}
+
+/** `macstats task add`: prints the new task's id alone on the first line. */
+export async function taskAddCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { instructions: string; agent?: string; maxSteps?: number; after?: string },
+): Promise<number> {
+  const store = await openStore(config);
+  try {
+    const task = await store.add({
+      instructions: options.instructions,
+      ...(options.agent ? { agent: options.agent } : {}),
+      ...(options.maxSteps ? { budget: { steps: options.maxSteps } } : {}),
+      after: options.after
+        ? options.after
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : [],
+      owner: { by: 'cli', reportTo: 'log' },
+    });
+    io.out(task.id);
+    return EXIT.ok;
+  } catch (error) {
+    if (!MacstatsError.isInstance(error)) throw error;
+    io.err(error.message);
+    return EXIT.usage;
+  }
+}
+
+/** `macstats task list [--json]`. */
+export async function taskListCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { json?: boolean },
+): Promise<number> {
+  const { tasks, problems } = await (await openStore(config)).list();
+  for (const problem of problems) io.err(problem);
+  if (options.json) {
+    io.out(
+      JSON.stringify(
+        tasks.map((task) => ({
+          id: task.id,
+          title: task.title,
+          state: task.state,
+          steps: task.steps.length,
+        })),
+      ),
+    );
+  } else if (tasks.length === 0) io.out('No tasks yet: add one with macstats task add <instructions>.');
+  else
+    for (const task of tasks)
+      io.out(`${task.id}  ${task.state.padEnd(9)}  ${task.steps.length} steps  ${task.title}`);
+  return EXIT.ok;
+}
+
+/** `macstats task show <id> [--json]`. */
+export async function taskShowCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { id: string; json?: boolean },
+): Promise<number> {
+  const task = await (await openStore(config)).get(options.id);
+  if (!task) {
+    io.err(`There is no task "${options.id}".`);
+    return EXIT.usage;
+  }
+  if (options.json) io.out(JSON.stringify(shown(task)));
+  else {
+    io.out(`${task.id}  ${task.state}  ${task.title}`);
+    if (task.result !== undefined) io.out(`Result: ${task.result}`);
+    if (task.error) io.out(`Error: ${task.error}`);
+    for (const step of task.steps)
+      io.out(
+        `Step ${step.number}: ${step.calls.map((call) => `${call.tool}: ${call.argument}`).join('; ') || 'no tool calls'}`,
+      );
+  }
+  return EXIT.ok;
+}
+
+/** `macstats task cancel <id>` and `macstats task resume <id>`. */
+export async function taskStateCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { id: string; action: 'cancel' | 'resume' },
+): Promise<number> {
+  const store = await openStore(config);
+  let refusal: string | undefined;
+  const task = await store.update(options.id, (current) => {
+    if (options.action === 'cancel') {
+      if (FINAL_STATES.includes(current.state)) refusal = `Task ${current.id} is already ${current.state}.`;
+      else {
+        current.state = 'cancelled';
+        current.error = 'Cancelled by its owner.';
+      }
+      return;
+    }
+    if (current.state === 'done') refusal = `Task ${current.id} is done; add a new task instead.`;
+    else if (current.state === 'running' || current.state === 'open')
+      refusal = `Task ${current.id} is already ${current.state}.`;
+    else {
+      current.state = 'open';
+      current.error = undefined;
+      current.wakeAt = undefined;
+      // A task ended by its step budget gets as many steps again.
+      const used = current.steps.length;
+      if (used >= current.budget.steps) current.budget.steps = used + current.budget.steps;
+    }
+  });
+  if (!task) {
+    io.err(`There is no task "${options.id}".`);
+    return EXIT.usage;
+  }
+  if (refusal) {
+    io.err(refusal);
+    return EXIT.usage;
+  }
+  io.out(`Task ${task.id} is ${task.state}.`);
+  return EXIT.ok;
+}

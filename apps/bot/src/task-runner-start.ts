@@ -1,0 +1,64 @@
+import type { Logger, Tool } from '@macstats/core';
+import { createTaskRunner, createTaskStore, type TaskEvent, type TaskRunner } from '@macstats/tasks';
+import type { AppConfig } from './app-config.js';
+import { tasksDir } from './commands/task-command.js';
+import type { Runtime } from './runtime.js';
+
+/**
+ * The tools a task's steps are offered. TASK itself is added by the runner, per task.
+ * ---- Tool list for tasks: the one place to change when the apps build tools from a catalog. ----
+ * As scheduled runs, without SCHEDULER and MEMORY: nobody is there to approve what a page asks.
+ */
+export function taskTools(runtime: Runtime): Tool[] {
+  return runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY');
+}
+
+function logTaskEvent(logger: Logger, event: TaskEvent): void {
+  if (event.type === 'problem') logger.warn({}, event.message);
+  else if (event.type === 'step-start')
+    logger.info(
+      { task: event.task.id, step: event.step, resumed: event.resumed },
+      `task ${event.task.id} step ${event.step} started`,
+    );
+  else if (event.type === 'step-end')
+    logger.info(
+      {
+        task: event.task.id,
+        step: event.step.number,
+        state: event.task.state,
+        calls: event.step.calls.length,
+      },
+      `task ${event.task.id} step ${event.step.number} ended`,
+    );
+  else if (event.task.state === 'done')
+    logger.info(
+      { task: event.task.id, state: 'done' },
+      `task ${event.task.id} done: ${event.task.result ?? ''}`,
+    );
+  else
+    logger.warn(
+      { task: event.task.id, state: event.task.state },
+      `task ${event.task.id} ${event.task.state}: ${event.task.error ?? ''}`,
+    );
+}
+
+/** Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`. */
+export async function startTaskRunner(
+  config: AppConfig,
+  runtime: Runtime,
+  logger: Logger,
+): Promise<TaskRunner> {
+  const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
+  const runner = createTaskRunner({
+    store: createTaskStore({ dir: tasksDir(config), agents: agentIds }),
+    tools: taskTools(runtime),
+    agentFor: (id, tools) => {
+      const agents = runtime.agentsWith(tools);
+      return id === 'default' ? agents.agent : agents.get(id);
+    },
+    logger,
+    onEvent: (event) => logTaskEvent(logger, event),
+  });
+  await runner.start();
+  return runner;
+}

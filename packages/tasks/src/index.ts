@@ -1,0 +1,26 @@
+export { budgetSentence, spent } from './budget.js';
+export { TASK_DEFAULTS } from './defaults.js';
+export { CUT_CALL_SENTENCE } from './step-recorder.js';
+export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';
+export { formatTaskFile, parseTaskFile } from './task-file.js';
+export { cycleSentence, findCycle } from './task-graph.js';
+export { createTaskRunner, type TaskEvent, type TaskRunner, type TaskRunnerOptions } from './task-runner.js';
+export {
+  createTaskStore,
+  type NewTask,
+  type TaskListing,
+  type TaskStore,
+  type TaskStoreOptions,
+} from './task-store.js';
+export { createTaskTool, type TaskToolOptions } from './task-tool.js';
+export {
+  FINAL_STATES,
+  type Task,
+  type TaskBudget,
+  type TaskCall,
+  type TaskLabels,
+  type TaskOutcome,
+  type TaskOwner,
+  type TaskState,
+  type TaskStep,
+} from './task-types.js';

@@ -1,0 +1,177 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core';
+import { budgetSentence } from './budget.js';
+import { TASK_DEFAULTS } from './defaults.js';
+import { runStep } from './run-step.js';
+import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
+import type { TaskStore } from './task-store.js';
+import { FINAL_STATES, type Task, type TaskStep } from './task-types.js';
+
+/** What the runner reports: steps and ends are reported after they are recorded. */
+export type TaskEvent =
+  | { type: 'step-start'; task: Task; step: number; resumed: boolean }
+  | { type: 'step-end'; task: Task; step: TaskStep }
+  | { type: 'task-end'; task: Task }
+  | { type: 'problem'; message: string };
+
+/** Options of {@link createTaskRunner}. */
+export interface TaskRunnerOptions {
+  store: TaskStore;
+  /** The tools a step is offered, besides TASK (which the runner adds). */
+  tools: readonly Tool[];
+  /** The agent that works on a task, offered `tools`; undefined when there is no such agent. */
+  agentFor: (agent: string, tools: Tool[]) => Agent | undefined;
+  /** Clock. Default `() => new Date()`. */
+  now?: (() => Date) | undefined;
+  /** How often to look for ready tasks besides the folder's watch, in milliseconds. Default {@link TASK_DEFAULTS}.pollMs. */
+  pollMs?: number | undefined;
+  /** Watch the folder so a task added starts at once. Default true. */
+  watch?: boolean | undefined;
+  /** After an answer that failed (the model's server down), try again this much later, in milliseconds. Default 60 000. */
+  retryMs?: number | undefined;
+  onEvent?: ((event: TaskEvent) => void) | undefined;
+  logger?: Logger | undefined;
+}
+
+/** Runs ready tasks one step at a time until stopped. */
+export interface TaskRunner {
+  /** Starts the loop. */
+  start(): Promise<void>;
+  /** One pass over the tasks: one step of each ready task. Resolves with the number of steps run. */
+  runOnce(): Promise<number>;
+  /** Stops: the step under way is aborted and resumes at the next start. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A runner over a task store.
+ * @example
+ * const runner = createTaskRunner({ store, tools, agentFor: (id, tools) => createAgent({ model, tools }) });
+ * await runner.start();
+ */
+export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
+  const { store } = options;
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? silentLogger;
+  const emit = (event: TaskEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.warn({ err: error }, 'a task event listener threw');
+    }
+  };
+  const stopping = new AbortController();
+  const reported = new Set<string>();
+  let watcher: FSWatcher | undefined;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+
+  async function end(task: Task, state: 'failed', error: string): Promise<void> {
+    const saved = await store.update(task.id, (current) => {
+      if (FINAL_STATES.includes(current.state)) return;
+      current.state = state;
+      current.error = error;
+    });
+    if (saved?.state === state) emit({ type: 'task-end', task: saved });
+  }
+
+  async function runOnce(): Promise<number> {
+    const { tasks, problems } = await store.list();
+    for (const message of problems)
+      if (!reported.has(message)) {
+        reported.add(message);
+        emit({ type: 'problem', message });
+      }
+    const byId = new Map(tasks.map((task) => [task.id, task]));
+    const active = tasks.filter((task) => !FINAL_STATES.includes(task.state));
+    const cycle = findCycle(active);
+    if (cycle)
+      for (const id of new Set(cycle)) await end(byId.get(id) as Task, 'failed', cycleSentence(cycle));
+    let steps = 0;
+    for (const listed of active) {
+      if (stopping.signal.aborted) break;
+      const task = (await store.get(listed.id)) ?? listed;
+      if (FINAL_STATES.includes(task.state)) continue;
+      if (task.state === 'waiting' && task.wakeAt && Date.parse(task.wakeAt) > now().getTime()) continue;
+      const dependencies = dependencyState(task, byId);
+      if (dependencies.state === 'wait') continue;
+      if (dependencies.state === 'fail') {
+        await end(task, 'failed', dependencies.error);
+        continue;
+      }
+      const overBudget = budgetSentence(task);
+      if (overBudget) {
+        await end(task, 'failed', overBudget);
+        continue;
+      }
+      const resumed = task.steps.some((step) => !step.endedAt);
+      emit({ type: 'step-start', task, step: resumed ? task.steps.length : task.steps.length + 1, resumed });
+      const outcome = await runStep({
+        store,
+        task,
+        tools: options.tools,
+        agentFor: options.agentFor,
+        now,
+        signal: stopping.signal,
+        retryMs: options.retryMs ?? 60_000,
+      });
+      if (outcome.kind === 'no-agent')
+        await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
+      if (outcome.kind !== 'ended') continue;
+      steps += 1;
+      emit({ type: 'step-end', task: outcome.task, step: outcome.step });
+      if (outcome.task.state === 'done' || outcome.task.state === 'failed')
+        emit({ type: 'task-end', task: outcome.task });
+      else if (outcome.task.state === 'open') {
+        const spentAll = budgetSentence(outcome.task);
+        if (spentAll) await end(outcome.task, 'failed', spentAll);
+      }
+    }
+    return steps;
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      let ran = 0;
+      try {
+        ran = await runOnce();
+      } catch (error) {
+        logger.error({ err: error }, `the task runner failed a pass: ${(error as Error).message}`);
+      }
+      if (ran > 0 || stopping.signal.aborted) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, options.pollMs ?? TASK_DEFAULTS.pollMs);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+  }
+
+  return {
+    async start() {
+      if (loop) return;
+      await mkdir(store.dir, { recursive: true });
+      if (options.watch ?? true) {
+        try {
+          watcher = watch(store.dir, { persistent: false }, () => wake?.());
+          watcher.on('error', () => watcher?.close());
+        } catch (error) {
+          logger.warn({ err: error }, 'cannot watch the tasks folder; looking every few seconds instead');
+        }
+      }
+      loop = run();
+    },
+    runOnce,
+    async stop() {
+      stopping.abort(new Error('the task runner stopped'));
+      wake?.();
+      watcher?.close();
+      await loop;
+    },
+  };
+}

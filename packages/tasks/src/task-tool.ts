@@ -1,0 +1,94 @@
+import { type CallLabels, MacstatsError, type Tool } from '@macstats/core';
+import { parseTaskCommand } from './task-command.js';
+import type { TaskStore } from './task-store.js';
+import type { Task } from './task-types.js';
+
+/** Options of {@link createTaskTool}. */
+export interface TaskToolOptions {
+  store: TaskStore;
+  /** The task this answer works on (a runner's step); without it, done, fail, wait and note are refused. */
+  taskId?: string | undefined;
+  /** Who the tasks it adds belong to. Default: the current task's owner, else `{ by: 'model' }`. */
+  owner?: Task['owner'] | undefined;
+  /** The id of the next task `add` makes, so that a repeat after a crash finds it instead of adding another. */
+  nextAddId?: (() => string) | undefined;
+  /** Clock. Default `() => new Date()`. */
+  now?: (() => Date) | undefined;
+}
+
+/** What one TASK call is, for containment: ending, pausing or noting its own task keeps nothing others read. */
+function taskLabels(argument: string): CallLabels {
+  const verb = argument.trim().split(/\s/)[0]?.toLowerCase();
+  if (verb === 'add') return { persists: true };
+  if (verb === 'list' || verb === 'show') return { private: true };
+  return {};
+}
+
+function describe(task: Task): string {
+  const end = task.result !== undefined ? `: ${task.result}` : task.error ? `: ${task.error}` : '';
+  return `${task.id} [${task.state}] ${task.title} (${task.steps.length} steps)${end}`;
+}
+
+/**
+ * The `TASK` tool: the model ends its task (`done <result>`, `fail <reason>`), pauses it
+ * (`wait <time or duration>`), keeps a note, and adds, lists and shows tasks. Ending its own
+ * task takes effect when the step ends, from the step's record.
+ */
+export function createTaskTool(options: TaskToolOptions): Tool {
+  const now = options.now ?? (() => new Date());
+  const { store, taskId } = options;
+  return {
+    name: 'TASK',
+    description:
+      'Works on durable tasks: end yours with done <result> or fail <reason>, pause it with wait <ISO time or 10m>, keep a note, or add, list and show tasks.',
+    usage:
+      'TASK: done <result> | fail <reason> | wait <time> | note <text> | add <instructions> | list | show <id>',
+    labels: (call) => taskLabels(call.argument),
+    async run(argument) {
+      const command = parseTaskCommand(argument, now());
+      switch (command.verb) {
+        case 'invalid':
+          return { isError: true, text: command.sentence };
+        case 'done':
+        case 'fail':
+        case 'wait':
+        case 'note': {
+          if (!taskId)
+            return { isError: true, text: `TASK: ${command.verb} works only inside a task's step.` };
+          if (command.verb === 'wait') return `The task will wait until ${command.wakeAt.toISOString()}.`;
+          if (command.verb === 'note') return 'Noted: later steps of this task will read it.';
+          return command.verb === 'done'
+            ? 'The task will be marked done with this result when this step ends.'
+            : 'The task will be marked failed with this reason when this step ends.';
+        }
+        case 'list': {
+          const { tasks } = await store.list();
+          return tasks.length === 0 ? 'There are no tasks.' : tasks.map(describe).join('\n');
+        }
+        case 'show': {
+          const task = await store.get(command.id);
+          if (!task) return { isError: true, text: `There is no task "${command.id}".` };
+          return `${describe(task)}\n${task.instructions}`;
+        }
+        case 'add': {
+          const current = taskId ? await store.get(taskId) : undefined;
+          try {
+            const added = await store.add({
+              instructions: command.text,
+              after: command.after,
+              byModel: true,
+              owner:
+                options.owner ?? (current ? { ...current.owner, by: `task:${current.id}` } : { by: 'model' }),
+              ...(current ? { agent: current.agent } : {}),
+              ...(options.nextAddId ? { id: options.nextAddId() } : {}),
+            });
+            return `Added task ${added.id}.`;
+          } catch (error) {
+            if (MacstatsError.isInstance(error)) return { isError: true, text: error.message };
+            throw error;
+          }
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import type { ToolResult } from '@macstats/core';
+
+/**
+ * Where a task is: `open` (ready, or waiting for its dependencies), `running` (a step is under
+ * way, or was when the process stopped), `waiting` (until `wakeAt`), and the ends `done`,
+ * `failed`, `cancelled`.
+ */
+export type TaskState = 'open' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
+
+/** The states a task never leaves by itself. */
+export const FINAL_STATES: readonly TaskState[] = ['done', 'failed', 'cancelled'];
+
+/** Who asked for a task, and where its progress and result go. */
+export interface TaskOwner {
+  /** Who asked: `cli`, `discord:<user id>`, `task:<id>` for a task another task added. */
+  by: string;
+  /** Where progress and the result go: `log`, `discord:<channel id>`. Default `log`. */
+  reportTo?: string | undefined;
+}
+
+/** How much a task may spend before it ends as failed. */
+export interface TaskBudget {
+  /** Steps (agent answers). */
+  steps: number;
+  /** Prompt and generated tokens over all steps. */
+  tokens: number;
+  /** Time its steps took together, in milliseconds (waiting does not count). */
+  wallTimeMs: number;
+}
+
+/** One tool call of a step, recorded before it runs and again when it has finished. */
+export interface TaskCall {
+  tool: string;
+  argument: string;
+  /** `started`: the intent, recorded before the call ran; `finished`: its result is below. */
+  status: 'started' | 'finished';
+  result?: ToolResult | undefined;
+  /** What the result brought in, as the tool's labels said (replayed calls bring it in again). */
+  outside?: boolean | undefined;
+  private?: boolean | undefined;
+  /** Where outside content came from (the address the call read), for the sites later steps must treat as outside. */
+  from?: string | undefined;
+  /** The call sent data somewhere or changed state: not repeated blindly after a crash. */
+  effect?: boolean | undefined;
+  /** For a TASK call that ends or pauses its own task: what the step's end does with it. */
+  outcome?: TaskOutcome | undefined;
+}
+
+/** How a step ended its task, read from its TASK call. */
+export type TaskOutcome =
+  | { state: 'done'; result: string }
+  | { state: 'failed'; error: string }
+  | { state: 'waiting'; wakeAt: string };
+
+/** What the context of a step held: the sources of outside content and private data, and the sites outside content came from. */
+export interface TaskLabels {
+  outside: string[];
+  private: string[];
+  origins: string[];
+}
+
+/** One step: one agent answer with the task as context. */
+export interface TaskStep {
+  /** 1-based. */
+  number: number;
+  /** What the step asked the agent. */
+  asked: string;
+  startedAt: string;
+  /** Set when the answer came back; a step without it was cut by a crash or a stop. */
+  endedAt?: string | undefined;
+  calls: TaskCall[];
+  /** The labels the step's answer reported; set when it ended. */
+  labels?: TaskLabels | undefined;
+  usage?: { promptTokens: number; completionTokens: number; durationMs: number } | undefined;
+  /** The agent's reply. */
+  reply?: string | undefined;
+}
+
+/** A task: work that takes more than one answer. */
+export interface Task {
+  id: string;
+  title: string;
+  /** What to do, in the words of whoever asked. */
+  instructions: string;
+  /** The agent that works on it (a profile id, or `default`). */
+  agent: string;
+  owner: TaskOwner;
+  /** True when a model wrote the instructions (the TASK tool's `add`): they are not the user's words. */
+  byModel?: boolean | undefined;
+  state: TaskState;
+  createdAt: string;
+  updatedAt: string;
+  budget: TaskBudget;
+  /** Tasks that must be done before this one starts. */
+  after: string[];
+  /** A waiting task wakes at this time (ISO 8601). */
+  wakeAt?: string | undefined;
+  notes: string[];
+  steps: TaskStep[];
+  /** The result, when done. */
+  result?: string | undefined;
+  /** One sentence: why it failed or was cancelled. */
+  error?: string | undefined;
+}
