@@ -10,7 +10,7 @@ import type { Runtime } from './runtime.js';
  * As scheduled runs, without SCHEDULER and MEMORY: nobody is there to approve what a page asks.
  */
 export function taskTools(runtime: Runtime): Tool[] {
-  return runtime.tools.tools.filter((tool) => tool.name !== 'SCHEDULER' && tool.name !== 'MEMORY');
+  return runtime.tools.offered('task');
 }
 
 function logTaskEvent(logger: Logger, event: TaskEvent): void {

@@ -23,7 +23,9 @@ const EXPECTED: Record<ToolUse, string[]> = {
   // Unattended: nothing that plants schedules or notes for later, and no page for RUN_JS.
   scheduled: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS'],
   // A schedule that is one tool line runs it without the model.
-  task: ['FETCH_URL', 'BRAVE_SEARCH'],
+  step: ['FETCH_URL', 'BRAVE_SEARCH'],
+  // A durable task's step is unattended, as a scheduled run is.
+  task: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS'],
   // MCP, the client of other servers, is never served again; RUN_JS needs the page.
   mcp: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS', 'SCHEDULER', 'MEMORY'],
 };
@@ -82,7 +84,7 @@ describe('assembleTools', () => {
         'MEMORY',
       ]);
       expect(names('scheduled')).toEqual(['FETCH_URL', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS']);
-      expect(names('task')).toEqual(['FETCH_URL', 'BRAVE_SEARCH']);
+      expect(names('step')).toEqual(['FETCH_URL', 'BRAVE_SEARCH']);
       expect(names('mcp')).toEqual([
         'FETCH_URL',
         'BRAVE_SEARCH',

@@ -2,10 +2,11 @@ import type { Tool } from '@macstats/core';
 
 /**
  * What a tool list is for: the chat (Discord, `macstats ask`, the dashboard's chat), a scheduled
- * run answered by the model, a task step (a schedule that is one `NAME: argument` line, run
- * without the model), and the tools `macstats mcp` serves.
+ * run answered by the model, a one-line step (a schedule that is one `NAME: argument` line, run
+ * without the model), a durable task's step (`@macstats/tasks`, unattended like a scheduled run),
+ * and the tools `macstats mcp` serves.
  */
-export const TOOL_USES = ['chat', 'scheduled', 'task', 'mcp'] as const;
+export const TOOL_USES = ['chat', 'scheduled', 'step', 'task', 'mcp'] as const;
 
 /** One of {@link TOOL_USES}. */
 export type ToolUse = (typeof TOOL_USES)[number];
@@ -24,15 +25,15 @@ export interface CatalogEntry {
 export const RUN_JS_UNAVAILABLE = 'JavaScript execution is not available in this context.';
 
 const UNATTENDED_SCHEDULER =
-  'a page a scheduled task fetched could plant schedules that would run later, unattended, with tools';
-const UNATTENDED_MEMORY = 'a page a scheduled task fetched could plant notes that later answers would read';
-const NOT_A_STEP = 'only FETCH_URL and BRAVE_SEARCH run as a one-line task step, without the model';
+  'a page an unattended run fetched could plant schedules that would run later, unattended, with tools';
+const UNATTENDED_MEMORY = 'a page an unattended run fetched could plant notes that later answers would read';
+const NOT_A_STEP = 'only FETCH_URL and BRAVE_SEARCH run as a one-line step, without the model';
 const NO_PAGE = 'it runs in the dashboard page, which only the chat has';
 
 /** Offered to every use. */
-const EVERYWHERE = { chat: true, scheduled: true, task: true, mcp: true } as const;
-/** Offered to every use but the one-line task step. */
-const NOT_STEP = { chat: true, scheduled: true, task: NOT_A_STEP, mcp: true } as const;
+const EVERYWHERE = { chat: true, scheduled: true, step: true, task: true, mcp: true } as const;
+/** Offered to every use but the one-line step. */
+const NOT_STEP = { chat: true, scheduled: true, step: NOT_A_STEP, task: true, mcp: true } as const;
 
 /**
  * Every tool the apps offer, once, in the order they are offered. The bot, the dashboard,
@@ -58,17 +59,23 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     name: 'SCHEDULER',
     when: 'always',
-    uses: { chat: true, scheduled: UNATTENDED_SCHEDULER, task: NOT_A_STEP, mcp: true },
+    uses: {
+      chat: true,
+      scheduled: UNATTENDED_SCHEDULER,
+      step: NOT_A_STEP,
+      task: UNATTENDED_SCHEDULER,
+      mcp: true,
+    },
   },
   {
     name: 'MEMORY',
     when: 'always',
-    uses: { chat: true, scheduled: UNATTENDED_MEMORY, task: NOT_A_STEP, mcp: true },
+    uses: { chat: true, scheduled: UNATTENDED_MEMORY, step: NOT_A_STEP, task: UNATTENDED_MEMORY, mcp: true },
   },
   {
     name: 'RUN_JS',
     when: 'in the dashboard page',
-    uses: { chat: true, scheduled: NO_PAGE, task: NO_PAGE, mcp: NO_PAGE },
+    uses: { chat: true, scheduled: NO_PAGE, step: NO_PAGE, task: NO_PAGE, mcp: NO_PAGE },
   },
 ];
 
@@ -88,7 +95,7 @@ export function catalogEntry(name: string): CatalogEntry | undefined {
  * know (an embedding app's own) is offered to the chat and to scheduled runs only.
  *
  * @example
- * createTaskExecutor({ tools: offeredTo('task', tools), agent: scheduledAgent });
+ * createTaskExecutor({ tools: offeredTo('step', tools), agent: scheduledAgent });
  */
 export function offeredTo(use: ToolUse, tools: readonly Tool[]): Tool[] {
   return tools.filter((tool) => {

@@ -125,7 +125,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
     execute: createTaskExecutor({
-      tools: runtime.tools.offered('task'),
+      tools: runtime.tools.offered('step'),
       agent: scheduled.agent,
       agentFor: (id) => scheduled.get(id),
     }),

@@ -278,7 +278,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         // and the model answers the rest with neither SCHEDULER nor MEMORY (a page a task
         // fetched could plant neither a schedule nor a note for later).
         const execute = createTaskExecutor({
-          tools: offeredTo('task', tools),
+          tools: offeredTo('step', tools),
           agent: {
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
