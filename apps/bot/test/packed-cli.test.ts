@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,17 @@ async function filesUnder(folder: string): Promise<string[]> {
   return files;
 }
 
+/** Bytes of the files under `folder` and how many packages (folders with a package.json) it holds. */
+async function installedWeight(folder: string): Promise<{ bytes: number; packages: number }> {
+  let bytes = 0;
+  let packages = 0;
+  for (const file of await filesUnder(folder)) {
+    bytes += (await lstat(file)).size;
+    if (/node_modules\/(@[^/]+\/)?[^/@]+\/package\.json$/.test(file)) packages += 1;
+  }
+  return { bytes, packages };
+}
+
 describe('the published CLI', () => {
   // One test on purpose: packing 16 packages and installing them (the third-party dependencies
   // come from npm's cache or the npm registry, the one place this suite leaves loopback) takes
@@ -125,6 +136,12 @@ describe('the published CLI', () => {
       installDir,
     );
     expect(installed.code, installed.stderr).toBe(0);
+    // What `npx @macstats/cli init` puts on a disk (issue 36 asks for 60 MB at most): printed,
+    // not asserted, so a dependency's new release cannot fail the suite.
+    const weight = await installedWeight(join(installDir, 'node_modules'));
+    console.log(
+      `the packed CLI installs ${(weight.bytes / 1024 / 1024).toFixed(1)} MB in ${weight.packages} packages into node_modules`,
+    );
 
     // Nothing installed points back into the workspace.
     const leaks: string[] = [];

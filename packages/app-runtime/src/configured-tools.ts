@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
 import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
-import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
 
 /** The settings the tools are built from, as both apps read them. */
@@ -108,19 +109,25 @@ async function mcpServers(
   logger: Logger,
   omitted: OmittedTool[],
 ): Promise<{ mcp: McpServerSet | undefined; problems: string[] }> {
-  const { servers, errors } = await loadMcpServers({
-    file: join(settings.home, 'mcp.json'),
-    environment: {
-      MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
-      MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
-    },
-  });
+  const file = join(settings.home, 'mcp.json');
+  const environment = {
+    MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
+    MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
+  };
+  const none = {
+    name: 'MCP',
+    reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
+  };
+  // The MCP SDK costs about 15 MB resident: with no server configured it is never loaded.
+  if (!environment.MCP_SERVER_STDIO && !environment.MCP_SERVER_URL && !existsSync(file)) {
+    omitted.push(none);
+    return { mcp: undefined, problems: [] };
+  }
+  const { connectMcpServers, loadMcpPins, loadMcpServers } = await import('@macstats/tools-mcp');
+  const { servers, errors } = await loadMcpServers({ file, environment });
   const problems = [...errors];
   if (servers.length === 0) {
-    omitted.push({
-      name: 'MCP',
-      reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
-    });
+    omitted.push(none);
     return { mcp: undefined, problems };
   }
   // A tool whose definition changed since it was pinned is withheld until trusted again.

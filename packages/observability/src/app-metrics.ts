@@ -1,7 +1,12 @@
+import { createRequire } from 'node:module';
 import type { Agent, AgentAnswer, AnswerOptions } from '@macstats/core';
 import type { SchedulerEvent } from '@macstats/scheduler';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { DailyTotals, type TodayTotals } from './daily-totals.js';
+
+// prom-client is required when metrics are first created, not when the package is imported:
+// a process that counts nothing (no METRICS_PORT) never loads it.
+const require = createRequire(import.meta.url);
 
 /** Options of {@link createAppMetrics}. */
 export interface AppMetricsOptions {
@@ -59,6 +64,8 @@ const seconds = (ms: number) => Math.max(0, ms) / 1000;
  * const server = await startMetricsServer({ registry: metrics.registry, port: 9464 });
  */
 export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } =
+    require('prom-client') as typeof import('prom-client');
   const registry = options.registry ?? new Registry();
   const registers = [registry];
   const answers = new Counter({

@@ -1,6 +1,6 @@
 import type { HostPolicy, HostResolver } from '@macstats/address-policy';
 import type { Logger } from '@macstats/core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from './defaults.js';
 import { type GuardProxy, startGuardProxy } from './guard-proxy.js';
 
@@ -191,6 +191,9 @@ export class BrowserSession {
 
   private async launch(): Promise<Browser> {
     const { options } = this;
+    // playwright-core costs about 70 MB resident once imported: a process that never browses
+    // never loads it.
+    const { chromium } = await import('playwright-core');
     const browser = options.cdpUrl
       ? await chromium.connectOverCDP(options.cdpUrl, { timeout: options.actionTimeoutMs })
       : await chromium.launch({

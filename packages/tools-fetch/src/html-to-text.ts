@@ -1,6 +1,22 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { createRequire } from 'node:module';
 import { type DomNode, renderText } from './render-text.js';
+
+// linkedom and Readability cost about 25 MB resident once loaded: they are required on the first
+// page converted, not when the package is imported (linkedom ships a CommonJS build for this).
+const require = createRequire(import.meta.url);
+let loaded:
+  | {
+      Readability: typeof import('@mozilla/readability').Readability;
+      parseHTML: typeof import('linkedom').parseHTML;
+    }
+  | undefined;
+function converters() {
+  loaded ??= {
+    Readability: (require('@mozilla/readability') as typeof import('@mozilla/readability')).Readability,
+    parseHTML: (require('linkedom') as typeof import('linkedom')).parseHTML,
+  };
+  return loaded;
+}
 
 /** Options of {@link htmlToText}. */
 export interface HtmlToTextOptions {
@@ -44,7 +60,9 @@ export function htmlToText(html: string, options: HtmlToTextOptions = {}): strin
   let title = fallbackTitle;
   let body = '';
   try {
-    const article = new Readability(document as never, { serializer: (node: unknown) => node }).parse();
+    const article = new (converters().Readability)(document as never, {
+      serializer: (node: unknown) => node,
+    }).parse();
     if (article?.content) {
       title = (article.title ?? '').trim() || fallbackTitle;
       body = renderText(article.content as DomNode, renderOptions);
@@ -60,7 +78,7 @@ function parse(html: string): ParsedDocument {
   // linkedom needs a whole document; a bare fragment would land outside <body>.
   const whole = /<html[\s>]|<body[\s>]|<head[\s>]/i.test(html.slice(0, 4096));
   const source = whole ? html : `<!doctype html><html><head></head><body>${html}</body></html>`;
-  return parseHTML(source).document as unknown as ParsedDocument;
+  return converters().parseHTML(source).document as unknown as ParsedDocument;
 }
 
 function renderWhole(html: string, options: { baseUrl?: string | undefined; pageUrl?: string | undefined }) {

@@ -1,5 +1,5 @@
 import { MacstatsError } from '@macstats/core';
-import { createDiscordBot, type DiscordBot } from '@macstats/discord';
+import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
 import {
   createScheduler,
@@ -8,7 +8,7 @@ import {
   type Scheduler,
   type SchedulerEvent,
 } from '@macstats/scheduler';
-import { connectPostgres, type PostgresStore, STORE_POSTGRES_DEFAULTS } from '@macstats/store-postgres';
+import type { PostgresStore } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { BOT_SERVICE_NAME } from '../command-tracing.js';
@@ -56,6 +56,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   let database: PostgresStore | undefined;
   if (config.databaseUrl) {
     try {
+      // Loaded only here: a host without DATABASE_URL never pays for the PostgreSQL client.
+      const { connectPostgres, STORE_POSTGRES_DEFAULTS } = await import('@macstats/store-postgres');
       database = await connectPostgres({
         url: config.databaseUrl,
         logger,
@@ -97,6 +99,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   // Set once the bot has disconnected: later scheduled results can only go to the log.
   let botStopped = false;
   if (config.discordToken) {
+    // discord.js costs about 25 MB resident: loaded only when there is a token to use it.
+    const { createDiscordBot } = await import('@macstats/discord');
     bot = createDiscordBot({
       token: config.discordToken,
       agent: runtime.agent,
