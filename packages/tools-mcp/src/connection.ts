@@ -10,11 +10,13 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
-import type { McpConnectOptions, McpEvent } from './events.js';
+import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
 import { fetchToolList } from './list-tools.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
+import { isUnauthorized, signInFailure } from './oauth-failure.js';
+import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { checkPins, type McpPins } from './pins.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -35,7 +37,7 @@ export interface McpCallOptions {
   displayName?: string;
 }
 
-type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins'>> &
+type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins' | 'oauth'>> &
   Pick<McpConnectOptions, 'onEvent'>;
 
 /**
@@ -56,6 +58,8 @@ export class McpConnection {
   readonly #closing = new AbortController();
   #open: OpenClient | undefined;
   #connecting: Promise<OpenClient> | undefined;
+  #oauth: McpConnectOAuthOptions | undefined;
+  #provider: McpOAuthProvider | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
   /** Every tool of the last `tools/list`, those withheld for a changed definition included. */
@@ -75,7 +79,7 @@ export class McpConnection {
    *   is not http(s).
    */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
-    const { logger, trust, pins, ...rest } = options;
+    const { logger, trust, pins, oauth, ...rest } = options;
     validateServer(server);
     this.trusted = trust === true;
     this.#pins = pins;
@@ -83,6 +87,13 @@ export class McpConnection {
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
     this.name = this.#settings.name;
+    if (oauth && isUrlServer(server)) {
+      this.#oauth = oauth;
+      this.#provider = createMcpOAuthProvider({
+        store: oauth.store(this.name),
+        clientName: this.#settings.clientName,
+      });
+    }
     this.#backoff = new RestartBackoff(
       this.#settings.restartBackoffMs,
       this.#settings.maxRestartBackoffMs,
@@ -292,6 +303,7 @@ export class McpConnection {
         clientName: this.#settings.clientName,
         clientVersion: this.#settings.clientVersion,
         knownKind: this.#kind,
+        authProvider: this.#provider,
         prepare: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
             this.#onToolsChanged(client),
@@ -330,7 +342,8 @@ export class McpConnection {
         'MCP server could not be reached',
       );
       this.#emit({ type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs });
-      throw new MacstatsError('MCP_CONNECT_FAILED', reason, { cause: error });
+      const code = isUnauthorized(error) ? 'MCP_AUTH_REQUIRED' : 'MCP_CONNECT_FAILED';
+      throw new MacstatsError(code, reason, { cause: error });
     }
   }
 
@@ -414,6 +427,8 @@ export class McpConnection {
   }
 
   #reason(error: unknown): string {
+    const signIn = signInFailure(error, this.#provider, this.name, this.#oauth?.signInHint);
+    if (signIn) return signIn;
     const reason = failureReason(error);
     const text = isUrlServer(this.#server) ? redactUrl(reason, this.#server.url) : reason;
     return text || errorText(error);

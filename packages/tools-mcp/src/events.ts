@@ -1,4 +1,5 @@
 import type { Logger } from '@macstats/core';
+import type { McpOAuthStore } from './oauth-store.js';
 import type { McpTransportKind } from './open-client.js';
 import type { McpPins } from './pins.js';
 
@@ -48,4 +49,17 @@ export interface McpConnectOptions {
    * Default: no pinning.
    */
   pins?: McpPins;
+  /**
+   * Sign-in for servers reached over HTTP that require the MCP authorization flow (OAuth 2.1).
+   * Default: none, and such a server fails with `MCP_AUTH_REQUIRED`.
+   */
+  oauth?: McpConnectOAuthOptions;
+}
+
+/** Where each server's sign-in is stored and what to tell the user when one is needed. */
+export interface McpConnectOAuthOptions {
+  /** The store of a server's registration and tokens, by server name (e.g. a 0600 file per server). */
+  store(server: string): McpOAuthStore;
+  /** What the user should do to sign in, e.g. `run "macstats mcp login github"`. */
+  signInHint?(server: string): string;
 }
