@@ -8,6 +8,7 @@ import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } fro
 import { createMemoryTool, createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
+import { mcpOAuthOptions } from './mcp/mcp-oauth.js';
 import { metricsSourceWithRates } from './metrics-source.js';
 
 /** A tool left out of the list, and why, in the words `macstats tools` prints. */
@@ -117,9 +118,20 @@ export async function assembleTools(
       return undefined;
     });
     if (pins) {
-      mcp = await connectMcpServers(servers, { logger, pins });
+      // A server that wants sign-in says so in the note, rather than "not answering".
+      const signIn = new Map<string, string>();
+      mcp = await connectMcpServers(servers, {
+        logger,
+        pins,
+        oauth: mcpOAuthOptions(config),
+        onEvent: (event) => {
+          if (event.type === 'server-fail' && event.signIn) signIn.set(event.server, event.reason);
+        },
+      });
       for (const [name, connection] of mcp.connections) {
-        if (connection.status !== 'connected')
+        const reason = signIn.get(name);
+        if (connection.status !== 'connected' && reason) problems.push(`${capitalize(reason)}.`);
+        else if (connection.status !== 'connected')
           problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
         if (connection.withheld.length > 0)
           problems.push(
@@ -182,4 +194,8 @@ function browserTool(config: AppConfig, logger: Logger, omitted: OmittedTool[]):
     return undefined;
   }
   return createBrowserTool({ ...common, executablePath: found.path });
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

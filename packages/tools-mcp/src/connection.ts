@@ -341,8 +341,10 @@ export class McpConnection {
         { server: this.name, at: this.description, reason, failures: this.#backoff.failures },
         'MCP server could not be reached',
       );
-      this.#emit({ type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs });
-      const code = isUnauthorized(error) ? 'MCP_AUTH_REQUIRED' : 'MCP_CONNECT_FAILED';
+      const signIn = isUnauthorized(error);
+      const fail = { type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs } as const;
+      this.#emit(signIn ? { ...fail, signIn } : fail);
+      const code = signIn ? 'MCP_AUTH_REQUIRED' : 'MCP_CONNECT_FAILED';
       throw new MacstatsError(code, reason, { cause: error });
     }
   }

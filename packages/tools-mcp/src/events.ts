@@ -7,7 +7,14 @@ import type { McpPins } from './pins.js';
 export type McpEvent =
   | { type: 'server-connect'; server: string; transport: McpTransportKind; tools: number; pid?: number }
   | { type: 'server-exit'; server: string; reason: string }
-  | { type: 'server-fail'; server: string; reason: string; retryInMs: number }
+  | {
+      type: 'server-fail';
+      server: string;
+      reason: string;
+      retryInMs: number;
+      /** True when the server wants the user to sign in (`macstats mcp login`) before it answers. */
+      signIn?: boolean;
+    }
   | { type: 'tools-change'; server: string; tools: number }
   | { type: 'tools-withheld'; server: string; tools: string[] }
   | { type: 'call-retry'; server: string; tool: string; reason: string };

@@ -7,6 +7,7 @@ import { findChromium } from '@macstats/tools-browser';
 import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
+import { mcpOAuthOptions } from '../mcp/mcp-oauth.js';
 
 /** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
 export interface Check {
@@ -342,7 +343,7 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
     });
     return checks;
   }
-  const set = await connectMcpServers(servers);
+  const set = await connectMcpServers(servers, { oauth: mcpOAuthOptions(config) });
   try {
     for (const [name, connection] of set.connections) {
       try {
@@ -355,7 +356,10 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
         checks.push({
           status: 'fail',
           text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix: 'check its command or URL',
+          fix:
+            (error as { code?: string }).code === 'MCP_AUTH_REQUIRED'
+              ? `macstats mcp login ${name}`
+              : 'check its command or URL',
         });
       }
     }

@@ -1,6 +1,7 @@
 import { connectMcpServers, loadMcpPins, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { mcpOAuthOptions } from '../mcp/mcp-oauth.js';
 
 /**
  * `macstats mcp trust <server>`: pins the server's tool definitions as they are now, so tools
@@ -20,7 +21,7 @@ export async function mcpTrustCommand(config: AppConfig, io: CommandIo, server: 
     return EXIT.usage;
   }
   const pins = await loadMcpPins(paths(config).mcpPins);
-  const set = await connectMcpServers([named], { logger: io.logger, pins });
+  const set = await connectMcpServers([named], { logger: io.logger, pins, oauth: mcpOAuthOptions(config) });
   try {
     const connection = set.connections.get(server);
     if (connection?.status !== 'connected') {
