@@ -12,8 +12,8 @@ export interface RedirectResult {
 export interface LoopbackRedirect {
   /** `http://127.0.0.1:<port>/callback`. */
   url: string;
-  /** Resolves with the first redirect that carries a code; rejects on an `error` redirect. */
-  result: Promise<RedirectResult>;
+  /** Resolves with the next redirect that carries a code; rejects on an `error` redirect. */
+  next(): Promise<RedirectResult>;
   close(): Promise<void>;
 }
 
@@ -21,12 +21,21 @@ const page = (text: string) => `<!doctype html><meta charset="utf-8"><title>macs
 
 /** Listens on `127.0.0.1:port` (0: any free port) for `GET /callback?code=…&state=…`. */
 export async function listenForRedirect(port = 0): Promise<LoopbackRedirect> {
-  let settle: { resolve(value: RedirectResult): void; reject(error: Error): void } | undefined;
-  const result = new Promise<RedirectResult>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  // Nobody may be awaiting yet when a refusal arrives; the caller sees it when it awaits.
-  result.catch(() => {});
+  // Redirects that arrived before anyone asked, and askers waiting for one; a step-up of
+  // scope brings the browser back more than once.
+  const arrived: Promise<RedirectResult>[] = [];
+  const waiting: { resolve(value: RedirectResult): void; reject(error: Error): void }[] = [];
+  const deliver = (outcome: RedirectResult | Error) => {
+    const waiter = waiting.shift();
+    if (waiter) {
+      if (outcome instanceof Error) waiter.reject(outcome);
+      else waiter.resolve(outcome);
+      return;
+    }
+    const settled = outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+    settled.catch(() => {});
+    arrived.push(settled);
+  };
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method !== 'GET' || url.pathname !== '/callback') {
@@ -40,14 +49,12 @@ export async function listenForRedirect(port = 0): Promise<LoopbackRedirect> {
       const why = error ? `${error}${detail ? ` (${detail})` : ''}` : 'the redirect carried no code';
       response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
       response.end(page('The sign-in did not succeed; see the terminal.'));
-      settle?.reject(
-        new MacstatsError('MCP_AUTH_FAILED', `The authorization server refused the sign-in: ${why}.`),
-      );
+      deliver(new MacstatsError('MCP_AUTH_FAILED', `The authorization server refused the sign-in: ${why}.`));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(page('Signed in. You can close this tab.'));
-    settle?.resolve({ code, state: url.searchParams.get('state') ?? undefined });
+    deliver({ code, state: url.searchParams.get('state') ?? undefined });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -56,7 +63,8 @@ export async function listenForRedirect(port = 0): Promise<LoopbackRedirect> {
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/callback`,
-    result,
+    next: () =>
+      arrived.shift() ?? new Promise<RedirectResult>((resolve, reject) => waiting.push({ resolve, reject })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

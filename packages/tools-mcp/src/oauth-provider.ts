@@ -19,6 +19,11 @@ export interface McpOAuthProviderOptions {
   redirectUrl?: string | URL;
   /** How the client names itself when it registers; default `'macstats-agent'`. */
   clientName?: string;
+  /**
+   * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
+   * Document), used as the client id where the server accepts it. Default: none (registration).
+   */
+  clientMetadataUrl?: string;
   /** Called with the authorization URL the user must open in a browser. */
   onAuthorizationUrl?: (url: URL) => void | Promise<void>;
 }
@@ -77,6 +82,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   };
 
   return {
+    ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
     get redirectUrl() {
       return redirectUrl();
     },
@@ -121,6 +127,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async redirectToAuthorization(url) {
       authorizationUrl = url;
+      // The URL is only worth printing where someone will open it; a connection just records it.
       signInReason = hadTokens ? 'expired' : 'needed';
       await options.onAuthorizationUrl?.(url);
     },

@@ -21,6 +21,15 @@ export interface McpSignInOptions {
   signal?: AbortSignal;
   /** How the client names itself to the server; default `'macstats-agent'`. */
   clientName?: string;
+  /**
+   * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
+   * Document): used as the client id by servers that accept it, instead of registering. Default: none.
+   */
+  clientMetadataUrl?: string;
+  /** What must succeed once signed in; default: the MCP handshake and `tools/list`. */
+  probe?(client: Client): Promise<unknown>;
+  /** Most authorizations in one sign-in (a server may ask again for more scope); default 3. */
+  maxAuthorizations?: number;
 }
 
 /** How a sign-in ended. */
@@ -33,10 +42,11 @@ export interface McpSignInResult {
  * Signs in to an MCP server that requires the MCP authorization flow: discovers its
  * authorization server, registers this client, hands the user an authorization URL (PKCE),
  * waits for the browser's redirect on a loopback port, exchanges the code for tokens and keeps
- * them in `store`. Earlier tokens of the server are replaced.
+ * them in `store`. Earlier tokens of the server are replaced. A server that asks for more scope
+ * after the first authorization gets another round, up to `maxAuthorizations`.
  *
  * @throws MacstatsError `MCP_AUTH_FAILED` when the authorization server refuses, the redirect's
- *   state does not match, or the server still refuses the new token.
+ *   state does not match, or the server still refuses after the allowed authorizations.
  *
  * @example
  * ```ts
@@ -66,22 +76,33 @@ export async function signInMcpServer(
       redirectUrl: redirect.url,
       clientName,
       onAuthorizationUrl: options.onAuthorizationUrl,
+      ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
     });
-    const first = transportFor(server, provider);
-    if (await connects(first, clientName, options.signal)) return { status: 'not-needed' };
-    const { code, state } = await Promise.race([redirect.result, aborted]);
-    if (state !== (await provider.expectedState())) {
-      throw new MacstatsError(
-        'MCP_AUTH_FAILED',
-        'The sign-in redirect carried an unexpected state; start the sign-in again.',
-      );
+    const probe = options.probe ?? ((client: Client) => client.listTools());
+    const most = options.maxAuthorizations ?? 3;
+    for (let round = 0; ; round++) {
+      const transport = transportFor(server, provider);
+      if (await succeeds(transport, clientName, probe, options.signal)) {
+        return { status: round === 0 ? 'not-needed' : 'signed-in' };
+      }
+      if (!provider.authorizationUrl) {
+        throw new MacstatsError('MCP_AUTH_FAILED', 'The MCP server refused the token it was given.');
+      }
+      if (round === most) {
+        throw new MacstatsError(
+          'MCP_AUTH_FAILED',
+          `The MCP server still asked for sign-in after ${most} authorizations; it may want a scope this account cannot grant.`,
+        );
+      }
+      const { code, state } = await Promise.race([redirect.next(), aborted]);
+      if (state !== (await provider.expectedState())) {
+        throw new MacstatsError(
+          'MCP_AUTH_FAILED',
+          'The sign-in redirect carried an unexpected state; start the sign-in again.',
+        );
+      }
+      await Promise.race([transport.finishAuth(code), aborted]);
     }
-    await Promise.race([first.finishAuth(code), aborted]);
-    const check = transportFor(server, createMcpOAuthProvider({ store: options.store, clientName }));
-    if (!(await connects(check, clientName, options.signal))) {
-      throw new MacstatsError('MCP_AUTH_FAILED', 'The MCP server refused the new sign-in.');
-    }
-    return { status: 'signed-in' };
   } finally {
     await redirect.close();
   }
@@ -100,11 +121,17 @@ function transportFor(server: McpUrlServer, provider: McpOAuthProvider): AuthTra
     : new StreamableHTTPClientTransport(url, options);
 }
 
-// True when the MCP handshake succeeds, false when the server asks for sign-in.
-async function connects(transport: AuthTransport, clientName: string, signal: AbortSignal | undefined) {
+// True when the handshake and the probe succeed, false when the server asks for sign-in.
+async function succeeds(
+  transport: AuthTransport,
+  clientName: string,
+  probe: (client: Client) => Promise<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   const client = new Client({ name: clientName, version: MCP_DEFAULTS.clientVersion }, { capabilities: {} });
   try {
     await client.connect(transport, signal ? { signal } : {});
+    await probe(client);
     return true;
   } catch (error) {
     if (isUnauthorized(error)) return false;

@@ -1,0 +1,48 @@
+// The MCP client under test by the official conformance suite (`conformance client --command`):
+// the suite appends the URL of its test server and names the scenario in
+// MCP_CONFORMANCE_SCENARIO (MCP_CONFORMANCE_CONTEXT carries pre-registered credentials).
+// It uses the built @macstats/tools-mcp as the app does; the test plays the user's browser
+// by opening the authorization URL, whose redirect reaches the loopback listener.
+import { connectMcp, createMemoryOAuthStore, signInMcpServer } from '../../dist/index.js';
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+
+const initial = context.client_id
+  ? {
+      clientInformation: {
+        client_id: context.client_id,
+        ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+      },
+    }
+  : {};
+const store = createMemoryOAuthStore(initial);
+const browse = async (authorizationUrl) => {
+  await (await fetch(authorizationUrl)).text();
+};
+const oauth = { store: () => store };
+
+// What the app would publish as its client metadata document; the suite's fixed test value.
+const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+// Sign-in must cover what the run does: the handshake, tools/list and a call of every tool.
+const probe = async (client) => {
+  const { tools } = await client.listTools();
+  for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
+};
+
+if (scenario.startsWith('auth/')) {
+  await signInMcpServer(
+    { url, transport: 'streamable-http' },
+    { store, onAuthorizationUrl: browse, probe, clientMetadataUrl },
+  );
+}
+const connection = await connectMcp({ url, transport: 'streamable-http' }, { name: 'conformance', oauth });
+try {
+  for (const tool of connection.tools) {
+    const result = await connection.callTool(tool.name, {});
+    console.log(`${tool.name}: ${result.isError ? 'error' : 'ok'}: ${result.text.slice(0, 200)}`);
+  }
+} finally {
+  await connection.close();
+}
