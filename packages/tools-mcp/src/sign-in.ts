@@ -71,15 +71,17 @@ export async function signInMcpServer(
     if (registered && !registered.includes(redirect.url)) delete kept.clientInformation;
     await options.store.write(kept);
     const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
+    const most = options.maxAuthorizations ?? 3;
+    let shown = 0;
     const provider = createMcpOAuthProvider({
       store: options.store,
       redirectUrl: redirect.url,
       clientName,
-      onAuthorizationUrl: options.onAuthorizationUrl,
+      // The SDK asks for a URL at each refusal; past the allowed rounds nobody is shown one.
+      onAuthorizationUrl: (url) => (shown++ < most ? options.onAuthorizationUrl(url) : undefined),
       ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
     });
     const probe = options.probe ?? ((client: Client) => client.listTools());
-    const most = options.maxAuthorizations ?? 3;
     for (let round = 0; ; round++) {
       const transport = transportFor(server, provider);
       if (await succeeds(transport, clientName, probe, options.signal)) {

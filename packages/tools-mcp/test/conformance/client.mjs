@@ -22,13 +22,21 @@ const browse = async (authorizationUrl) => {
   await (await fetch(authorizationUrl)).text();
 };
 const oauth = { store: () => store };
+// Arguments that fit a tool's input schema: a number for each number, a word for each string.
+const argumentsFor = (schema) =>
+  Object.fromEntries(
+    Object.entries(schema?.properties ?? {}).map(([name, property]) => [
+      name,
+      property.type === 'number' || property.type === 'integer' ? 2 : property.type === 'boolean' ? true : 'test',
+    ]),
+  );
 
 // What the app would publish as its client metadata document; the suite's fixed test value.
 const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
 // Sign-in must cover what the run does: the handshake, tools/list and a call of every tool.
 const probe = async (client) => {
   const { tools } = await client.listTools();
-  for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
+  for (const tool of tools) await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema) });
 };
 
 if (scenario.startsWith('auth/')) {
@@ -40,7 +48,7 @@ if (scenario.startsWith('auth/')) {
 const connection = await connectMcp({ url, transport: 'streamable-http' }, { name: 'conformance', oauth });
 try {
   for (const tool of connection.tools) {
-    const result = await connection.callTool(tool.name, {});
+    const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema));
     console.log(`${tool.name}: ${result.isError ? 'error' : 'ok'}: ${result.text.slice(0, 200)}`);
   }
 } finally {
