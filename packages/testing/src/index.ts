@@ -1,5 +1,13 @@
 export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
 export { createApprovalScenario } from './approval-scenario.js';
+export {
+  CONFORMANCE_VERSION,
+  type ConformanceOutcome,
+  type ConformanceSuite,
+  listConformanceScenarios,
+  provisionConformance,
+  runConformanceScenario,
+} from './conformance-suite.js';
 export { startFakeDiscord } from './fake-discord.js';
 export { shardOfGuild } from './fake-discord-shard-routing.js';
 export type {

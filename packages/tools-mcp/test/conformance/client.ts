@@ -1,15 +1,18 @@
 // The MCP client under test by the official conformance suite (`conformance client --command`):
 // the suite appends the URL of its test server and names the scenario in
 // MCP_CONFORMANCE_SCENARIO (MCP_CONFORMANCE_CONTEXT carries pre-registered credentials).
-// It uses the built @macstats/tools-mcp as the app does; the test plays the user's browser
+// It runs @macstats/tools-mcp from source (through tsx) as the app uses it; the test plays the user's browser
 // by opening the authorization URL, whose redirect reaches the loopback listener.
-import { connectMcp, createMemoryOAuthStore, signInMcpServer } from '../../dist/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectMcp, createMemoryOAuthStore, type McpOAuthState, signInMcpServer } from '../../src/index.js';
 
-const url = process.argv.at(-1);
+type Schema = { properties?: Record<string, { type?: string }> } | undefined;
+
+const url = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
-const initial = context.client_id
+const initial: McpOAuthState = context.client_id
   ? {
       clientInformation: {
         client_id: context.client_id,
@@ -18,25 +21,30 @@ const initial = context.client_id
     }
   : {};
 const store = createMemoryOAuthStore(initial);
-const browse = async (authorizationUrl) => {
+const browse = async (authorizationUrl: URL) => {
   await (await fetch(authorizationUrl)).text();
 };
 const oauth = { store: () => store };
 // Arguments that fit a tool's input schema: a number for each number, a word for each string.
-const argumentsFor = (schema) =>
+const argumentsFor = (schema: Schema): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(schema?.properties ?? {}).map(([name, property]) => [
       name,
-      property.type === 'number' || property.type === 'integer' ? 2 : property.type === 'boolean' ? true : 'test',
+      property.type === 'number' || property.type === 'integer'
+        ? 2
+        : property.type === 'boolean'
+          ? true
+          : 'test',
     ]),
   );
 
 // What the app would publish as its client metadata document; the suite's fixed test value.
 const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
 // Sign-in must cover what the run does: the handshake, tools/list and a call of every tool.
-const probe = async (client) => {
+const probe = async (client: Client) => {
   const { tools } = await client.listTools();
-  for (const tool of tools) await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema) });
+  for (const tool of tools)
+    await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema as Schema) });
 };
 
 if (scenario.startsWith('auth/')) {
@@ -48,7 +56,7 @@ if (scenario.startsWith('auth/')) {
 const connection = await connectMcp({ url, transport: 'streamable-http' }, { name: 'conformance', oauth });
 try {
   for (const tool of connection.tools) {
-    const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema));
+    const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema as Schema));
     console.log(`${tool.name}: ${result.isError ? 'error' : 'ok'}: ${result.text.slice(0, 200)}`);
   }
 } finally {
