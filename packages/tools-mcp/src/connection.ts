@@ -7,6 +7,7 @@ import {
   silentLogger,
   type ToolResult,
 } from '@macstats/core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
@@ -59,7 +60,7 @@ export class McpConnection {
   #open: OpenClient | undefined;
   #connecting: Promise<OpenClient> | undefined;
   #oauth: McpConnectOAuthOptions | undefined;
-  #provider: McpOAuthProvider | undefined;
+  #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
   /** Every tool of the last `tools/list`, those withheld for a changed definition included. */
@@ -89,10 +90,9 @@ export class McpConnection {
     this.name = this.#settings.name;
     if (oauth && isUrlServer(server)) {
       this.#oauth = oauth;
-      this.#provider = createMcpOAuthProvider({
-        store: oauth.store(this.name),
-        clientName: this.#settings.clientName,
-      });
+      this.#provider =
+        oauth.provider?.(this.name) ??
+        createMcpOAuthProvider({ store: oauth.store(this.name), clientName: this.#settings.clientName });
     }
     this.#backoff = new RestartBackoff(
       this.#settings.restartBackoffMs,

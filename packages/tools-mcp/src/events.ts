@@ -1,4 +1,5 @@
 import type { Logger } from '@macstats/core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpOAuthStore } from './oauth-store.js';
 import type { McpTransportKind } from './open-client.js';
 import type { McpPins } from './pins.js';
@@ -67,6 +68,11 @@ export interface McpConnectOptions {
 export interface McpConnectOAuthOptions {
   /** The store of a server's registration and tokens, by server name (e.g. a 0600 file per server). */
   store(server: string): McpOAuthStore;
+  /**
+   * Another OAuth client provider for a server, e.g. the SDK's `ClientCredentialsProvider` for a
+   * machine-to-machine grant; `undefined` keeps the browser sign-in over `store`. Default: none.
+   */
+  provider?(server: string): OAuthClientProvider | undefined;
   /** What the user should do to sign in, e.g. `run "macstats mcp login github"`. */
   signInHint?(server: string): string;
 }

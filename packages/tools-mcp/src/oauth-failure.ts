@@ -17,7 +17,7 @@ export function isUnauthorized(error: unknown): boolean {
  */
 export function signInFailure(
   error: unknown,
-  provider: McpOAuthProvider | undefined,
+  provider: Partial<Pick<McpOAuthProvider, 'signInReason'>> | undefined,
   server: string,
   hint: ((server: string) => string) | undefined,
 ): string | undefined {

@@ -36,18 +36,17 @@ const passing = [
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
+  // Machine-to-machine grants, through `oauth.provider` and the SDK's providers.
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
 ];
 
 /** Scenarios our client does not pass on purpose, and why. */
 const declined: Record<string, string> = {
   'elicitation-sep1034-client-defaults':
     'the library client declines elicitation: a tool call cannot stop to ask the user a question',
-  'auth/client-credentials-jwt':
-    'machine-to-machine grants (an extension) are not offered: macstats signs in a person, in a browser',
-  'auth/client-credentials-basic':
-    'machine-to-machine grants (an extension) are not offered: macstats signs in a person, in a browser',
   'auth/cross-app-access-complete-flow':
-    'enterprise cross-app access (an extension) needs an identity provider token macstats does not have',
+    'enterprise-managed authorization (SEP-990, an extension) trades an enterprise identity provider token, which macstats is never given',
 };
 
 const here = dirname(fileURLToPath(import.meta.url));

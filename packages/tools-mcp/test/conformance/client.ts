@@ -3,6 +3,10 @@
 // MCP_CONFORMANCE_SCENARIO (MCP_CONFORMANCE_CONTEXT carries pre-registered credentials).
 // It runs @macstats/tools-mcp from source (through tsx) as the app uses it; the test plays the user's browser
 // by opening the authorization URL, whose redirect reaches the loopback listener.
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectMcp, createMemoryOAuthStore, type McpOAuthState, signInMcpServer } from '../../src/index.js';
 
@@ -24,7 +28,24 @@ const store = createMemoryOAuthStore(initial);
 const browse = async (authorizationUrl: URL) => {
   await (await fetch(authorizationUrl)).text();
 };
-const oauth = { store: () => store };
+// Machine-to-machine scenarios: the app passes the SDK's client-credentials providers.
+const provider = () => {
+  if (scenario === 'auth/client-credentials-basic') {
+    return new ClientCredentialsProvider({
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+    });
+  }
+  if (scenario === 'auth/client-credentials-jwt') {
+    return new PrivateKeyJwtProvider({
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+      algorithm: context.signing_algorithm ?? 'ES256',
+    });
+  }
+  return undefined;
+};
+const oauth = { store: () => store, provider };
 // Arguments that fit a tool's input schema: a number for each number, a word for each string.
 const argumentsFor = (schema: Schema): Record<string, unknown> =>
   Object.fromEntries(
@@ -47,7 +68,7 @@ const probe = async (client: Client) => {
     await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema as Schema) });
 };
 
-if (scenario.startsWith('auth/')) {
+if (scenario.startsWith('auth/') && !provider()) {
   await signInMcpServer(
     { url, transport: 'streamable-http' },
     { store, onAuthorizationUrl: browse, probe, clientMetadataUrl },
