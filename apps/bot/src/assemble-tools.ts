@@ -4,7 +4,13 @@ import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
 import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
 import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
 import { createFetchUrlTool } from '@macstats/tools-fetch';
-import { connectMcpServers, loadMcpPins, loadMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import {
+  connectMcpServers,
+  createDecliningElicitation,
+  loadMcpPins,
+  loadMcpServers,
+  type McpServerSet,
+} from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
 import { type AppConfig, paths } from './app-config.js';
@@ -124,6 +130,16 @@ export async function assembleTools(
         logger,
         pins,
         oauth: mcpOAuthOptions(config),
+        // Questions a server asks mid-call are declined, and logged with the reason: the Discord
+        // and dashboard approval surfaces do not carry them yet, and a scheduled run has nobody.
+        elicitation: createDecliningElicitation(
+          'nobody can answer an MCP server question here yet',
+          (question, reason) =>
+            logger.info(
+              { server: question.server, question: question.message.slice(0, 200), reason },
+              'MCP question declined',
+            ),
+        ),
         onEvent: (event) => {
           if (event.type === 'server-fail' && event.signIn) signIn.set(event.server, event.reason);
         },

@@ -11,6 +11,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
+import type { McpElicitationHandler } from './elicitation.js';
 import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
@@ -38,7 +39,9 @@ export interface McpCallOptions {
   displayName?: string;
 }
 
-type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins' | 'oauth'>> &
+type Settings = Required<
+  Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins' | 'oauth' | 'elicitation'>
+> &
   Pick<McpConnectOptions, 'onEvent'>;
 
 /**
@@ -60,6 +63,7 @@ export class McpConnection {
   #open: OpenClient | undefined;
   #connecting: Promise<OpenClient> | undefined;
   #oauth: McpConnectOAuthOptions | undefined;
+  readonly #elicitation: McpElicitationHandler | undefined;
   #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
@@ -80,7 +84,8 @@ export class McpConnection {
    *   is not http(s).
    */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
-    const { logger, trust, pins, oauth, ...rest } = options;
+    const { logger, trust, pins, oauth, elicitation, ...rest } = options;
+    this.#elicitation = elicitation;
     validateServer(server);
     this.trusted = trust === true;
     this.#pins = pins;
@@ -304,6 +309,7 @@ export class McpConnection {
         clientVersion: this.#settings.clientVersion,
         knownKind: this.#kind,
         authProvider: this.#provider,
+        elicitation: this.#elicitation,
         prepare: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
             this.#onToolsChanged(client),

@@ -1,5 +1,6 @@
 import type { Logger } from '@macstats/core';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { McpElicitationHandler } from './elicitation.js';
 import type { McpOAuthStore } from './oauth-store.js';
 import type { McpTransportKind } from './open-client.js';
 import type { McpPins } from './pins.js';
@@ -62,6 +63,12 @@ export interface McpConnectOptions {
    * Default: none, and such a server fails with `MCP_AUTH_REQUIRED`.
    */
   oauth?: McpConnectOAuthOptions;
+  /**
+   * Answers servers' questions to the user in the middle of a call (MCP elicitation): route them
+   * to an approval surface, or decline them with `createDecliningElicitation(reason)` where
+   * nobody can answer. Default: none, and the client does not offer elicitation to servers.
+   */
+  elicitation?: McpElicitationHandler;
 }
 
 /** Where each server's sign-in is stored and what to tell the user when one is needed. */

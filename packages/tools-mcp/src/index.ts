@@ -3,6 +3,11 @@ export { connectMcp } from './connect-mcp.js';
 export { type McpCallOptions, McpConnection, type McpConnectionStatus } from './connection.js';
 export { MCP_DEFAULTS } from './defaults.js';
 export { describeParameters } from './describe-schema.js';
+export {
+  createDecliningElicitation,
+  type McpElicitation,
+  type McpElicitationHandler,
+} from './elicitation.js';
 export type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 export { formatCallResult } from './format-result.js';
 export {

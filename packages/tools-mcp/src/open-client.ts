@@ -5,7 +5,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { trackChild, untrackChild } from './child-registry.js';
+import type { McpElicitationHandler } from './elicitation.js';
 import { isUnauthorized } from './oauth-failure.js';
 import {
   commandLineOf,
@@ -40,6 +42,8 @@ export interface OpenClientOptions {
   knownKind?: McpTransportKind | undefined;
   /** Signs in to a server that requires the MCP authorization flow. */
   authProvider?: OAuthClientProvider | undefined;
+  /** Answers servers' questions to the user; when absent, elicitation is not offered. */
+  elicitation?: McpElicitationHandler | undefined;
   /** Called on a fresh client before it connects: notification handlers go here. */
   prepare(client: Client): void;
   /** Called when the transport closes without `close()`: the server died or hung up. */
@@ -143,10 +147,19 @@ async function connectWith(
   options: OpenClientOptions,
   onTransportClose?: () => void,
 ): Promise<{ client: Client; kind: McpTransportKind }> {
+  const { elicitation } = options;
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
-    { capabilities: {} },
+    { capabilities: elicitation ? { elicitation: { form: {} } } : {} },
   );
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      elicitation(
+        { server: options.name, message: request.params.message, params: request.params },
+        extra.signal,
+      ),
+    );
+  }
   options.prepare(client);
   let connected = false;
   let closedByUs = false;
