@@ -509,6 +509,33 @@ ${exitCodes(['0  pinned', '1  the server did not answer', '2  no such server'])}
     ),
   );
 
+mcp
+  .command('login')
+  .argument('<server>', 'the remote server, as named in mcp.json (or "default" for MCP_SERVER_URL)')
+  .description('sign in to a remote MCP server that requires it (the MCP authorization flow, OAuth 2.1)')
+  .option(
+    '--port <n>',
+    'the loopback port the browser comes back to (0 picks a free one)',
+    integerIn(0, 65535, '--port'),
+    0,
+  )
+  .addHelpText(
+    'after',
+    `
+Prints a URL to open in a browser; after you approve there, the browser comes back to
+127.0.0.1 and the tokens are kept in $MACSTATS_HOME/mcp-auth/<server>.json (mode 0600).
+Connections refresh them; when that fails they say so and ask you to run this again.
+${exitCodes(['0  signed in (or the server needs no sign-in)', '1  the sign-in failed', '2  no such remote server', '130  stopped before the browser came back'])}`,
+  )
+  .action((server: string, options: { port: number }) =>
+    run('file-only', async (config, io) =>
+      (await import('./commands/mcp-login-command.js')).mcpLoginCommand(config, io, server, {
+        port: options.port,
+        signal: stopSignalFromProcess(),
+      }),
+    ),
+  );
+
 // Tasks: macstats task add|list|show|cancel|resume.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
 

@@ -6,6 +6,7 @@ import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/too
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
+import { mcpOAuthOptions } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {
@@ -123,7 +124,9 @@ async function mcpServers(
     omitted.push(none);
     return { mcp: undefined, problems: [] };
   }
-  const { connectMcpServers, loadMcpPins, loadMcpServers } = await import('@macstats/tools-mcp');
+  const { connectMcpServers, createDecliningElicitation, loadMcpPins, loadMcpServers } = await import(
+    '@macstats/tools-mcp'
+  );
   const { servers, errors } = await loadMcpServers({ file, environment });
   const problems = [...errors];
   if (servers.length === 0) {
@@ -139,9 +142,31 @@ async function mcpServers(
     omitted.push({ name: 'MCP', reason: 'the pinned MCP tool definitions cannot be read' });
     return { mcp: undefined, problems };
   }
-  const mcp = await connectMcpServers(servers, { logger, pins });
+  // A server that wants sign-in says so in the note, rather than "not answering".
+  const signIn = new Map<string, string>();
+  const mcp = await connectMcpServers(servers, {
+    logger,
+    pins,
+    oauth: await mcpOAuthOptions(settings.home),
+    // Questions a server asks mid-call are declined, and logged with the reason: the Discord
+    // and dashboard approval surfaces do not carry them yet, and a scheduled run has nobody.
+    elicitation: createDecliningElicitation(
+      'nobody can answer an MCP server question here yet',
+      (question, reason) =>
+        logger.info(
+          { server: question.server, question: question.message.slice(0, 200), reason },
+          'MCP question declined',
+        ),
+    ),
+    onEvent: (event) => {
+      if (event.type === 'server-fail' && event.signIn) signIn.set(event.server, event.reason);
+    },
+  });
   for (const [name, connection] of mcp.connections) {
-    if (connection.status !== 'connected')
+    const reason = signIn.get(name);
+    if (connection.status !== 'connected' && reason)
+      problems.push(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`);
+    else if (connection.status !== 'connected')
       problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
     if (connection.withheld.length > 0)
       problems.push(

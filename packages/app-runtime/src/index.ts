@@ -6,6 +6,7 @@ export {
   type OmittedTool,
   type ToolSettings,
 } from './configured-tools.js';
+export { mcpAuthFile, mcpOAuthOptions } from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';
 export {

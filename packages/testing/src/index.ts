@@ -1,5 +1,13 @@
 export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
 export { createApprovalScenario } from './approval-scenario.js';
+export {
+  CONFORMANCE_VERSION,
+  type ConformanceOutcome,
+  type ConformanceSuite,
+  listConformanceScenarios,
+  provisionConformance,
+  runConformanceScenario,
+} from './conformance-suite.js';
 export { startFakeDiscord } from './fake-discord.js';
 export { shardOfGuild } from './fake-discord-shard-routing.js';
 export type {
@@ -24,6 +32,8 @@ export type {
   FakeDiscordThreadOptions,
   FakeDiscordUser,
 } from './fake-discord-types.js';
+export type { FakeOAuthRecord } from './fake-oauth-authority.js';
+export { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from './fake-oauth-mcp-server.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';
 export type {
   FakeChatRequest,

@@ -11,7 +11,8 @@ import type { McpServerSpec } from './server-spec.js';
  *   `env`), `{ command, args }`, or `{ url }` (Streamable HTTP, falling back to SSE).
  * @throws MacstatsError `MCP_CONNECT_FAILED` when the server cannot be started or reached, or
  *   its `tools/list` fails; `MCP_CONFIG_INVALID` for a stdio form with no command or a URL
- *   that is not http(s).
+ *   that is not http(s); `MCP_AUTH_REQUIRED` when the server requires sign-in and no valid
+ *   token is stored (the message says so, with `options.oauth.signInHint`).
  *
  * @example
  * ```ts
@@ -30,6 +31,10 @@ export async function connectMcp(
     await connection.connect();
   } catch (error) {
     await connection.close();
+    // A sign-in sentence already names the server and says what to do.
+    if (MacstatsError.isInstance(error) && error.code === 'MCP_AUTH_REQUIRED') {
+      throw new MacstatsError('MCP_AUTH_REQUIRED', `${capitalize(error.message)}.`, { cause: error });
+    }
     const reason = MacstatsError.isInstance(error) ? error.message : String(error);
     throw new MacstatsError(
       'MCP_CONNECT_FAILED',
@@ -38,4 +43,8 @@ export async function connectMcp(
     );
   }
   return connection;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

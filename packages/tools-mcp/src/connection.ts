@@ -7,14 +7,18 @@ import {
   silentLogger,
   type ToolResult,
 } from '@macstats/core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from './defaults.js';
-import type { McpConnectOptions, McpEvent } from './events.js';
+import type { McpElicitationHandler } from './elicitation.js';
+import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
 import { fetchToolList } from './list-tools.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
+import { isUnauthorized, signInFailure } from './oauth-failure.js';
+import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { checkPins, type McpPins } from './pins.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -35,7 +39,9 @@ export interface McpCallOptions {
   displayName?: string;
 }
 
-type Settings = Required<Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins'>> &
+type Settings = Required<
+  Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins' | 'oauth' | 'elicitation'>
+> &
   Pick<McpConnectOptions, 'onEvent'>;
 
 /**
@@ -56,6 +62,9 @@ export class McpConnection {
   readonly #closing = new AbortController();
   #open: OpenClient | undefined;
   #connecting: Promise<OpenClient> | undefined;
+  #oauth: McpConnectOAuthOptions | undefined;
+  readonly #elicitation: McpElicitationHandler | undefined;
+  #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
   #kind: McpTransportKind | undefined;
   #tools: McpToolInfo[] | undefined;
   /** Every tool of the last `tools/list`, those withheld for a changed definition included. */
@@ -75,7 +84,8 @@ export class McpConnection {
    *   is not http(s).
    */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
-    const { logger, trust, pins, ...rest } = options;
+    const { logger, trust, pins, oauth, elicitation, ...rest } = options;
+    this.#elicitation = elicitation;
     validateServer(server);
     this.trusted = trust === true;
     this.#pins = pins;
@@ -83,6 +93,12 @@ export class McpConnection {
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
     this.name = this.#settings.name;
+    if (oauth && isUrlServer(server)) {
+      this.#oauth = oauth;
+      this.#provider =
+        oauth.provider?.(this.name) ??
+        createMcpOAuthProvider({ store: oauth.store(this.name), clientName: this.#settings.clientName });
+    }
     this.#backoff = new RestartBackoff(
       this.#settings.restartBackoffMs,
       this.#settings.maxRestartBackoffMs,
@@ -292,6 +308,8 @@ export class McpConnection {
         clientName: this.#settings.clientName,
         clientVersion: this.#settings.clientVersion,
         knownKind: this.#kind,
+        authProvider: this.#provider,
+        elicitation: this.#elicitation,
         prepare: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
             this.#onToolsChanged(client),
@@ -329,8 +347,11 @@ export class McpConnection {
         { server: this.name, at: this.description, reason, failures: this.#backoff.failures },
         'MCP server could not be reached',
       );
-      this.#emit({ type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs });
-      throw new MacstatsError('MCP_CONNECT_FAILED', reason, { cause: error });
+      const signIn = isUnauthorized(error);
+      const fail = { type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs } as const;
+      this.#emit(signIn ? { ...fail, signIn } : fail);
+      const code = signIn ? 'MCP_AUTH_REQUIRED' : 'MCP_CONNECT_FAILED';
+      throw new MacstatsError(code, reason, { cause: error });
     }
   }
 
@@ -414,6 +435,8 @@ export class McpConnection {
   }
 
   #reason(error: unknown): string {
+    const signIn = signInFailure(error, this.#provider, this.name, this.#oauth?.signInHint);
+    if (signIn) return signIn;
     const reason = failureReason(error);
     const text = isUrlServer(this.#server) ? redactUrl(reason, this.#server.url) : reason;
     return text || errorText(error);

@@ -1,4 +1,7 @@
 import type { Logger } from '@macstats/core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { McpElicitationHandler } from './elicitation.js';
+import type { McpOAuthStore } from './oauth-store.js';
 import type { McpTransportKind } from './open-client.js';
 import type { McpPins } from './pins.js';
 
@@ -6,7 +9,14 @@ import type { McpPins } from './pins.js';
 export type McpEvent =
   | { type: 'server-connect'; server: string; transport: McpTransportKind; tools: number; pid?: number }
   | { type: 'server-exit'; server: string; reason: string }
-  | { type: 'server-fail'; server: string; reason: string; retryInMs: number }
+  | {
+      type: 'server-fail';
+      server: string;
+      reason: string;
+      retryInMs: number;
+      /** True when the server wants the user to sign in (`macstats mcp login`) before it answers. */
+      signIn?: boolean;
+    }
   | { type: 'tools-change'; server: string; tools: number }
   | { type: 'tools-withheld'; server: string; tools: string[] }
   | { type: 'call-retry'; server: string; tool: string; reason: string };
@@ -48,4 +58,28 @@ export interface McpConnectOptions {
    * Default: no pinning.
    */
   pins?: McpPins;
+  /**
+   * Sign-in for servers reached over HTTP that require the MCP authorization flow (OAuth 2.1).
+   * Default: none, and such a server fails with `MCP_AUTH_REQUIRED`.
+   */
+  oauth?: McpConnectOAuthOptions;
+  /**
+   * Answers servers' questions to the user in the middle of a call (MCP elicitation): route them
+   * to an approval surface, or decline them with `createDecliningElicitation(reason)` where
+   * nobody can answer. Default: none, and the client does not offer elicitation to servers.
+   */
+  elicitation?: McpElicitationHandler;
+}
+
+/** Where each server's sign-in is stored and what to tell the user when one is needed. */
+export interface McpConnectOAuthOptions {
+  /** The store of a server's registration and tokens, by server name (e.g. a 0600 file per server). */
+  store(server: string): McpOAuthStore;
+  /**
+   * Another OAuth client provider for a server, e.g. the SDK's `ClientCredentialsProvider` for a
+   * machine-to-machine grant; `undefined` keeps the browser sign-in over `store`. Default: none.
+   */
+  provider?(server: string): OAuthClientProvider | undefined;
+  /** What the user should do to sign in, e.g. `run "macstats mcp login github"`. */
+  signInHint?(server: string): string;
 }

@@ -3,7 +3,12 @@ export { connectMcp } from './connect-mcp.js';
 export { type McpCallOptions, McpConnection, type McpConnectionStatus } from './connection.js';
 export { MCP_DEFAULTS } from './defaults.js';
 export { describeParameters } from './describe-schema.js';
-export type { McpConnectOptions, McpEvent } from './events.js';
+export {
+  createDecliningElicitation,
+  type McpElicitation,
+  type McpElicitationHandler,
+} from './elicitation.js';
+export type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 export { formatCallResult } from './format-result.js';
 export {
   loadMcpConfig,
@@ -15,6 +20,18 @@ export {
   parseMcpConfig,
 } from './mcp-config.js';
 export type { McpTool } from './mcp-tool.js';
+export {
+  createMcpOAuthProvider,
+  type McpOAuthProvider,
+  type McpOAuthProviderOptions,
+  type McpSignInReason,
+} from './oauth-provider.js';
+export {
+  createFileOAuthStore,
+  createMemoryOAuthStore,
+  type McpOAuthState,
+  type McpOAuthStore,
+} from './oauth-store.js';
 export type { McpTransportKind } from './open-client.js';
 export { checkPins, createMemoryPins, loadMcpPins, type McpPins, toolFingerprint } from './pins.js';
 export { connectMcpServers, type McpServerSet, type McpSetToolInfo } from './server-set.js';
@@ -26,4 +43,5 @@ export {
   type McpUrlServer,
   parseStdioCommand,
 } from './server-spec.js';
+export { type McpSignInOptions, type McpSignInResult, signInMcpServer } from './sign-in.js';
 export type { McpToolInfo } from './tool-info.js';

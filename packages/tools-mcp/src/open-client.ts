@@ -1,10 +1,14 @@
 import { type Logger, redactUrl } from '@macstats/core';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { trackChild, untrackChild } from './child-registry.js';
+import type { McpElicitationHandler } from './elicitation.js';
+import { isUnauthorized } from './oauth-failure.js';
 import {
   commandLineOf,
   isUrlServer,
@@ -36,6 +40,10 @@ export interface OpenClientOptions {
   clientVersion: string;
   /** Transport of an earlier successful connection, so a reconnect skips the fallback. */
   knownKind?: McpTransportKind | undefined;
+  /** Signs in to a server that requires the MCP authorization flow. */
+  authProvider?: OAuthClientProvider | undefined;
+  /** Answers servers' questions to the user; when absent, elicitation is not offered. */
+  elicitation?: McpElicitationHandler | undefined;
   /** Called on a fresh client before it connects: notification handlers go here. */
   prepare(client: Client): void;
   /** Called when the transport closes without `close()`: the server died or hung up. */
@@ -52,10 +60,12 @@ export async function openClient(server: McpServerSpec, options: OpenClientOptio
   if (!isUrlServer(server)) return openStdio(server, options);
   const url = new URL(server.url);
   const wanted = server.transport ?? 'auto';
-  const requestInit = server.headers ? { headers: server.headers } : undefined;
-  const streamable = () =>
-    new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {}) as Transport;
-  const sse = () => new SSEClientTransport(url, requestInit ? { requestInit } : {}) as Transport;
+  const transportOptions = {
+    ...(server.headers ? { requestInit: { headers: server.headers } } : {}),
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  };
+  const streamable = () => new StreamableHTTPClientTransport(url, transportOptions) as Transport;
+  const sse = () => new SSEClientTransport(url, transportOptions) as Transport;
 
   if (wanted === 'sse' || (wanted === 'auto' && options.knownKind === 'sse')) {
     return { ...(await connectWith(sse(), 'sse', options)), stderrTail: () => [] };
@@ -63,7 +73,8 @@ export async function openClient(server: McpServerSpec, options: OpenClientOptio
   try {
     return { ...(await connectWith(streamable(), 'streamable-http', options)), stderrTail: () => [] };
   } catch (error) {
-    if (wanted !== 'auto' || options.signal.aborted) throw error;
+    // A server that wants sign-in speaks Streamable HTTP: falling back would hide that.
+    if (wanted !== 'auto' || options.signal.aborted || isUnauthorized(error)) throw error;
     options.logger.debug(
       { server: options.name, reason: redactUrl(String(error), server.url) },
       'MCP server did not take Streamable HTTP; trying SSE',
@@ -136,10 +147,19 @@ async function connectWith(
   options: OpenClientOptions,
   onTransportClose?: () => void,
 ): Promise<{ client: Client; kind: McpTransportKind }> {
+  const { elicitation } = options;
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
-    { capabilities: {} },
+    { capabilities: elicitation ? { elicitation: { form: {} } } : {} },
   );
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      elicitation(
+        { server: options.name, message: request.params.message, params: request.params },
+        extra.signal,
+      ),
+    );
+  }
   options.prepare(client);
   let connected = false;
   let closedByUs = false;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { mcpOAuthOptions } from '@macstats/app-runtime';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
@@ -342,7 +343,7 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
     });
     return checks;
   }
-  const set = await connectMcpServers(servers);
+  const set = await connectMcpServers(servers, { oauth: await mcpOAuthOptions(config.home) });
   try {
     for (const [name, connection] of set.connections) {
       try {
@@ -355,7 +356,10 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
         checks.push({
           status: 'fail',
           text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix: 'check its command or URL',
+          fix:
+            (error as { code?: string }).code === 'MCP_AUTH_REQUIRED'
+              ? `macstats mcp login ${name}`
+              : 'check its command or URL',
         });
       }
     }

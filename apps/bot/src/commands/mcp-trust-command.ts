@@ -1,3 +1,4 @@
+import { mcpOAuthOptions } from '@macstats/app-runtime';
 import { connectMcpServers, loadMcpPins, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -20,7 +21,11 @@ export async function mcpTrustCommand(config: AppConfig, io: CommandIo, server: 
     return EXIT.usage;
   }
   const pins = await loadMcpPins(paths(config).mcpPins);
-  const set = await connectMcpServers([named], { logger: io.logger, pins });
+  const set = await connectMcpServers([named], {
+    logger: io.logger,
+    pins,
+    oauth: await mcpOAuthOptions(config.home),
+  });
   try {
     const connection = set.connections.get(server);
     if (connection?.status !== 'connected') {

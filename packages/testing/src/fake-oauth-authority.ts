@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from './http-helpers.js';
+
+interface PendingCode {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  resource: string | undefined;
+}
+
+/** What the fake authorization server has seen, for assertions. */
+export interface FakeOAuthRecord {
+  /** Client registrations received at `/register`. */
+  registrations: number;
+  /** Grant types of every successful `/token` request, in order. */
+  grants: string[];
+  /** `resource` parameters of every authorization request (RFC 8707). */
+  resources: (string | undefined)[];
+}
+
+const token = () => randomBytes(16).toString('base64url');
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+}
+
+/**
+ * The authorization-server half of the fake: dynamic registration, an authorization endpoint
+ * that approves at once (the test plays the user's browser), PKCE (S256) code exchange and
+ * refresh-token rotation.
+ */
+export class FakeOAuthAuthority {
+  readonly record: FakeOAuthRecord = { registrations: 0, grants: [], resources: [] };
+  readonly #clients = new Map<string, string[]>();
+  readonly #codes = new Map<string, PendingCode>();
+  readonly #access = new Set<string>();
+  readonly #refresh = new Map<string, string>();
+
+  constructor(readonly base: () => string) {}
+
+  /** True for an access token this server issued and has not expired. */
+  isValid(accessToken: string): boolean {
+    return this.#access.has(accessToken);
+  }
+
+  /** Expires every access token, as time passing would; refresh tokens still work. */
+  expireAccessTokens(): void {
+    this.#access.clear();
+  }
+
+  /** Revokes every refresh token: the next expiry needs a new sign-in. */
+  revokeRefreshTokens(): void {
+    this.#refresh.clear();
+  }
+
+  metadata(): Record<string, unknown> {
+    const base = this.base();
+    return {
+      issuer: base,
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/token`,
+      registration_endpoint: `${base}/register`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+    };
+  }
+
+  async register(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readJson(request);
+    const redirects = Array.isArray(body.redirect_uris) ? body.redirect_uris.map(String) : [];
+    if (redirects.length === 0) {
+      sendJson(response, 400, {
+        error: 'invalid_redirect_uri',
+        error_description: 'redirect_uris is required',
+      });
+      return;
+    }
+    const clientId = token();
+    this.#clients.set(clientId, redirects);
+    this.record.registrations++;
+    sendJson(response, 201, {
+      ...body,
+      client_id: clientId,
+      client_id_issued_at: Math.floor(Date.now() / 1000),
+      token_endpoint_auth_method: 'none',
+    });
+  }
+
+  authorize(url: URL, response: ServerResponse): void {
+    const clientId = url.searchParams.get('client_id') ?? '';
+    const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+    const challenge = url.searchParams.get('code_challenge') ?? '';
+    const registered = this.#clients.get(clientId);
+    if (!registered?.includes(redirectUri)) {
+      sendJson(response, 400, {
+        error: 'invalid_request',
+        error_description: 'unknown client or redirect_uri',
+      });
+      return;
+    }
+    const target = new URL(redirectUri);
+    const state = url.searchParams.get('state');
+    if (state) target.searchParams.set('state', state);
+    if (url.searchParams.get('code_challenge_method') !== 'S256' || challenge === '') {
+      target.searchParams.set('error', 'invalid_request');
+      target.searchParams.set('error_description', 'PKCE S256 is required');
+    } else {
+      const code = token();
+      const resource = url.searchParams.get('resource') ?? undefined;
+      this.record.resources.push(resource);
+      this.#codes.set(code, { clientId, redirectUri, challenge, resource });
+      target.searchParams.set('code', code);
+    }
+    response.writeHead(302, { location: target.href }).end();
+  }
+
+  async token(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const form = await readForm(request);
+    const grant = form.get('grant_type') ?? '';
+    const clientId = form.get('client_id') ?? '';
+    const refuse = (description: string) =>
+      sendJson(response, 400, { error: 'invalid_grant', error_description: description });
+    if (grant === 'authorization_code') {
+      const pending = this.#codes.get(form.get('code') ?? '');
+      this.#codes.delete(form.get('code') ?? '');
+      const verifier = form.get('code_verifier') ?? '';
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      if (!pending || pending.clientId !== clientId) return refuse('unknown code');
+      if (pending.redirectUri !== form.get('redirect_uri')) return refuse('redirect_uri differs');
+      if (pending.challenge !== challenge) return refuse('PKCE verification failed');
+    } else if (grant === 'refresh_token') {
+      const refresh = form.get('refresh_token') ?? '';
+      if (this.#refresh.get(refresh) !== clientId) return refuse('unknown refresh token');
+      this.#refresh.delete(refresh);
+    } else {
+      sendJson(response, 400, { error: 'unsupported_grant_type' });
+      return;
+    }
+    const access = token();
+    const refresh = token();
+    this.#access.add(access);
+    this.#refresh.set(refresh, clientId);
+    this.record.grants.push(grant);
+    sendJson(response, 200, {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: refresh,
+    });
+  }
+}

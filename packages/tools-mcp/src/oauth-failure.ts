@@ -1,0 +1,29 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { McpOAuthProvider } from './oauth-provider.js';
+
+/** True when the error, or one of its causes, is the SDK's "sign-in required" error. */
+export function isUnauthorized(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof UnauthorizedError) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * The sentence for a server that cannot be used until the user signs in, or `undefined` when
+ * the error is not about sign-in: `MCP server "github" needs sign-in: run "macstats mcp login github".`
+ */
+export function signInFailure(
+  error: unknown,
+  provider: Partial<Pick<McpOAuthProvider, 'signInReason'>> | undefined,
+  server: string,
+  hint: ((server: string) => string) | undefined,
+): string | undefined {
+  if (!provider || !isUnauthorized(error)) return undefined;
+  const how = hint ? `: ${hint(server)}` : '';
+  return provider.signInReason === 'expired'
+    ? `the sign-in to MCP server "${server}" has expired and could not be refreshed; sign in again${how}`
+    : `MCP server "${server}" needs sign-in${how}`;
+}

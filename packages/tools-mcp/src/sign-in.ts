@@ -1,0 +1,144 @@
+import { MacstatsError } from '@macstats/core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { MCP_DEFAULTS } from './defaults.js';
+import { listenForRedirect } from './loopback-redirect.js';
+import { isUnauthorized } from './oauth-failure.js';
+import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
+import type { McpOAuthStore } from './oauth-store.js';
+import type { McpUrlServer } from './server-spec.js';
+
+/** Options of `signInMcpServer`. */
+export interface McpSignInOptions {
+  /** Where the registration and tokens of this server are kept. */
+  store: McpOAuthStore;
+  /** Called with the URL the user must open in a browser: print it, show it, or open it. */
+  onAuthorizationUrl(url: URL): void | Promise<void>;
+  /** Loopback port of the redirect; default 0 (any free port). */
+  redirectPort?: number;
+  /** Cancels the sign-in (e.g. Ctrl-C, or a deadline). */
+  signal?: AbortSignal;
+  /** How the client names itself to the server; default `'macstats-agent'`. */
+  clientName?: string;
+  /**
+   * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
+   * Document): used as the client id by servers that accept it, instead of registering. Default: none.
+   */
+  clientMetadataUrl?: string;
+  /** What must succeed once signed in; default: the MCP handshake and `tools/list`. */
+  probe?(client: Client): Promise<unknown>;
+  /** Most authorizations in one sign-in (a server may ask again for more scope); default 3. */
+  maxAuthorizations?: number;
+}
+
+/** How a sign-in ended. */
+export interface McpSignInResult {
+  /** `'signed-in'`, or `'not-needed'` when the server answered without asking for sign-in. */
+  status: 'signed-in' | 'not-needed';
+}
+
+/**
+ * Signs in to an MCP server that requires the MCP authorization flow: discovers its
+ * authorization server, registers this client, hands the user an authorization URL (PKCE),
+ * waits for the browser's redirect on a loopback port, exchanges the code for tokens and keeps
+ * them in `store`. Earlier tokens of the server are replaced. A server that asks for more scope
+ * after the first authorization gets another round, up to `maxAuthorizations`.
+ *
+ * @throws MacstatsError `MCP_AUTH_FAILED` when the authorization server refuses, the redirect's
+ *   state does not match, or the server still refuses after the allowed authorizations.
+ *
+ * @example
+ * ```ts
+ * await signInMcpServer({ url }, { store: createFileOAuthStore(file), onAuthorizationUrl: (u) => print(u) });
+ * ```
+ */
+export async function signInMcpServer(
+  server: McpUrlServer,
+  options: McpSignInOptions,
+): Promise<McpSignInResult> {
+  const redirect = await listenForRedirect(options.redirectPort ?? 0);
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(options.signal?.reason ?? new Error('aborted'));
+    if (options.signal?.aborted) fail();
+    options.signal?.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    const { tokens: _old, ...kept } = await options.store.read();
+    const registered = (kept.clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris;
+    // A registration made for another loopback port would be refused with this redirect.
+    if (registered && !registered.includes(redirect.url)) delete kept.clientInformation;
+    await options.store.write(kept);
+    const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
+    const most = options.maxAuthorizations ?? 3;
+    let shown = 0;
+    const provider = createMcpOAuthProvider({
+      store: options.store,
+      redirectUrl: redirect.url,
+      clientName,
+      // The SDK asks for a URL at each refusal; past the allowed rounds nobody is shown one.
+      onAuthorizationUrl: (url) => (shown++ < most ? options.onAuthorizationUrl(url) : undefined),
+      ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+    });
+    const probe = options.probe ?? ((client: Client) => client.listTools());
+    for (let round = 0; ; round++) {
+      const transport = transportFor(server, provider);
+      if (await succeeds(transport, clientName, probe, options.signal)) {
+        return { status: round === 0 ? 'not-needed' : 'signed-in' };
+      }
+      if (!provider.authorizationUrl) {
+        throw new MacstatsError('MCP_AUTH_FAILED', 'The MCP server refused the token it was given.');
+      }
+      if (round === most) {
+        throw new MacstatsError(
+          'MCP_AUTH_FAILED',
+          `The MCP server still asked for sign-in after ${most} authorizations; it may want a scope this account cannot grant.`,
+        );
+      }
+      const { code, state } = await Promise.race([redirect.next(), aborted]);
+      if (state !== (await provider.expectedState())) {
+        throw new MacstatsError(
+          'MCP_AUTH_FAILED',
+          'The sign-in redirect carried an unexpected state; start the sign-in again.',
+        );
+      }
+      await Promise.race([transport.finishAuth(code), aborted]);
+    }
+  } finally {
+    await redirect.close();
+  }
+}
+
+type AuthTransport = StreamableHTTPClientTransport | SSEClientTransport;
+
+function transportFor(server: McpUrlServer, provider: McpOAuthProvider): AuthTransport {
+  const url = new URL(server.url);
+  const options = {
+    authProvider: provider,
+    ...(server.headers ? { requestInit: { headers: server.headers } } : {}),
+  };
+  return server.transport === 'sse'
+    ? new SSEClientTransport(url, options)
+    : new StreamableHTTPClientTransport(url, options);
+}
+
+// True when the handshake and the probe succeed, false when the server asks for sign-in.
+async function succeeds(
+  transport: AuthTransport,
+  clientName: string,
+  probe: (client: Client) => Promise<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const client = new Client({ name: clientName, version: MCP_DEFAULTS.clientVersion }, { capabilities: {} });
+  try {
+    await client.connect(transport, signal ? { signal } : {});
+    await probe(client);
+    return true;
+  } catch (error) {
+    if (isUnauthorized(error)) return false;
+    throw error;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}

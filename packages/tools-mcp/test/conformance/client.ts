@@ -1,0 +1,85 @@
+// The MCP client under test by the official conformance suite (`conformance client --command`):
+// the suite appends the URL of its test server and names the scenario in
+// MCP_CONFORMANCE_SCENARIO (MCP_CONFORMANCE_CONTEXT carries pre-registered credentials).
+// It runs @macstats/tools-mcp from source (through tsx) as the app uses it; the test plays the user's browser
+// by opening the authorization URL, whose redirect reaches the loopback listener.
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectMcp, createMemoryOAuthStore, type McpOAuthState, signInMcpServer } from '../../src/index.js';
+
+type Schema = { properties?: Record<string, { type?: string }> } | undefined;
+
+const url = process.argv.at(-1) ?? '';
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+
+const initial: McpOAuthState = context.client_id
+  ? {
+      clientInformation: {
+        client_id: context.client_id,
+        ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+      },
+    }
+  : {};
+const store = createMemoryOAuthStore(initial);
+const browse = async (authorizationUrl: URL) => {
+  await (await fetch(authorizationUrl)).text();
+};
+// Machine-to-machine scenarios: the app passes the SDK's client-credentials providers.
+const provider = () => {
+  if (scenario === 'auth/client-credentials-basic') {
+    return new ClientCredentialsProvider({
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+    });
+  }
+  if (scenario === 'auth/client-credentials-jwt') {
+    return new PrivateKeyJwtProvider({
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+      algorithm: context.signing_algorithm ?? 'ES256',
+    });
+  }
+  return undefined;
+};
+const oauth = { store: () => store, provider };
+// Arguments that fit a tool's input schema: a number for each number, a word for each string.
+const argumentsFor = (schema: Schema): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(schema?.properties ?? {}).map(([name, property]) => [
+      name,
+      property.type === 'number' || property.type === 'integer'
+        ? 2
+        : property.type === 'boolean'
+          ? true
+          : 'test',
+    ]),
+  );
+
+// What the app would publish as its client metadata document; the suite's fixed test value.
+const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+// Sign-in must cover what the run does: the handshake, tools/list and a call of every tool.
+const probe = async (client: Client) => {
+  const { tools } = await client.listTools();
+  for (const tool of tools)
+    await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema as Schema) });
+};
+
+if (scenario.startsWith('auth/') && !provider()) {
+  await signInMcpServer(
+    { url, transport: 'streamable-http' },
+    { store, onAuthorizationUrl: browse, probe, clientMetadataUrl },
+  );
+}
+const connection = await connectMcp({ url, transport: 'streamable-http' }, { name: 'conformance', oauth });
+try {
+  for (const tool of connection.tools) {
+    const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema as Schema));
+    console.log(`${tool.name}: ${result.isError ? 'error' : 'ok'}: ${result.text.slice(0, 200)}`);
+  }
+} finally {
+  await connection.close();
+}
