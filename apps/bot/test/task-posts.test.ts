@@ -71,6 +71,16 @@ async function addTask(home: string, channelId: string, env: Record<string, stri
 }
 
 describe("a task's result in its Discord channel", () => {
+  it('refuses a channel that is not a Discord id and a notify policy it does not know', async () => {
+    const home = await tempHome();
+    const channel = await runCli(['task', 'add', '--channel', 'general', 'Say hi.'], home);
+    expect(channel.code).toBe(2);
+    expect(channel.stderr.trim()).toBe('"general" is not a Discord channel id (digits only).');
+    const notify = await runCli(['task', 'add', '--channel', '123', '--notify', 'loud', 'Say hi.'], home);
+    expect(notify.code).toBe(2);
+    expect(notify.stderr.trim()).toBe('"loud" is not a notify policy: use done_only, state_changes, silent.');
+  });
+
   it('is posted once when a task added with --channel ends', async () => {
     const { fake, channelId, home, env } = await setup();
     const bot = startCli(['start'], home, env);
