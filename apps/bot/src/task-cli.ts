@@ -21,11 +21,17 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     .option('--agent <id>', 'the agent that works on it (default: the app agent)')
     .option('--max-steps <n>', 'its step budget', positive)
     .option('--after <ids>', 'tasks (comma-separated ids) that must be done first')
+    .option('--channel <id>', 'a Discord channel id: its result is posted there, once')
+    .option('--notify <policy>', 'what is posted to --channel: done_only (default), state_changes, silent')
     .addHelpText('after', codes('added: its id is the first line of standard output'))
-    .action((words: string[], options: { agent?: string; maxSteps?: number; after?: string }) =>
-      run('file-only', async (config, io) =>
-        (await load()).taskAddCommand(config, io, { instructions: words.join(' '), ...options }),
-      ),
+    .action(
+      (
+        words: string[],
+        options: { agent?: string; maxSteps?: number; after?: string; channel?: string; notify?: string },
+      ) =>
+        run('file-only', async (config, io) =>
+          (await load()).taskAddCommand(config, io, { instructions: words.join(' '), ...options }),
+        ),
     );
   task
     .command('list')

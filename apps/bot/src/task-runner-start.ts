@@ -1,5 +1,11 @@
 import type { Logger, Tool } from '@macstats/core';
-import { createTaskRunner, createTaskStore, type TaskEvent, type TaskRunner } from '@macstats/tasks';
+import {
+  createTaskRunner,
+  createTaskStore,
+  type TaskDeliver,
+  type TaskEvent,
+  type TaskRunner,
+} from '@macstats/tasks';
 import type { AppConfig } from './app-config.js';
 import { tasksDir } from './commands/task-command.js';
 import type { Runtime } from './runtime.js';
@@ -42,11 +48,15 @@ function logTaskEvent(logger: Logger, event: TaskEvent): void {
     );
 }
 
-/** Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`. */
+/**
+ * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`; `deliver` posts each
+ * task's result (or state changes) where the task reports to.
+ */
 export async function startTaskRunner(
   config: AppConfig,
   runtime: Runtime,
   logger: Logger,
+  deliver?: TaskDeliver,
 ): Promise<TaskRunner> {
   const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
   const runner = createTaskRunner({
@@ -57,6 +67,7 @@ export async function startTaskRunner(
       return id === 'default' ? agents.agent : agents.get(id);
     },
     logger,
+    ...(deliver ? { deliver } : {}),
     onEvent: (event) => logTaskEvent(logger, event),
   });
   await runner.start();

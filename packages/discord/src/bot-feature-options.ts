@@ -1,4 +1,5 @@
 import type { Agent } from '@macstats/core';
+import type { DiscordTasks } from './task-command.js';
 import type { Timers } from './timers.js';
 
 /** The agent profiles a Discord channel may answer as (`@macstats/skills`' directory fits). */
@@ -49,6 +50,11 @@ export interface DiscordBotFeatureOptions {
    * `discord_channels.json`). Without it there is no `/agent`, and every channel uses `agent`.
    */
   agents?: DiscordAgents;
+  /**
+   * The app's durable tasks: `/task <instructions>` adds one owned by the asker whose progress
+   * and result go to the channel, and tells the asker (only them) its id. Without it there is no `/task`.
+   */
+  tasks?: DiscordTasks;
   /** `/reset` says notes saved with the MEMORY tool are kept (apps set it when that tool exists). Default false. */
   memoryNotes?: boolean;
   /**

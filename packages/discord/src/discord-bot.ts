@@ -223,6 +223,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     state: botState,
     listModels: options.listModels,
     agents: options.agents,
+    tasks: options.tasks,
     forget:
       typeof options.agent.forget === 'function'
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
@@ -330,6 +331,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           client as Client<true>,
           options.listModels !== undefined,
           options.agents !== undefined && options.agents.profiles.length > 0,
+          options.tasks !== undefined,
         );
         logger.info({ count }, 'slash commands registered');
       } catch (error) {

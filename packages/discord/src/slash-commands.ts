@@ -14,6 +14,7 @@ import type { DiscordAgents } from './bot-feature-options.js';
 import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { type DiscordTasks, TASK_COMMAND, taskCommand } from './task-command.js';
 import type { Timers } from './timers.js';
 
 /** Autocomplete offers at most this many choices (Discord's limit). */
@@ -23,9 +24,13 @@ const DEFAULT_MODEL = 'default';
 
 /**
  * The slash commands, as registered; `/model` only when the app can list the installed models,
- * `/agent` only when it has agent profiles.
+ * `/agent` only when it has agent profiles, `/task` only when it has tasks.
  */
-export function slashCommands(withModel: boolean, withAgents = false): RESTPutAPIApplicationCommandsJSONBody {
+export function slashCommands(
+  withModel: boolean,
+  withAgents = false,
+  withTasks = false,
+): RESTPutAPIApplicationCommandsJSONBody {
   const commands: RESTPutAPIApplicationCommandsJSONBody = [
     {
       name: 'ask',
@@ -57,6 +62,7 @@ export function slashCommands(withModel: boolean, withAgents = false): RESTPutAP
       ],
     });
   if (withAgents) commands.push(AGENT_COMMAND);
+  if (withTasks) commands.push(TASK_COMMAND);
   return commands;
 }
 
@@ -70,6 +76,8 @@ export interface SlashContext {
   listModels: (() => Promise<string[]>) | undefined;
   /** The agent profiles, for `/agent`. */
   agents?: DiscordAgents | undefined;
+  /** The app's durable tasks, for `/task`. */
+  tasks?: DiscordTasks | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
   forget: ((conversationId: string) => Promise<void>) | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
@@ -83,8 +91,9 @@ export async function registerSlashCommands(
   client: Client<true>,
   withModel: boolean,
   withAgents = false,
+  withTasks = false,
 ): Promise<number> {
-  const registered = await client.application.commands.set(slashCommands(withModel, withAgents));
+  const registered = await client.application.commands.set(slashCommands(withModel, withAgents, withTasks));
   return registered.size;
 }
 
@@ -174,6 +183,12 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
         ? await setModel(interaction, context, name)
         : channelModel(interaction, context, fromFile);
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...(name ? {} : ephemeral) });
+      return;
+    }
+    case 'task': {
+      if (!context.tasks) break;
+      const content = await taskCommand(interaction, context.tasks);
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
       return;
     }
     case 'agent': {

@@ -2,8 +2,17 @@ export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
 export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';
+export {
+  MAX_PENDING_DELIVERIES,
+  readOutside,
+  recordDelivery,
+  removeDelivery,
+  taskDeliveryId,
+  taskDeliveryText,
+} from './task-delivery.js';
 export { formatTaskFile, parseTaskFile } from './task-file.js';
 export { cycleSentence, findCycle } from './task-graph.js';
+export type { TaskDeliver } from './task-outbox.js';
 export { createTaskRunner, type TaskEvent, type TaskRunner, type TaskRunnerOptions } from './task-runner.js';
 export {
   createTaskStore,
@@ -18,7 +27,9 @@ export {
   type Task,
   type TaskBudget,
   type TaskCall,
+  type TaskDelivery,
   type TaskLabels,
+  type TaskNotify,
   type TaskOutcome,
   type TaskOwner,
   type TaskState,

@@ -5,6 +5,7 @@ import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
 import { runStep } from './run-step.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
+import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
 import type { TaskStore } from './task-store.js';
 import { FINAL_STATES, type Task, type TaskStep } from './task-types.js';
 
@@ -31,6 +32,14 @@ export interface TaskRunnerOptions {
   /** After an answer that failed (the model's server down), try again this much later, in milliseconds. Default 60 000. */
   retryMs?: number | undefined;
   onEvent?: ((event: TaskEvent) => void) | undefined;
+  /**
+   * Posts a task's recorded deliveries (its result, or each state change, as its owner's `notify`
+   * says) where it reports to. Each pass tries the pending ones and clears each delivered one, so
+   * a delivery cut by a crash is tried again at the next start. Without it, they stay pending.
+   */
+  deliver?: TaskDeliver | undefined;
+  /** After a delivery failed, try it again this much later, in milliseconds. Default 30 000. */
+  deliveryRetryMs?: number | undefined;
   logger?: Logger | undefined;
 }
 
@@ -66,6 +75,15 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   let watcher: FSWatcher | undefined;
   let wake: (() => void) | undefined;
   let loop: Promise<void> | undefined;
+  const outbox = options.deliver
+    ? createTaskOutbox({
+        store,
+        deliver: options.deliver,
+        retryMs: options.deliveryRetryMs ?? 30_000,
+        now,
+        logger,
+      })
+    : undefined;
 
   async function end(task: Task, state: 'failed', error: string): Promise<void> {
     const saved = await store.update(task.id, (current) => {
@@ -83,6 +101,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         reported.add(message);
         emit({ type: 'problem', message });
       }
+    // Posts recorded before this pass (a task ended in the last one, or before a crash).
+    if (outbox) await outbox.flush(tasks);
     const byId = new Map(tasks.map((task) => [task.id, task]));
     const active = tasks.filter((task) => !FINAL_STATES.includes(task.state));
     const cycle = findCycle(active);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import writeFileAtomic from 'write-file-atomic';
 import { TASK_DEFAULTS } from './defaults.js';
+import { recordDelivery } from './task-delivery.js';
 import { formatTaskFile, parseTaskFile } from './task-file.js';
 import { cycleSentence, findCycle } from './task-graph.js';
 import { withFileLock } from './task-lock.js';
@@ -52,6 +53,8 @@ export interface TaskStore {
   /** Reads a task, applies `change` and writes it back under the task's lock; undefined when there is no such task. */
   update(id: string, change: (task: Task) => void): Promise<Task | undefined>;
 }
+
+const NOTIFY: readonly string[] = ['done_only', 'state_changes', 'silent'];
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
 
@@ -134,6 +137,9 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
       const existing = await read(input.id);
       if (existing) return existing;
     }
+    const owner = input.owner ?? { by: 'cli' };
+    if (owner.notify !== undefined && !NOTIFY.includes(owner.notify))
+      throw invalid(`"${owner.notify}" is not a notify policy: use ${NOTIFY.join(', ')}.`);
     const budget = budgetOf(input.budget);
     const after = [...new Set(input.after ?? [])];
     const { tasks } = await list();
@@ -148,7 +154,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
       title: input.title?.trim() || titleOf(instructions),
       instructions,
       agent,
-      owner: input.owner ?? { by: 'cli' },
+      owner,
       ...(input.byModel ? { byModel: true } : {}),
       state: 'open',
       createdAt: at.toISOString(),
@@ -168,8 +174,11 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
     return withFileLock(fileOf(id), async () => {
       const task = await read(id);
       if (!task) return undefined;
+      const before = task.state;
       change(task);
       task.updatedAt = now().toISOString();
+      // A post about the change goes in the same write: a crash after it still posts it.
+      if (task.state !== before) recordDelivery(task, before, task.updatedAt);
       await write(task);
       return task;
     });

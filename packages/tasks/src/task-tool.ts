@@ -8,7 +8,10 @@ export interface TaskToolOptions {
   store: TaskStore;
   /** The task this answer works on (a runner's step); without it, done, fail, wait and note are refused. */
   taskId?: string | undefined;
-  /** Who the tasks it adds belong to. Default: the current task's owner, else `{ by: 'model' }`. */
+  /**
+   * Who the tasks it adds belong to. Default: the current task's owner; else, in a Discord
+   * answer (conversation `discord-<channel id>`), progress to that channel; else `{ by: 'model' }`.
+   */
   owner?: Task['owner'] | undefined;
   /** The id of the next task `add` makes, so that a repeat after a crash finds it instead of adding another. */
   nextAddId?: (() => string) | undefined;
@@ -22,6 +25,12 @@ function taskLabels(argument: string): CallLabels {
   if (verb === 'add') return { persists: true };
   if (verb === 'list' || verb === 'show') return { private: true };
   return {};
+}
+
+/** The owner of a task a chat answer adds: a Discord answer's task reports to the asking channel. */
+function ownerOf(conversationId: string | undefined): Task['owner'] {
+  const channel = /^discord-(\d{1,20})$/.exec(conversationId ?? '')?.[1];
+  return channel ? { by: 'model', reportTo: `discord:${channel}` } : { by: 'model' };
 }
 
 function describe(task: Task): string {
@@ -44,7 +53,7 @@ export function createTaskTool(options: TaskToolOptions): Tool {
     usage:
       'TASK: done <result> | fail <reason> | wait <time> | note <text> | add <instructions> | list | show <id>',
     labels: (call) => taskLabels(call.argument),
-    async run(argument) {
+    async run(argument, context) {
       const command = parseTaskCommand(argument, now());
       switch (command.verb) {
         case 'invalid':
@@ -78,7 +87,8 @@ export function createTaskTool(options: TaskToolOptions): Tool {
               after: command.after,
               byModel: true,
               owner:
-                options.owner ?? (current ? { ...current.owner, by: `task:${current.id}` } : { by: 'model' }),
+                options.owner ??
+                (current ? { ...current.owner, by: `task:${current.id}` } : ownerOf(context.conversationId)),
               ...(current ? { agent: current.agent } : {}),
               ...(options.nextAddId ? { id: options.nextAddId() } : {}),
             });

@@ -16,6 +16,33 @@ export interface TaskOwner {
   by: string;
   /** Where progress and the result go: `log`, `discord:<channel id>`. Default `log`. */
   reportTo?: string | undefined;
+  /** What is posted to `reportTo` (besides the log). Default `done_only`. */
+  notify?: TaskNotify | undefined;
+}
+
+/**
+ * What a task posts where it reports to: `done_only` its result or error when it ends (done or
+ * failed), `state_changes` each change of state (except the open/running churn between steps),
+ * `silent` nothing.
+ */
+export type TaskNotify = 'done_only' | 'state_changes' | 'silent';
+
+/**
+ * A post not yet known to be delivered: recorded in the same write that changed the task's
+ * state, removed once delivered. Its `id` is the post's nonce: the same after every restart.
+ */
+export interface TaskDelivery {
+  /** 20 characters made from the task id, the state and when it changed. */
+  id: string;
+  /** Where it goes: the task's `reportTo`. */
+  to: string;
+  /** The state it reports. */
+  state: TaskState;
+  text: string;
+  /** When the state changed: an earlier attempt may have posted it since then. */
+  since: string;
+  /** The task had read outside content by then: no link previews. */
+  outside: boolean;
 }
 
 /** How much a task may spend before it ends as failed. */
@@ -101,4 +128,6 @@ export interface Task {
   result?: string | undefined;
   /** One sentence: why it failed or was cancelled. */
   error?: string | undefined;
+  /** Posts recorded but not yet delivered, oldest first. */
+  deliveries?: TaskDelivery[] | undefined;
 }

@@ -15,7 +15,9 @@ import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import { createTaskDeliver, discordTasks } from '../task-delivery.js';
 import { startTaskRunner } from '../task-runner-start.js';
+import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
 export const START_DEFAULTS = {
@@ -112,6 +114,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
+      // /task: a task owned by the asker, its result posted in the channel.
+      tasks: discordTasks(() => openTaskStore(config)),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
       ...(config.discordShardCount !== undefined
         ? { shardCount: config.discordShardCount, shards: config.discordShards }
@@ -181,7 +185,12 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     if (bot) await bot.start();
     await scheduler.start();
     // Tasks in $MACSTATS_HOME/tasks: a task added while this runs starts within seconds.
-    tasks = await startTaskRunner(config, runtime, logger);
+    tasks = await startTaskRunner(
+      config,
+      runtime,
+      logger,
+      createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
+    );
   } catch (error) {
     const refused = isRefusal(error);
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
-import { createTaskStore, FINAL_STATES, type Task, type TaskStore } from '@macstats/tasks';
+import { createTaskStore, FINAL_STATES, type Task, type TaskNotify, type TaskStore } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
@@ -10,7 +10,8 @@ export function tasksDir(config: Pick<AppConfig, 'home'>): string {
   return join(config.home, 'tasks');
 }
 
-async function openStore(config: AppConfig): Promise<TaskStore> {
+/** The task store of `$MACSTATS_HOME/tasks`, knowing the agents of `$MACSTATS_HOME/agents`. */
+export async function openTaskStore(config: AppConfig): Promise<TaskStore> {
   const { agents } = await loadAgents(paths(config).agents);
   const ids = ['default', ...agents.map((agent) => agent.id)];
   return createTaskStore({ dir: tasksDir(config), agents: () => ids });
@@ -48,9 +49,20 @@ function shown(task: Task) {
 export async function taskAddCommand(
   config: AppConfig,
   io: CommandIo,
-  options: { instructions: string; agent?: string; maxSteps?: number; after?: string },
+  options: {
+    instructions: string;
+    agent?: string;
+    maxSteps?: number;
+    after?: string;
+    channel?: string;
+    notify?: string;
+  },
 ): Promise<number> {
-  const store = await openStore(config);
+  if (options.channel !== undefined && !/^\d{1,20}$/.test(options.channel)) {
+    io.err(`"${options.channel}" is not a Discord channel id (digits only).`);
+    return EXIT.usage;
+  }
+  const store = await openTaskStore(config);
   try {
     const task = await store.add({
       instructions: options.instructions,
@@ -62,7 +74,11 @@ export async function taskAddCommand(
             .map((id) => id.trim())
             .filter(Boolean)
         : [],
-      owner: { by: 'cli', reportTo: 'log' },
+      owner: {
+        by: 'cli',
+        reportTo: options.channel ? `discord:${options.channel}` : 'log',
+        ...(options.notify ? { notify: options.notify as TaskNotify } : {}),
+      },
     });
     io.out(task.id);
     return EXIT.ok;
@@ -79,7 +95,7 @@ export async function taskListCommand(
   io: CommandIo,
   options: { json?: boolean },
 ): Promise<number> {
-  const { tasks, problems } = await (await openStore(config)).list();
+  const { tasks, problems } = await (await openTaskStore(config)).list();
   for (const problem of problems) io.err(problem);
   if (options.json) {
     io.out(
@@ -105,7 +121,7 @@ export async function taskShowCommand(
   io: CommandIo,
   options: { id: string; json?: boolean },
 ): Promise<number> {
-  const task = await (await openStore(config)).get(options.id);
+  const task = await (await openTaskStore(config)).get(options.id);
   if (!task) {
     io.err(`There is no task "${options.id}".`);
     return EXIT.usage;
@@ -129,7 +145,7 @@ export async function taskStateCommand(
   io: CommandIo,
   options: { id: string; action: 'cancel' | 'resume' },
 ): Promise<number> {
-  const store = await openStore(config);
+  const store = await openTaskStore(config);
   let refusal: string | undefined;
   const task = await store.update(options.id, (current) => {
     if (options.action === 'cancel') {

@@ -1,0 +1,64 @@
+import type { Logger } from '@macstats/core';
+import type { DiscordBot, DiscordTasks } from '@macstats/discord';
+import type { TaskDeliver, TaskStore } from '@macstats/tasks';
+
+/** What posting a task's deliveries needs from `macstats start`. */
+export interface TaskDeliveryOptions {
+  /** The bot; undefined without DISCORD_BOT_TOKEN. */
+  bot: DiscordBot | undefined;
+  /** True once the bot has disconnected: what is pending waits for the next start. */
+  botStopped: () => boolean;
+  /** Aborts when `macstats start` is stopping. */
+  stopSignal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * Posts a task's recorded delivery where it reports to: `discord:<channel id>` through the bot,
+ * once. The delivery's id is the nonce, and `postedSince` is when the task changed state, so a
+ * post repeated after a crash (or a lost answer) returns the message already posted, and past
+ * Discord's nonce window the bot finds it in the channel by its marker line. Link previews stay
+ * off when the task read outside content.
+ */
+export function createTaskDeliver(options: TaskDeliveryOptions): TaskDeliver {
+  const { bot, logger } = options;
+  return async (task, delivery) => {
+    const where = { task: task.id, state: delivery.state, to: delivery.to };
+    const channelId = /^discord:(\d{1,20})$/.exec(delivery.to)?.[1];
+    if (!channelId) {
+      logger.info(where, delivery.text);
+      return true;
+    }
+    if (!bot) {
+      logger.warn(where, `no DISCORD_BOT_TOKEN, so this task's post stays in the log: ${delivery.text}`);
+      return true;
+    }
+    if (options.botStopped()) return false;
+    try {
+      await bot.sendToChannel(channelId, delivery.text, {
+        nonce: delivery.id,
+        postedSince: new Date(delivery.since),
+        linkPreviews: !delivery.outside,
+      });
+    } catch (error) {
+      // Stopping: the bot may close under a send already handed to it. Keep it pending.
+      if (options.stopSignal.aborted) return false;
+      throw error;
+    }
+    logger.info({ ...where, delivery: delivery.id }, `task ${task.id} posted to channel ${channelId}`);
+    return true;
+  };
+}
+
+/** `/task` for the bot: a task owned by the asker, reporting to the channel it was asked in. */
+export function discordTasks(store: () => Promise<TaskStore>): DiscordTasks {
+  return {
+    async add(request) {
+      const task = await (await store()).add({
+        instructions: request.instructions,
+        owner: { by: `discord:${request.userId}`, reportTo: `discord:${request.channelId}` },
+      });
+      return { id: task.id };
+    },
+  };
+}
