@@ -9,6 +9,7 @@ import { BotStateFile } from './bot-state-file.js';
 import { catchUp } from './catch-up.js';
 import { channelAgent } from './channel-agent.js';
 import { ChannelSettingsFile } from './channel-settings-file.js';
+import { checkOptions } from './check-bot-options.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { visionSupport } from './image-input.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -16,7 +17,6 @@ import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
 import { RecentIds } from './recent-ids.js';
 import { handleInteraction, registerSlashCommands, type SlashContext } from './slash-commands.js';
-import { MIN_SPLIT_LIMIT } from './split-message.js';
 import { systemTimers } from './timers.js';
 import type { DiscordBot, DiscordBotEvent, DiscordBotOptions } from './types.js';
 
@@ -32,51 +32,6 @@ const FATAL_CLOSE_CODES: Record<number, string> = {
   4013: 'Discord refused the gateway intents as invalid.',
   4014: 'Discord refused the Message Content intent. Turn on "Message Content Intent" under Bot > Privileged Gateway Intents in the developer portal.',
 };
-
-function checkOptions(options: DiscordBotOptions): void {
-  if (typeof options.token !== 'string' || options.token.trim() === '')
-    throw new MacstatsError('DISCORD_BAD_OPTIONS', 'createDiscordBot needs a bot token (DISCORD_BOT_TOKEN).');
-  if (typeof options.agent?.answer !== 'function')
-    throw new MacstatsError(
-      'DISCORD_BAD_OPTIONS',
-      'createDiscordBot needs an agent with an answer() method.',
-    );
-  for (const origin of options.imageOrigins ?? []) {
-    let protocol = '';
-    try {
-      protocol = new URL(origin).protocol;
-    } catch {}
-    if (protocol !== 'https:' && protocol !== 'http:')
-      throw new MacstatsError('DISCORD_BAD_OPTIONS', `imageOrigins: "${origin}" is not an http(s) origin.`);
-  }
-  checkShards(options.shards, options.shardCount);
-  const max = options.maxReplyChars;
-  if (max !== undefined && (!Number.isInteger(max) || max < MIN_SPLIT_LIMIT || max > 2000))
-    throw new MacstatsError(
-      'DISCORD_BAD_OPTIONS',
-      `maxReplyChars must be an integer from ${MIN_SPLIT_LIMIT} to 2000.`,
-    );
-}
-
-function checkShards(shards: readonly number[] | undefined, count: number | undefined): void {
-  if (shards === undefined && count === undefined) return;
-  if (count === undefined || !Number.isInteger(count) || count < 1)
-    throw new MacstatsError(
-      'DISCORD_BAD_OPTIONS',
-      'shardCount must be a whole number of shards, at least 1.',
-    );
-  const bad = (shards ?? []).find((id) => !Number.isInteger(id) || id < 0 || id >= count);
-  if (bad !== undefined)
-    throw new MacstatsError(
-      'DISCORD_BAD_OPTIONS',
-      `Shard ${bad} does not exist: shards are numbered 0 to ${count - 1}.`,
-    );
-  if (shards !== undefined && shards.length === 0)
-    throw new MacstatsError(
-      'DISCORD_BAD_OPTIONS',
-      'shards lists no shard; give at least one, or leave it out.',
-    );
-}
 
 /**
  * Creates a Discord bot that answers DMs, mentions and replies to its own messages with `agent`,

@@ -10,6 +10,7 @@ import {
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import type { McpElicitationHandler } from './elicitation.js';
 import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
@@ -20,24 +21,10 @@ import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { isUnauthorized, signInFailure } from './oauth-failure.js';
 import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
-import { checkPins, type McpPins } from './pins.js';
+import { PinnedToolList } from './pinned-tool-list.js';
 import { RestartBackoff } from './restart-backoff.js';
 import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
-import { schemaMismatch } from './tool-arguments.js';
 import type { McpToolInfo } from './tool-info.js';
-
-/** Where a connection stands. `down` means it will (re)start the server on the next use. */
-export type McpConnectionStatus = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
-
-/** Options of one `callTool`. */
-export interface McpCallOptions {
-  /** Aborts the call; an aborted call rejects with the signal's reason and is never retried. */
-  signal?: AbortSignal;
-  /** Overrides the connection's `callTimeoutMs` for this call. */
-  timeoutMs?: number;
-  /** The name the model used, for messages; default the tool's own name. */
-  displayName?: string;
-}
 
 type Settings = Required<
   Omit<McpConnectOptions, 'onEvent' | 'logger' | 'trust' | 'pins' | 'oauth' | 'elicitation'>
@@ -66,11 +53,7 @@ export class McpConnection {
   readonly #elicitation: McpElicitationHandler | undefined;
   #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
   #kind: McpTransportKind | undefined;
-  #tools: McpToolInfo[] | undefined;
-  /** Every tool of the last `tools/list`, those withheld for a changed definition included. */
-  #listed: McpToolInfo[] = [];
-  #withheld: string[] = [];
-  readonly #pins: McpPins | undefined;
+  readonly #list: PinnedToolList;
   /** The user trusts this server (see `McpConnectOptions.trust`). */
   readonly trusted: boolean;
   readonly #backoff: RestartBackoff;
@@ -88,11 +71,11 @@ export class McpConnection {
     this.#elicitation = elicitation;
     validateServer(server);
     this.trusted = trust === true;
-    this.#pins = pins;
     this.#server = server;
     this.#logger = logger ?? silentLogger;
     this.#settings = { ...MCP_DEFAULTS, name: 'mcp', now: Date.now, ...rest };
     this.name = this.#settings.name;
+    this.#list = new PinnedToolList(this.name, pins, this.#logger, (event) => this.#emit(event));
     if (oauth && isUrlServer(server)) {
       this.#oauth = oauth;
       this.#provider =
@@ -109,7 +92,7 @@ export class McpConnection {
       () => this.tools.map((tool) => ({ displayName: tool.name, tool, connection: this })),
       {
         maxDescriptionChars: this.#settings.maxDescriptionChars,
-        unavailable: () => (this.#tools ? undefined : `MCP server "${this.name}" is not reachable`),
+        unavailable: () => (this.#list.offered ? undefined : `MCP server "${this.name}" is not reachable`),
       },
     );
   }
@@ -137,12 +120,12 @@ export class McpConnection {
    * pins, a tool whose definition changed since it was pinned is left out (see {@link withheld}).
    */
   get tools(): readonly McpToolInfo[] {
-    return this.#tools ?? [];
+    return this.#list.offered ?? [];
   }
 
   /** Tools not offered because their definition changed since it was pinned, or they are new. */
   get withheld(): readonly string[] {
-    return this.#withheld;
+    return this.#list.withheld;
   }
 
   /**
@@ -150,10 +133,8 @@ export class McpConnection {
    * changed ones are offered again. Lists the tools first when none were listed yet.
    */
   async pinTools(signal?: AbortSignal): Promise<readonly McpToolInfo[]> {
-    if (!this.#pins) return this.tools;
     await this.listTools({ refresh: true, ...(signal ? { signal } : {}) });
-    await this.#pins.set(this.name, this.#listed);
-    this.#applyPins(this.#listed, this.#pins.get(this.name));
+    await this.#list.trustListed();
     return this.tools;
   }
 
@@ -172,13 +153,13 @@ export class McpConnection {
    * is cached. Rejects when the server cannot be reached (after one retry).
    */
   async listTools(options: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<McpToolInfo[]> {
-    if (this.#tools && !options.refresh) return [...this.#tools];
+    if (this.#list.offered && !options.refresh) return [...this.#list.offered];
     const deadlineAt = performance.now() + this.#settings.callTimeoutMs;
     await this.#attempt('tools/list', options.signal, deadlineAt, (open, timeout) =>
       this.#fetchTools(open.client, options.signal, timeout),
     );
     this.#backoff.recordSuccess();
-    return [...(this.#tools ?? [])];
+    return [...(this.#list.offered ?? [])];
   }
 
   /**
@@ -192,14 +173,8 @@ export class McpConnection {
     options: McpCallOptions = {},
   ): Promise<ToolResult> {
     const displayName = options.displayName ?? name;
-    const known = this.#tools?.find((tool) => tool.name === name);
-    if (!known && this.#withheld.includes(name))
-      return {
-        isError: true,
-        text: `MCP tool "${displayName}" changed since the user approved it and is not offered until they approve it again.`,
-      };
-    const mismatch = known ? schemaMismatch(displayName, known, args) : undefined;
-    if (mismatch) return { isError: true, text: mismatch };
+    const refusal = this.#list.refusal(name, displayName, args);
+    if (refusal) return { isError: true, text: refusal };
     const timeoutMs = options.timeoutMs ?? this.#settings.callTimeoutMs;
     // The budget covers the whole call, a reconnect and the retry included. On the warm path
     // the SDK's own request timeout enforces it: no extra timer or signal per call.
@@ -356,43 +331,7 @@ export class McpConnection {
   }
 
   async #fetchTools(client: Client, signal: AbortSignal | undefined, timeout?: number): Promise<void> {
-    const listed = await fetchToolList(client, signal, timeout);
-    this.#listed = listed;
-    if (!this.#pins) {
-      this.#tools = listed;
-      return;
-    }
-    const pinned = this.#pins.get(this.name);
-    if (pinned === undefined) {
-      // First use: what the server offers now is what the user accepted by configuring it.
-      this.#tools = listed;
-      this.#withheld = [];
-      await this.#pins.set(this.name, listed).catch((error: unknown) => {
-        this.#logger.warn(
-          { server: this.name, reason: this.#reason(error) },
-          'MCP tool definitions could not be pinned',
-        );
-      });
-      this.#logger.info(
-        { server: this.name, tools: listed.length },
-        'MCP tool definitions pinned at first use',
-      );
-      return;
-    }
-    this.#applyPins(listed, pinned);
-  }
-
-  #applyPins(listed: McpToolInfo[], pinned: Readonly<Record<string, string>> | undefined): void {
-    const { offered, changed } = pinned ? checkPins(pinned, listed) : { offered: listed, changed: [] };
-    const news = changed.filter((name) => !this.#withheld.includes(name));
-    this.#tools = offered;
-    this.#withheld = changed;
-    if (news.length === 0) return;
-    this.#logger.warn(
-      { server: this.name, tools: changed },
-      `MCP tool definitions changed since they were approved; not offered until the user approves them again (macstats mcp trust ${this.name})`,
-    );
-    this.#emit({ type: 'tools-withheld', server: this.name, tools: changed });
+    await this.#list.accept(await fetchToolList(client, signal, timeout));
   }
 
   #onToolsChanged(client: Client): void {

@@ -1,6 +1,7 @@
 export { trackedChildren } from './child-registry.js';
 export { connectMcp } from './connect-mcp.js';
-export { type McpCallOptions, McpConnection, type McpConnectionStatus } from './connection.js';
+export { McpConnection } from './connection.js';
+export type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 export { MCP_DEFAULTS } from './defaults.js';
 export { describeParameters } from './describe-schema.js';
 export {

@@ -1,5 +1,5 @@
 import type { CallLabels, NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
-import type { McpCallOptions } from './connection.js';
+import type { McpCallOptions } from './connection-types.js';
 import { describeParameters } from './describe-schema.js';
 import { argumentsFor, schemaMismatch, splitInvocation } from './tool-arguments.js';
 import type { McpToolInfo } from './tool-info.js';

@@ -1,5 +1,6 @@
 import { MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
-import { type McpCallOptions, McpConnection } from './connection.js';
+import { McpConnection } from './connection.js';
+import type { McpCallOptions } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import type { McpConnectOptions, McpEvent } from './events.js';
 import { type McpNamedServer, serverKey } from './mcp-config.js';
