@@ -368,7 +368,10 @@ export class SchedulerCore {
         }
         await this.#commit([record], saved !== undefined);
       } catch (error) {
-        if (isLockLost(error)) {
+        // A write that failed for another reason (a dropped database connection after a pause)
+        // is delivered only by a host that still leads: otherwise the new leader records the run
+        // as interrupted, and a post from here would be a result nobody recorded.
+        if (isLockLost(error) || !(await this.#options.lock.verify().catch(() => false))) {
           lost = true;
           if (this.#leader) this.#lose();
         } else {
