@@ -1,101 +1,13 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import type { AppConfig } from './app-config.js';
-import { type CommandIo, EXIT } from './command-io.js';
+import { Command, CommanderError } from 'commander';
+import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
+import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
+import { registerSkillsCommands } from './skills-cli.js';
 import { registerTaskCommands } from './task-cli.js';
 
 // Commands load their modules on demand: `--help` and `schedules` should not pay for
 // discord.js, the MCP SDK and the metrics readers.
 const START_GRACE_SECONDS = 20;
-
-/** `start` logs to standard output; the other commands keep it for their own output. */
-type LogTo = 'stdout' | 'file-only';
-
-async function makeIo(config: AppConfig, logTo: LogTo): Promise<CommandIo & { close(): Promise<void> }> {
-  const [{ paths }, { createAppLogger }, { createSecretScrubber }] = await Promise.all([
-    import('./app-config.js'),
-    import('./logger.js'),
-    import('./secrets.js'),
-  ]);
-  const scrub = createSecretScrubber([config.discordToken, config.braveApiKey], [config.mcpUrl]);
-  const { logger, close, problem } = await createAppLogger({
-    logDir: paths(config).logs,
-    scrub,
-    level: config.logLevel,
-    console: logTo === 'stdout' ? process.stdout : false,
-  });
-  if (problem) process.stderr.write(`macstats: ${problem}; logging to the console only\n`);
-  return {
-    logger,
-    close,
-    out: (line) => process.stdout.write(`${scrub(line)}\n`),
-    err: (line) => process.stderr.write(`${scrub(line)}\n`),
-    write: (text) => process.stdout.write(scrub(text)),
-  };
-}
-
-/**
- * Runs one command, turning any unexpected error into one sentence and exit 1. A command named
- * in `traced` answers or serves: it traces from the `OTEL_*` settings, flushed before the exit.
- */
-async function run(
-  logTo: LogTo,
-  body: (config: AppConfig, io: CommandIo) => Promise<number>,
-  traced?: string,
-): Promise<void> {
-  const { readAppConfig } = await import('./app-config.js');
-  const config = readAppConfig();
-  const io = await makeIo(config, logTo);
-  // A crash inside one answer must not take a running bot down: log it and go on.
-  process.on('unhandledRejection', (reason) => io.logger.error({ err: reason }, 'unhandled rejection'));
-  process.on('uncaughtException', (error) => io.logger.error({ err: error }, 'uncaught exception'));
-  const tracing =
-    traced === undefined
-      ? undefined
-      : await (await import('./command-tracing.js')).startCommandTracing(config, io, traced);
-  let code: number;
-  try {
-    code = await body(config, io);
-  } catch (error) {
-    io.logger.error({ err: error }, 'command failed');
-    io.err(`macstats: ${(error as Error).message}`);
-    code = EXIT.failed;
-  }
-  await tracing?.shutdown();
-  await io.close();
-  process.exit(code);
-}
-
-/**
- * Aborts on the first SIGINT or SIGTERM; a second one exits at once. The listeners stay
- * installed (no `once`): another signal listener (the MCP child cleanup) would otherwise see
- * itself alone and re-raise the signal, killing the process before the clean shutdown.
- */
-function stopSignalFromProcess(): AbortSignal {
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (!controller.signal.aborted) {
-      controller.abort(signal);
-      return;
-    }
-    process.stderr.write(`macstats: second ${signal}; exiting without waiting\n`);
-    process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.failed);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return controller.signal;
-}
-
-function integerIn(min: number, max: number, what: string) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < min || number > max)
-      throw new InvalidArgumentError(`${what}: a whole number from ${min} to ${max}`);
-    return number;
-  };
-}
-
-const exitCodes = (lines: string[]) => `\nExit codes:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
 
 const program = new Command()
   .name('macstats')
@@ -242,80 +154,7 @@ program
     ),
   );
 
-const skills = program
-  .command('skills')
-  .description(
-    'list, add, update, trust or remove skills ($MACSTATS_HOME/skills) and list the agents ($MACSTATS_HOME/agents)',
-  );
-
-skills
-  .command('list', { isDefault: true })
-  .description('each skill and agent, and every one skipped with the reason')
-  .addHelpText('after', exitCodes(['0  listed']))
-  .action(() =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/skills-command.js')).skillsListCommand(config, io),
-    ),
-  );
-
-skills
-  .command('add')
-  .description(
-    'check a skill (SKILL.md in the Agent Skills format) from a folder or a git repository, print what it carries, and install it in $MACSTATS_HOME/skills, its files pinned',
-  )
-  .argument('<source>', 'a folder, a git URL, or owner/repo[/path][@ref] (cloned from SKILLS_GIT_BASE)')
-  .option('--ref <ref>', 'the branch, tag or commit of a git URL')
-  .option('--path <folder>', "the skill's folder inside the repository")
-  .addHelpText(
-    'after',
-    exitCodes([
-      '0  added',
-      '3  not a valid skill, not reachable, or one of that name is installed already: nothing changed',
-    ]),
-  )
-  .action((source: string, options: { ref?: string; path?: string }) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/skills-command.js')).skillsAddCommand(config, io, source, options),
-    ),
-  );
-
-skills
-  .command('update')
-  .description(
-    'fetch skills installed from a folder or a repository again; a changed one is withheld until trusted',
-  )
-  .argument('[name]', 'the skill (default: every skill with a source)')
-  .addHelpText(
-    'after',
-    exitCodes(['0  updated or up to date', '1  a skill could not be updated', '2  no such skill']),
-  )
-  .action((name: string | undefined) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/skills-trust-command.js')).skillsUpdateCommand(config, io, name),
-    ),
-  );
-
-skills
-  .command('trust')
-  .description("show what changed in a withheld skill's files, and accept them as they are now")
-  .argument('<name>', 'the skill')
-  .addHelpText('after', exitCodes(['0  trusted', '2  no such skill', '3  the skill does not load']))
-  .action((name: string) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/skills-trust-command.js')).skillsTrustCommand(config, io, name),
-    ),
-  );
-
-skills
-  .command('remove')
-  .description('delete a skill from $MACSTATS_HOME/skills, and its pin')
-  .argument('<name>', 'the skill')
-  .addHelpText('after', exitCodes(['0  removed', '2  no such skill']))
-  .action((name: string) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/skills-command.js')).skillsRemoveCommand(config, io, name),
-    ),
-  );
+registerSkillsCommands(program);
 
 program
   .command('tools')

@@ -43,7 +43,8 @@ export interface AssembledTools {
  * {@link RUN_JS_UNAVAILABLE}.
  *
  * @example
- * const assembled = await assembleTools(config, { logger, path: process.env.PATH });
+ * // The app reads PATH from the environment and passes it in.
+ * const assembled = await assembleTools(config, { logger, path: searchPath });
  * createAgent({ model, tools: assembled.offered('chat') });
  */
 export async function assembleTools(
