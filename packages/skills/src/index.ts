@@ -21,6 +21,7 @@ export { isModelRole, MODEL_ROLES, type ModelRole } from './model-role.js';
 export { partFooter, readPart, type TextPart } from './read-part.js';
 export {
   describeSkillFiles,
+  isBinaryFile,
   listSkillFiles,
   readSkillFile,
   type SkillFileRead,

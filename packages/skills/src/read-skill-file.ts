@@ -15,7 +15,7 @@ export interface SkillFiles {
 }
 
 /** True when the first bytes of a file hold a NUL byte: a font, an image, an archive. */
-async function isBinary(path: string): Promise<boolean> {
+export async function isBinaryFile(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(8000);
@@ -76,7 +76,7 @@ export async function listSkillFiles(folder: string, limit: number, under = ''):
         total++;
         if (files.length >= limit) continue;
         const name = relative(folder, path).split(sep).join('/');
-        files.push((await isBinary(path).catch(() => false)) ? `${name} (binary, not readable)` : name);
+        files.push((await isBinaryFile(path).catch(() => false)) ? `${name} (binary, not readable)` : name);
       }
     }
   };

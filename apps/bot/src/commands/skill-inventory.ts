@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isBinaryFile } from '@macstats/skills';
 
 /** What `skills add` accepts in one folder: a sanity bound, not a context limit (fonts and assets are fine). */
 export const SKILL_ADD_LIMITS = { files: 2000, bytes: 100 * 1024 * 1024 } as const;
@@ -9,17 +10,6 @@ export const SKILL_ADD_LIMITS = { files: 2000, bytes: 100 * 1024 * 1024 } as con
 export interface SkillInventory {
   files: Array<{ path: string; bytes: number; binary: boolean }>;
   bytes: number;
-}
-
-async function isBinary(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(8000);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Reads a skill folder's files; one sentence when it holds a symbolic link or is past the bounds. */
@@ -38,7 +28,7 @@ export async function inventory(folder: string): Promise<SkillInventory | { prob
         if (problem) return problem;
       } else if (entry.isFile()) {
         const bytes = (await lstat(path)).size;
-        found.files.push({ path: name, bytes, binary: await isBinary(path) });
+        found.files.push({ path: name, bytes, binary: await isBinaryFile(path) });
         found.bytes += bytes;
         if (found.files.length > SKILL_ADD_LIMITS.files || found.bytes > SKILL_ADD_LIMITS.bytes)
           return `it holds more than ${SKILL_ADD_LIMITS.files} files or 100 MB, more than a skill needs`;
