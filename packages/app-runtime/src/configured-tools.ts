@@ -148,10 +148,11 @@ async function mcpServers(
     logger,
     pins,
     oauth: await mcpOAuthOptions(settings.home),
-    // Questions a server asks mid-call are declined, and logged with the reason: the Discord
-    // and dashboard approval surfaces do not carry them yet, and a scheduled run has nobody.
+    // A question a server asks mid-call goes to the asker's approval surface (the MCP tool lends
+    // it per call); with nobody to ask (a scheduled run, a task step) or several calls on the
+    // server at once, it is declined and logged with the reason.
     elicitation: createDecliningElicitation(
-      'nobody can answer an MCP server question here yet',
+      'nobody can answer it here (a run without an asker, or several calls to this server at once)',
       (question, reason) =>
         logger.info(
           { server: question.server, question: question.message.slice(0, 200), reason },
