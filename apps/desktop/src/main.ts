@@ -1,7 +1,7 @@
 // `npm start`: the dashboard. A thin CLI over startDashboard: arguments, configuration, tools,
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
-import { buildConfiguredTools } from '@macstats/app-runtime';
+import { buildConfiguredTools, mcpSignInSurface } from '@macstats/app-runtime';
 import { MacstatsError } from '@macstats/core';
 import { startObservability } from '@macstats/observability';
 import type { PostgresStore } from '@macstats/store-postgres';
@@ -71,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       context: config.context,
       tools: appTools.tools,
       mcp: appTools.mcp,
+      ...(appTools.mcp ? { mcpSignIn: await mcpSignInSurface(config) } : {}),
       ...(database
         ? {
             shared: {

@@ -6,7 +6,7 @@ import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/too
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { mcpOAuthOptions } from './mcp-sign-in.js';
+import { mcpConfigSources, mcpOAuthOptions } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {
@@ -110,11 +110,7 @@ async function mcpServers(
   logger: Logger,
   omitted: OmittedTool[],
 ): Promise<{ mcp: McpServerSet | undefined; problems: string[] }> {
-  const file = join(settings.home, 'mcp.json');
-  const environment = {
-    MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
-    MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
-  };
+  const { file, environment } = mcpConfigSources(settings);
   const none = {
     name: 'MCP',
     reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',

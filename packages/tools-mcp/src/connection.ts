@@ -143,8 +143,11 @@ export class McpConnection {
     return this.#backoff.waitMs;
   }
 
-  /** Starts or reaches the server and lists its tools, unless already connected. */
-  async connect(signal?: AbortSignal): Promise<void> {
+  /** Starts or reaches the server and lists its tools; `now` skips the backoff (after a sign-in). */
+  async connect(signal?: AbortSignal, options: { now?: boolean } = {}): Promise<void> {
+    // Attempts under way checked the backoff before: they end first.
+    while (options.now && this.#connecting) await this.#connecting.catch(() => {});
+    if (options.now) this.#backoff.recordSuccess();
     await raceSignal(this.#ensureOpen(), signal);
   }
 

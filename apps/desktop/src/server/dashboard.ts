@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { createStateTools, offeredTo, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
+import {
+  createStateTools,
+  type McpSignInSurface,
+  offeredTo,
+  RUN_JS_UNAVAILABLE,
+} from '@macstats/app-runtime';
 import {
   type Agent,
   createAgent,
@@ -98,6 +103,8 @@ export interface DashboardOptions {
   tools?: Tool[];
   /** The MCP servers behind the MCP tool, for the Settings page (their withheld tools, trusting them again). */
   mcp?: McpServerSet | undefined;
+  /** Sign-in of the remote MCP servers from Settings (`@macstats/app-runtime`'s `mcpSignInSurface`). */
+  mcpSignIn?: McpSignInSurface | undefined;
   /** The metrics collector; default: a new one, started here and stopped on close. */
   collector?: MetricsCollector;
   /**
@@ -270,7 +277,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ollama,
         chat,
         createNotesFeature(notes),
-        createMcpFeature(options.mcp),
+        createMcpFeature(options.mcp, options.mcpSignIn, logger),
         createSkillsFeature({ found, routes: () => router.table(), home }),
       ];
       if (options.scheduler !== false) {
