@@ -65,6 +65,18 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'tokens spent per UTC day, per agent and per channel',
+    statements: `
+      create table macstats_token_usage (
+        day date not null,
+        key text not null,
+        tokens bigint not null default 0,
+        primary key (day, key)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

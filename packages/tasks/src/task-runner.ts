@@ -14,7 +14,9 @@ export type TaskEvent =
   | { type: 'step-start'; task: Task; step: number; resumed: boolean }
   | { type: 'step-end'; task: Task; step: TaskStep }
   | { type: 'task-end'; task: Task }
-  | { type: 'problem'; message: string };
+  | { type: 'problem'; message: string }
+  /** A daily token budget is spent: the task waits, its step open, until the budget resets. */
+  | { type: 'budget-wait'; task: Task; until: string };
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -138,6 +140,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       });
       if (outcome.kind === 'no-agent')
         await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
+      if (outcome.kind === 'budget-wait')
+        emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
       if (outcome.kind !== 'ended') continue;
       steps += 1;
       emit({ type: 'step-end', task: outcome.task, step: outcome.step });
