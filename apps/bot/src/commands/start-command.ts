@@ -84,6 +84,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
+    tokenLedger: database?.tokenLedger(),
     metrics: observability.metrics,
     recordContent: observability.recordContent,
   });
