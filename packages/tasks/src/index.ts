@@ -1,5 +1,6 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
+export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
 export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';
 export {
@@ -10,7 +11,6 @@ export {
   taskDeliveryId,
   taskDeliveryText,
 } from './task-delivery.js';
-export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 export { formatTaskFile, parseTaskFile, parseTaskRecord } from './task-file.js';
 export { cycleSentence, findCycle } from './task-graph.js';
 export type { TaskDeliver } from './task-outbox.js';

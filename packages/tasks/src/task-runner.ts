@@ -4,8 +4,8 @@ import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core
 import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
 import { runStep } from './run-step.js';
-import { withTaskLease } from './task-lease.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
+import { withTaskLease } from './task-lease.js';
 import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
 import type { TaskStore } from './task-store.js';
 import { FINAL_STATES, type Task, type TaskStep } from './task-types.js';
