@@ -1,5 +1,4 @@
 import { type Logger, type MemoryStore, silentLogger, type TokenLedger } from '@macstats/core';
-import type { TaskStore } from '@macstats/tasks';
 import {
   createNoteStore,
   type NoteBackend,
@@ -16,7 +15,11 @@ import { createPostgresNoteBackend } from './postgres-note-backend.js';
 import { PostgresRunHistory } from './postgres-run-history.js';
 import { PostgresScheduleSource } from './postgres-schedule-source.js';
 import { PostgresStateStore } from './postgres-state-store.js';
-import { createPostgresTaskStore, type PostgresTaskStoreOptions } from './postgres-task-store.js';
+import {
+  createPostgresTaskStore,
+  type PostgresTaskStore,
+  type PostgresTaskStoreOptions,
+} from './postgres-task-store.js';
 import { createPostgresTokenLedger } from './postgres-token-ledger.js';
 
 /** Options of {@link connectPostgres}. Defaults are in `STORE_POSTGRES_DEFAULTS`. */
@@ -69,7 +72,7 @@ export interface PostgresStore {
    * Durable tasks shared by every host on this database: one host runs a task's step at a time,
    * under a lease that fences its writes. Give each runner its own store (each is one lease holder).
    */
-  taskStore(options?: Omit<PostgresTaskStoreOptions, 'database'>): TaskStore;
+  taskStore(options?: Omit<PostgresTaskStoreOptions, 'database'>): PostgresTaskStore;
   /** The daily token budgets' ledger, shared by every host on this database. */
   tokenLedger(): TokenLedger;
   /** A MEMORY note store on this database: `createNoteStore({ ...options, backend: noteBackend() })`. */

@@ -29,6 +29,12 @@ export interface PostgresTaskStoreOptions {
 
 const json = (task: Task) => task as unknown as JSONValue;
 
+/** The task store on PostgreSQL: a `TaskStore` with leases, and the import of a task kept elsewhere. */
+export interface PostgresTaskStore extends TaskStore {
+  /** Copies a task as it is (`macstats database import`); false when the database has one with its id. */
+  import(task: Task): Promise<boolean>;
+}
+
 /**
  * Tasks in `macstats_tasks`, one row per task (the record as JSON and a version), shared by every
  * host on the database: the task store of `@macstats/tasks` for several hosts. Each store is one
@@ -40,7 +46,7 @@ const json = (task: Task) => task as unknown as JSONValue;
  * (`task cancel`, a dependency's failure) write over the version they read; when another write
  * came between, the change is applied again to the new record.
  */
-export function createPostgresTaskStore(sql: Sql, options: PostgresTaskStoreOptions): TaskStore {
+export function createPostgresTaskStore(sql: Sql, options: PostgresTaskStoreOptions): PostgresTaskStore {
   const { database } = options;
   const now = options.now ?? (() => new Date());
   const leaseMs = options.leaseMs ?? STORE_POSTGRES_DEFAULTS.leaseMs;
@@ -177,5 +183,13 @@ export function createPostgresTaskStore(sql: Sql, options: PostgresTaskStoreOpti
     update: (id, change) => guarded(() => update(id, change)),
     claim: (id) => guarded(() => claim(id)),
     release: (id) => guarded(() => release(id)),
+    import: (task) =>
+      guarded(async () => {
+        checkTaskId(task.id);
+        const inserted = await sql`
+          insert into macstats_tasks (id, record, created_at) values (${task.id}, ${sql.json(json(task))}, ${task.createdAt})
+          on conflict (id) do nothing returning 1`;
+        return inserted.length > 0;
+      }),
   };
 }
