@@ -11,6 +11,7 @@ import {
   createAgent,
   createMemoryStore,
   createOllamaModel,
+  type DailyTokenBudget,
   type Logger,
   MacstatsError,
   type MemoryStore,
@@ -84,6 +85,11 @@ export interface DashboardOptions {
   appMetrics?: AppMetrics | undefined;
   /** Prompts, replies and tool text in spans. Default false. */
   recordContent?: boolean | undefined;
+  /**
+   * The daily token budgets (`DAILY_TOKENS_PER_AGENT`, `DAILY_TOKENS_PER_CHANNEL`): each chat
+   * answer and scheduled run passes it before the model is asked. Default: no budget.
+   */
+  tokenBudget?: DailyTokenBudget | undefined;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
   ollama: { host: string; model?: string; keepAlive?: string | number | undefined };
   /**
@@ -227,7 +233,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
             ...(options.recordContent ? { telemetry: { recordContent: true } } : {}),
           });
-          return options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
+          const counted = options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
+          return options.tokenBudget?.guard(counted) ?? counted;
         },
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
