@@ -15,7 +15,8 @@ export type OpenAiErrorCode =
   | 'OPENAI_STREAM_ERROR'
   | 'OPENAI_SERVER_ERROR'
   | 'OPENAI_HTTP_ERROR'
-  | 'OPENAI_ERROR';
+  | 'OPENAI_ERROR'
+  | 'INVALID_OPTION';
 
 /** What servers say when they cannot take `tools`: llama-server without `--jinja`, vLLM without a parser, Ollama. */
 const TOOLS_REFUSED = /\btools?\b|tool[_ -]?choice|tool[_ -]?call|function[_ -]?call/i;
@@ -36,7 +37,7 @@ export function toOpenAiError(
   if (error instanceof APIConnectionError) {
     const code = errorCode(error);
     if (code && UNREACHABLE_CODES.has(code))
-      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
+      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
     if (context.phase === 'stream')
       return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
     return new MacstatsError('OPENAI_CONNECTION_LOST', oneLine(message), { cause: error });
@@ -57,7 +58,7 @@ export function toOpenAiError(
       status !== 429 &&
       TOOLS_REFUSED.test(message)
     )
-      return new MacstatsError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error });
+      return new MacstatsError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error, unsupported: 'tools' });
     if (status === 401 || status === 403)
       return new MacstatsError('OPENAI_UNAUTHORIZED', `HTTP ${status}: ${detail}`, { cause: error });
     if (status === 404)
@@ -81,8 +82,9 @@ export function toOpenAiError(
     );
   const code = errorCode(error);
   if (code && UNREACHABLE_CODES.has(code))
-    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
-  if (message === 'fetch failed') return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error });
+    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
+  if (message === 'fetch failed')
+    return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error, unreachable: true });
   if (context.phase === 'stream')
     return new MacstatsError('OPENAI_STREAM_ERROR', oneLine(message), { cause: error });
   return new MacstatsError('OPENAI_ERROR', oneLine(message), { cause: error });

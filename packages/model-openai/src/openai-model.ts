@@ -33,7 +33,7 @@ export interface OpenAiModelOptions {
   betweenTokensTimeoutMs?: number | undefined;
   /**
    * Whether to offer native tools. Default true: a server that refuses them answers with an
-   * `OPENAI_TOOLS_UNSUPPORTED` error and the agent falls back to the text protocol.
+   * `OPENAI_TOOLS_UNSUPPORTED` error (`unsupported: 'tools'`) and the agent falls back to the text protocol.
    */
   tools?: boolean | undefined;
   /** Whether the model takes images. Default false. */
@@ -64,12 +64,12 @@ export interface OpenAiChatModel extends ChatModel {
 export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel {
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl))
     throw new MacstatsError(
-      'INVALID_OPTIONS',
+      'INVALID_OPTION',
       'createOpenAiModel needs baseUrl, an http(s) URL such as http://127.0.0.1:8080/v1',
     );
   if (typeof options.model !== 'string' || options.model.trim() === '')
     throw new MacstatsError(
-      'INVALID_OPTIONS',
+      'INVALID_OPTION',
       'createOpenAiModel needs model, the name the server lists at /v1/models',
     );
   const baseUrl = options.baseUrl.replace(/\/+$/, '');

@@ -8,6 +8,7 @@ import { planSchedule, type SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
 import { isRecurring, type Schedule } from './schedule.js';
 import type { SchedulerCoreOptions } from './scheduler-core-options.js';
+import { isLockLost } from './scheduler-errors.js';
 import type { RunNowOptions, RunResult, ScheduleStatus } from './scheduler-types.js';
 import { emptyState, pruneState, type SchedulerState } from './state-store.js';
 import { recordUnrun } from './unrun-records.js';
@@ -479,11 +480,6 @@ export class SchedulerCore {
     const delay = Math.min(Math.max(0, at - clock.now()), settings.maxSleepMs);
     this.#timer = clock.setTimeout(() => void this.enqueue(() => this.tick()), delay);
   }
-}
-
-/** Whether a shared store refused a write because this scheduler no longer holds the lock. */
-function isLockLost(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && error.code === 'LOCK_LOST';
 }
 
 function iso(ms: number): string {

@@ -5,7 +5,7 @@ import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
 import { findChromium } from '@macstats/tools-browser';
-import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
+import { connectMcpServers, loadMcpServers, needsSignIn } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
 
@@ -356,10 +356,7 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
         checks.push({
           status: 'fail',
           text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix:
-            (error as { code?: string }).code === 'MCP_AUTH_REQUIRED'
-              ? `macstats mcp login ${name}`
-              : 'check its command or URL',
+          fix: needsSignIn(error) ? `macstats mcp login ${name}` : 'check its command or URL',
         });
       }
     }

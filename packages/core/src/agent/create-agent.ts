@@ -19,7 +19,7 @@ import { unavailableTools } from './resolve-calls.js';
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0)
-    throw new MacstatsError('INVALID_OPTIONS', `${name} must be a number >= 0`);
+    throw new MacstatsError('INVALID_OPTION', `${name} must be a number >= 0`);
   return value;
 }
 
@@ -69,16 +69,16 @@ function chosenModel(
   limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
 ): ChatModel {
   if (options.model && options.ollama)
-    throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
+    throw new MacstatsError('INVALID_OPTION', 'createAgent takes model or ollama, not both');
   if (options.model) {
     if (typeof options.model.chat !== 'function' || typeof options.model.capabilities !== 'function')
-      throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs model to have chat() and capabilities()');
+      throw new MacstatsError('INVALID_OPTION', 'createAgent needs model to have chat() and capabilities()');
     return options.model;
   }
   const name = options.ollama?.model;
   if (typeof name !== 'string' || name.trim() === '')
     throw new MacstatsError(
-      'INVALID_OPTIONS',
+      'INVALID_OPTION',
       'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
     );
   return createOllamaModel({ host: options.ollama?.host, model: name, ...limits });
