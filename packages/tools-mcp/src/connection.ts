@@ -9,7 +9,6 @@ import {
 } from '@macstats/core';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import type { McpElicitationHandler } from './elicitation.js';
@@ -285,11 +284,7 @@ export class McpConnection {
         knownKind: this.#kind,
         authProvider: this.#provider,
         elicitation: this.#elicitation,
-        prepare: (client) => {
-          client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-            this.#onToolsChanged(client),
-          );
-        },
+        onToolsChanged: (client) => this.#onToolsChanged(client),
         onClose: () => {
           if (opened) this.#drop(opened, this.#exitReason(opened));
         },
