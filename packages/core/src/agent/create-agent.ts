@@ -7,13 +7,13 @@ import { createMemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelMessage } from '../model/chat-model.js';
 import { createOllamaModel } from '../ollama/ollama-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
-import { buildNativeFunctions } from '../prompt/native-functions.js';
+import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { AnswerTrace } from '../telemetry/agent-trace.js';
 import { silentLogger, type Tool } from '../types.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
-import { ContextWindow } from './context-window.js';
+import { createModelFacts } from './model-facts.js';
 import { unavailableTools } from './resolve-calls.js';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -126,8 +126,6 @@ export function createAgent(options: AgentOptions): Agent {
   const unavailable = unavailableTools(options.unavailableTools);
   const native = options.native ?? AGENT_DEFAULTS.native;
   const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-  const nativeByModel = new Map<string, boolean>();
-  const visionByModel = new Map<string, boolean>();
   const contextDefaults = AGENT_DEFAULTS.context;
   const contextSettings = {
     ...(options.contextLength !== undefined
@@ -141,7 +139,7 @@ export function createAgent(options: AgentOptions): Agent {
     step: contextDefaults.step,
     replyTokens: contextDefaults.replyTokens,
   };
-  const windows = new Map<string, ContextWindow>();
+  const facts = createModelFacts(model, { native, context: contextSettings, logger });
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
@@ -191,81 +189,6 @@ export function createAgent(options: AgentOptions): Agent {
   // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
   memory?.startSweeping(memoryDefaults.sweepIntervalMs);
 
-  /** Whether to send native tool definitions to this model: asks its capabilities once per model. */
-  async function useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
-    if (native !== 'auto') return native;
-    const known = nativeByModel.get(forModel);
-    if (known !== undefined) return known;
-    try {
-      const { tools: hasTools } = await model.capabilities({
-        model: forModel,
-        ...(signal ? { signal } : {}),
-      });
-      nativeByModel.set(forModel, hasTools);
-      return hasTools;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // Not cached: the server may be down or the model missing; the chat request will say which.
-      logger.debug(
-        { model: forModel, err: error },
-        'could not read model capabilities; using the text protocol',
-      );
-      return false;
-    }
-  }
-
-  /**
-   * Says "loading <model>…" when the server reports the model is not in memory, so a first answer
-   * that waits for the model to load does not look stuck. Asks only servers that can tell.
-   */
-  async function announceLoading(
-    forModel: string,
-    emit: (event: AgentEvent) => void,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    if (!model.isLoaded) return;
-    try {
-      const loaded = await model.isLoaded({ model: forModel, ...(signal ? { signal } : {}) });
-      if (loaded === false) emit({ type: 'status', text: `loading ${forModel}…` });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // The chat request will say what is wrong with the server.
-      logger.debug({ model: forModel, err: error }, 'could not ask whether the model is loaded');
-    }
-  }
-
-  /** Whether a model reads images: asked once per model; a server that cannot say counts as no. */
-  async function canSeeImages(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
-    const known = visionByModel.get(forModel);
-    if (known !== undefined) return known;
-    try {
-      const { vision } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
-      visionByModel.set(forModel, vision);
-      return vision;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      logger.debug({ model: forModel, err: error }, 'could not read whether the model reads images');
-      return false;
-    }
-  }
-
-  /** The model's context window, from its capabilities once they could be read. */
-  async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
-    const known = windows.get(forModel);
-    if (known) return known;
-    try {
-      const { contextLength } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
-      const window = new ContextWindow(contextSettings, contextLength);
-      windows.set(forModel, window);
-      return window;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // Not kept: the length is read again once the server answers.
-      logger.debug({ model: forModel, err: error }, 'could not read the context length; assuming the cap');
-      return new ContextWindow(contextSettings, null);
-    }
-  }
-
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
     signal?.throwIfAborted();
@@ -306,16 +229,16 @@ export function createAgent(options: AgentOptions): Agent {
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
-      if (emit) await announceLoading(forModel, emit, signal);
+      if (emit) await facts.announceLoading(forModel, emit, signal);
       const result = await answerTurn({
         model,
         modelName: forModel,
         tools,
-        table: buildNativeFunctions(tools),
+        table: nativeFunctionsOf(tools),
         unavailable,
-        native: tools.length > 0 && (await useNative(forModel, signal)),
+        native: tools.length > 0 && (await facts.useNative(forModel, signal)),
         messages,
-        context: await contextWindow(forModel, signal),
+        context: await facts.contextWindow(forModel, signal),
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations: positive(answerOptions.maxToolIterations, maxToolIterations, 'maxToolIterations'),
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
@@ -327,11 +250,11 @@ export function createAgent(options: AgentOptions): Agent {
         conversationId,
         logger,
         emit,
-        onNativeRefused: () => nativeByModel.set(forModel, false),
+        onNativeRefused: () => facts.refusedNative(forModel),
         containment: startingLabels(question, answerOptions, tools, remembered),
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
-        canSeeImages: () => canSeeImages(forModel, signal),
+        canSeeImages: () => facts.canSeeImages(forModel, signal),
         trace,
       });
       const { failure, ...outcome } = result;
