@@ -1,27 +1,19 @@
 import { ContextLabels } from '../containment/context-labels.js';
-import { AGENT_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
+import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
-import type { ChatModel, ModelMessage } from '../model/chat-model.js';
-import { createOllamaModel } from '../ollama/ollama-model.js';
+import type { ModelMessage } from '../model/chat-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { AnswerTrace } from '../telemetry/agent-trace.js';
-import { silentLogger, type Tool } from '../types.js';
+import type { Tool } from '../types.js';
+import { positive, resolveAgentConfig } from './agent-config.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
 import { createModelFacts } from './model-facts.js';
-import { unavailableTools } from './resolve-calls.js';
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0)
-    throw new MacstatsError('INVALID_OPTIONS', `${name} must be a number >= 0`);
-  return value;
-}
 
 /**
  * What an answer's context holds before any tool runs: the caller's labels, the tools'
@@ -63,27 +55,6 @@ function startingLabels(
   return labels;
 }
 
-/** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
-function chosenModel(
-  options: AgentOptions,
-  limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
-): ChatModel {
-  if (options.model && options.ollama)
-    throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
-  if (options.model) {
-    if (typeof options.model.chat !== 'function' || typeof options.model.capabilities !== 'function')
-      throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs model to have chat() and capabilities()');
-    return options.model;
-  }
-  const name = options.ollama?.model;
-  if (typeof name !== 'string' || name.trim() === '')
-    throw new MacstatsError(
-      'INVALID_OPTIONS',
-      'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
-    );
-  return createOllamaModel({ host: options.ollama?.host, model: name, ...limits });
-}
-
 /**
  * Creates an agent that answers each message with one reply, running tools in between, on any
  * model behind core's `ChatModel` port (Ollama by default). See `docs/agent.md` for the protocol,
@@ -94,73 +65,20 @@ function chosenModel(
  * const { text } = await agent.answer('What is on example.com?', { conversationId: 'alice' });
  */
 export function createAgent(options: AgentOptions): Agent {
-  const logger = options.logger ?? silentLogger;
-  const now = options.now ?? (() => new Date());
-  const maxToolIterations = positive(
-    options.maxToolIterations,
-    AGENT_DEFAULTS.maxToolIterations,
-    'maxToolIterations',
-  );
-  const firstTokenTimeoutMs = positive(
-    options.firstTokenTimeoutMs ?? options.requestTimeoutMs,
-    AGENT_DEFAULTS.firstTokenTimeoutMs,
-    'firstTokenTimeoutMs',
-  );
-  const betweenTokensTimeoutMs = positive(
-    options.betweenTokensTimeoutMs,
-    AGENT_DEFAULTS.betweenTokensTimeoutMs,
-    'betweenTokensTimeoutMs',
-  );
-  const toolTimeoutMs = positive(options.toolTimeoutMs, AGENT_DEFAULTS.toolTimeoutMs, 'toolTimeoutMs');
-  const approvalTimeoutMs = positive(
-    options.approvalTimeoutMs,
-    AGENT_DEFAULTS.approvalTimeoutMs,
-    'approvalTimeoutMs',
-  );
-  const maxToolOutputChars = positive(
-    options.maxToolOutputChars,
-    AGENT_DEFAULTS.maxToolOutputChars,
-    'maxToolOutputChars',
-  );
-  const model = chosenModel(options, { firstTokenTimeoutMs, betweenTokensTimeoutMs });
-  const unavailable = unavailableTools(options.unavailableTools);
-  const native = options.native ?? AGENT_DEFAULTS.native;
-  const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-  const contextDefaults = AGENT_DEFAULTS.context;
-  const contextSettings = {
-    ...(options.contextLength !== undefined
-      ? { contextLength: positive(options.contextLength, 0, 'contextLength') }
-      : {}),
-    maxContextLength: positive(
-      options.maxContextLength,
-      contextDefaults.maxContextLength,
-      'maxContextLength',
-    ),
-    step: contextDefaults.step,
-    replyTokens: contextDefaults.replyTokens,
-  };
-  const facts = createModelFacts(model, { native, context: contextSettings, logger });
+  const config = resolveAgentConfig(options);
+  const { logger, now, model, unavailable, systemPrompt, maxToolIterations, firstTokenTimeoutMs } = config;
+  const { betweenTokensTimeoutMs, toolTimeoutMs, approvalTimeoutMs, maxToolOutputChars } = config;
+  const facts = createModelFacts(model, { native: config.native, context: config.context, logger });
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
-    options.memory === false
+    config.memory === false || options.memory === false
       ? null
       : new ConversationMemory({
           store:
             options.memory?.store ??
             createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
-          keepTurns: positive(options.memory?.keepTurns, memoryDefaults.keepTurns, 'memory.keepTurns'),
-          ttlMs: positive(options.memory?.ttlMs, memoryDefaults.ttlMs, 'memory.ttlMs'),
-          summaryChars: positive(
-            options.memory?.summaryChars,
-            memoryDefaults.summaryChars,
-            'memory.summaryChars',
-          ),
-          summaryHardCapChars: Math.round(
-            (positive(options.memory?.summaryChars, memoryDefaults.summaryChars, 'memory.summaryChars') *
-              memoryDefaults.summaryHardCapChars) /
-              memoryDefaults.summaryChars,
-          ),
+          ...config.memory,
           now,
           logger,
           summarise: async (messages, signal) => {
