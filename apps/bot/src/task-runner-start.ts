@@ -1,4 +1,5 @@
 import type { Logger, Tool } from '@macstats/core';
+import type { PostgresStore } from '@macstats/store-postgres';
 import {
   createTaskRunner,
   createTaskStore,
@@ -49,18 +50,22 @@ function logTaskEvent(logger: Logger, event: TaskEvent): void {
 }
 
 /**
- * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`; `deliver` posts each
- * task's result (or state changes) where the task reports to.
+ * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks` (or the database's tasks,
+ * given `database`); `deliver` posts each task's result (or state changes) where the task reports to.
  */
 export async function startTaskRunner(
   config: AppConfig,
   runtime: Runtime,
   logger: Logger,
   deliver?: TaskDeliver,
+  database?: Pick<PostgresStore, 'taskStore'>,
 ): Promise<TaskRunner> {
   const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
   const runner = createTaskRunner({
-    store: createTaskStore({ dir: tasksDir(config), agents: agentIds }),
+    // DATABASE_URL: the hosts share the tasks; each step runs on the one holding the task's lease.
+    store: database
+      ? database.taskStore({ agents: agentIds })
+      : createTaskStore({ dir: tasksDir(config), agents: agentIds }),
     tools: taskTools(runtime),
     agentFor: (id, tools) => {
       const agents = runtime.agentsWith(tools);

@@ -84,6 +84,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
+    tokenLedger: database?.tokenLedger(),
     metrics: observability.metrics,
     recordContent: observability.recordContent,
   });
@@ -115,7 +116,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
       // /task: a task owned by the asker, its result posted in the channel.
-      tasks: discordTasks(() => openTaskStore(config)),
+      tasks: discordTasks(() => openTaskStore(config, database)),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
       ...(config.discordShardCount !== undefined
         ? { shardCount: config.discordShardCount, shards: config.discordShards }
@@ -184,12 +185,13 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     runtime.tools.collector.start();
     if (bot) await bot.start();
     await scheduler.start();
-    // Tasks in $MACSTATS_HOME/tasks: a task added while this runs starts within seconds.
+    // Tasks in $MACSTATS_HOME/tasks (or the database's): a task added while this runs starts within seconds.
     tasks = await startTaskRunner(
       config,
       runtime,
       logger,
       createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
+      database,
     );
   } catch (error) {
     const refused = isRefusal(error);

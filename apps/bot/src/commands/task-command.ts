@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
+import type { PostgresStore } from '@macstats/store-postgres';
 import { createTaskStore, FINAL_STATES, type Task, type TaskNotify, type TaskStore } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -10,11 +11,50 @@ export function tasksDir(config: Pick<AppConfig, 'home'>): string {
   return join(config.home, 'tasks');
 }
 
-/** The task store of `$MACSTATS_HOME/tasks`, knowing the agents of `$MACSTATS_HOME/agents`. */
-export async function openTaskStore(config: AppConfig): Promise<TaskStore> {
+/** A task store to use, then close (a database's connections). */
+export type OpenedTaskStore = TaskStore & { close(): Promise<void> };
+
+/**
+ * The task store knowing the agents of `$MACSTATS_HOME/agents`: `$MACSTATS_HOME/tasks`, or with
+ * `DATABASE_URL` the database's tasks (on `database` when the caller has it open, else on a
+ * connection of its own, ended by `close()`). Rejects with the store's one sentence when the
+ * database cannot be reached.
+ */
+export async function openTaskStore(
+  config: AppConfig,
+  database?: Pick<PostgresStore, 'taskStore'>,
+): Promise<OpenedTaskStore> {
   const { agents } = await loadAgents(paths(config).agents);
   const ids = ['default', ...agents.map((agent) => agent.id)];
-  return createTaskStore({ dir: tasksDir(config), agents: () => ids });
+  if (database) return { ...database.taskStore({ agents: () => ids }), close: async () => {} };
+  if (config.databaseUrl) {
+    // Loaded on demand: a home without DATABASE_URL never pays for the client.
+    const { connectPostgres } = await import('@macstats/store-postgres');
+    const connected = await connectPostgres({ url: config.databaseUrl, maxConnections: 2 });
+    return { ...connected.taskStore({ agents: () => ids }), close: () => connected.close() };
+  }
+  return { ...createTaskStore({ dir: tasksDir(config), agents: () => ids }), close: async () => {} };
+}
+
+/** Runs `work` on the task store and closes it after; a database that cannot be reached is one sentence and exit 1. */
+async function withTaskStore(
+  config: AppConfig,
+  io: CommandIo,
+  work: (store: TaskStore) => Promise<number>,
+): Promise<number> {
+  let store: OpenedTaskStore;
+  try {
+    store = await openTaskStore(config);
+  } catch (error) {
+    if (!MacstatsError.isInstance(error)) throw error;
+    io.err(error.message);
+    return EXIT.failed;
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** A task as `task show --json` prints it. */
@@ -62,7 +102,14 @@ export async function taskAddCommand(
     io.err(`"${options.channel}" is not a Discord channel id (digits only).`);
     return EXIT.usage;
   }
-  const store = await openTaskStore(config);
+  return withTaskStore(config, io, (store) => addTask(store, io, options));
+}
+
+async function addTask(
+  store: TaskStore,
+  io: CommandIo,
+  options: Parameters<typeof taskAddCommand>[2],
+): Promise<number> {
   try {
     const task = await store.add({
       instructions: options.instructions,
@@ -95,7 +142,11 @@ export async function taskListCommand(
   io: CommandIo,
   options: { json?: boolean },
 ): Promise<number> {
-  const { tasks, problems } = await (await openTaskStore(config)).list();
+  return withTaskStore(config, io, (store) => listTasks(store, io, options));
+}
+
+async function listTasks(store: TaskStore, io: CommandIo, options: { json?: boolean }): Promise<number> {
+  const { tasks, problems } = await store.list();
   for (const problem of problems) io.err(problem);
   if (options.json) {
     io.out(
@@ -121,7 +172,15 @@ export async function taskShowCommand(
   io: CommandIo,
   options: { id: string; json?: boolean },
 ): Promise<number> {
-  const task = await (await openTaskStore(config)).get(options.id);
+  return withTaskStore(config, io, (store) => showTask(store, io, options));
+}
+
+async function showTask(
+  store: TaskStore,
+  io: CommandIo,
+  options: { id: string; json?: boolean },
+): Promise<number> {
+  const task = await store.get(options.id);
   if (!task) {
     io.err(`There is no task "${options.id}".`);
     return EXIT.usage;
@@ -145,7 +204,14 @@ export async function taskStateCommand(
   io: CommandIo,
   options: { id: string; action: 'cancel' | 'resume' },
 ): Promise<number> {
-  const store = await openTaskStore(config);
+  return withTaskStore(config, io, (store) => changeState(store, io, options));
+}
+
+async function changeState(
+  store: TaskStore,
+  io: CommandIo,
+  options: { id: string; action: 'cancel' | 'resume' },
+): Promise<number> {
   let refusal: string | undefined;
   const task = await store.update(options.id, (current) => {
     if (options.action === 'cancel') {
