@@ -110,5 +110,5 @@ export {
   oneLine,
   UNREACHABLE_CODES,
 } from './util/network-errors.js';
-export { dependencyMissing, importOptional } from './util/optional-dependency.js';
+export { dependencyMissing, importOptional, isDependencyMissing } from './util/optional-dependency.js';
 export { raceSignal } from './util/race-signal.js';

@@ -1,4 +1,11 @@
-import { errorCode, MacstatsError, type ModelSettingNames, oneLine, UNREACHABLE_CODES } from '@macstats/core';
+import {
+  errorCode,
+  isDependencyMissing,
+  MacstatsError,
+  type ModelSettingNames,
+  oneLine,
+  UNREACHABLE_CODES,
+} from '@macstats/core';
 import type { APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */
@@ -137,7 +144,7 @@ function seconds(ms: number | undefined): string {
  */
 export function describeOpenAiError(error: unknown, context: OpenAiErrorContext): string {
   // The `openai` client not installed: its own sentence says how to add it.
-  if (MacstatsError.isInstance(error) && error.code === 'DEPENDENCY_MISSING') return error.message;
+  if (isDependencyMissing(error)) return error.message;
   const known = toOpenAiError(error);
   const model = context.model ?? 'the model';
   const where = context.baseUrl;
