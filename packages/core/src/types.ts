@@ -1,7 +1,7 @@
 import type { AgentStep } from './agent/agent-types.js';
 import type { ApproveFunction } from './containment/approval.js';
 import type { ContextLabelsSnapshot, RedirectCheck } from './containment/context-labels.js';
-import type { ToolLabels } from './containment/labels.js';
+import type { LabelledCall, ToolLabels } from './containment/labels.js';
 
 /** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
 export interface ToolResult {
@@ -42,6 +42,12 @@ export interface ArgumentHints {
   endsAtSemicolon?: boolean;
 }
 
+/**
+ * What a tool's `parse` made of one call: the input its labels and run read, or one sentence
+ * saying why the call cannot run. Tools built with `defineTool` have one; see there.
+ */
+export type ParsedCall = { input: unknown } | { problem: string };
+
 /** What the agent hands every tool run. */
 export interface ToolContext {
   /** Aborts when the caller gives up or the tool's time is up. Tools pass it on to their I/O. */
@@ -72,6 +78,11 @@ export interface ToolContext {
   approve?: ApproveFunction;
   /** Tool runs the answer has left after this one: the budget of an answer this tool runs. */
   toolRunsLeft?: number;
+  /**
+   * This tool's `parse` of this very call, when the caller already made it (the agent loop
+   * does, once per call, for the labels and the run to share). Absent: the tool parses itself.
+   */
+  parsed?: ParsedCall;
 }
 
 /**
@@ -117,6 +128,12 @@ export interface Tool {
    * sending and persisting: safe, but every call after outside content needs approval.
    */
   labels?: ToolLabels;
+  /**
+   * Reads a call's text argument and arguments object once into the input its `labels` and
+   * `run` both read (`defineTool` makes it). The agent loop calls it once per call, refuses a
+   * call it finds a problem in with that sentence, and hands the result to both.
+   */
+  parse?(call: LabelledCall): ParsedCall;
   /**
    * This tool's results are words the user wrote (a skill's instructions, in a folder only a
    * person fills): the model reads them as instructions to follow, not inside the untrusted-data

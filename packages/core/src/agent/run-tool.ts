@@ -1,7 +1,7 @@
 import type { ApproveFunction } from '../containment/approval.js';
 import type { ContextLabelsSnapshot, RedirectCheck } from '../containment/context-labels.js';
 import { createDeadline } from '../model/deadline.js';
-import type { Logger, Tool, ToolContext, ToolResult } from '../types.js';
+import type { Logger, ParsedCall, Tool, ToolContext, ToolResult } from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
 import { raceSignal } from '../util/race-signal.js';
 
@@ -21,6 +21,8 @@ export interface RunToolOptions {
   approve?: ApproveFunction | undefined;
   /** Tool runs the answer has left after this one. */
   toolRunsLeft?: number | undefined;
+  /** The tool's parse of this call, made once by the loop (see `Tool.parse`). */
+  parsed?: ParsedCall;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function runTool(
   if (options.checkRedirect) context.checkRedirect = options.checkRedirect;
   if (options.approve) context.approve = options.approve;
   if (options.toolRunsLeft !== undefined) context.toolRunsLeft = options.toolRunsLeft;
+  if (options.parsed) context.parsed = options.parsed;
 
   try {
     const value = await raceSignal(tool.run(argument, context), signal);

@@ -1,8 +1,8 @@
 import { askApproval } from '../containment/ask-approval.js';
-import { type CallLabels, labelsOf } from '../containment/labels.js';
+import { type CallLabels, type LabelledCall, labelsOf } from '../containment/labels.js';
 import { parseToolCalls } from '../parser/parse-tool-call.js';
 import { wrapUntrusted, wrapUsersWords } from '../prompt/untrusted.js';
-import type { Tool } from '../types.js';
+import type { ParsedCall, Tool } from '../types.js';
 import type { AgentToolCall, ContainmentDecision, ToolSkipReason } from './agent-types.js';
 import { type CallGuard, callKey } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';
@@ -108,6 +108,17 @@ function refusedText(decision: ContainmentDecision, asked: boolean, canAsk: bool
   return `Not run: ${decision.reason} ${who} Do not try it another way; tell the user what you could not do and answer with what you have.`;
 }
 
+/** A tool's parse of one call; a parse that throws is a problem the model reads, not a crash. */
+function parseOnce(parse: NonNullable<Tool['parse']>, call: LabelledCall): ParsedCall {
+  try {
+    return parse(call);
+  } catch (error) {
+    return {
+      problem: `the call could not be read (${error instanceof Error ? error.message : String(error)}).`,
+    };
+  }
+}
+
 /**
  * Runs or refuses one requested call; returns the text the model reads, whether it failed, and
  * the record of the call it added to the answer's `toolCalls`.
@@ -142,12 +153,24 @@ export async function attempt(
     }
   }
   const args = 'arguments' in checked ? checked.arguments : call.arguments;
+  // A tool that reads its call once (`defineTool`) parses it here; its labels and run get the result.
+  const parse = skipped ? undefined : (call.toolRef as Tool).parse;
+  const parsed = parse ? parseOnce(parse, { argument, arguments: args }) : undefined;
+  if (parsed && 'problem' in parsed) {
+    checked = { problem: `Not run: ${parsed.problem}` };
+    skipped = 'invalid-arguments';
+  }
   const made = args ? { tool, argument, arguments: args } : { tool, argument };
 
   const span = settings.trace.tool({ tool, argument, iteration });
   const labels = skipped
     ? undefined
-    : labelsOf(call.toolRef as Tool, { argument, arguments: args, conversationId: settings.conversationId });
+    : labelsOf(call.toolRef as Tool, {
+        argument,
+        arguments: args,
+        conversationId: settings.conversationId,
+        ...(parsed ? { parsed } : {}),
+      });
   let decision: ContainmentDecision | undefined;
   try {
     decision = labels ? await contain(turn, call, labels, args) : undefined;
@@ -184,6 +207,7 @@ export async function attempt(
   const run = () =>
     runTool(call.toolRef as Tool, argument, {
       ...('arguments' in checked && checked.arguments ? { arguments: checked.arguments } : {}),
+      ...(parsed ? { parsed } : {}),
       labels: settings.containment.snapshot(),
       checkRedirect: settings.containment.redirectCheck(tool, labels as CallLabels),
       approve: settings.approve,

@@ -3,12 +3,16 @@
  * package. Core names no tool; the policy reads only these labels.
  */
 
+import type { ParsedCall } from '../types.js';
+
 /** A call as the labels see it: its text argument and, when the model wrote one, its object. */
 export interface LabelledCall {
   argument: string;
   arguments?: Record<string, unknown> | undefined;
   /** The conversation the call belongs to, when the answer has one (a browser's page per conversation). */
   conversationId?: string | undefined;
+  /** The tool's `parse` of this call, when the caller made it already (see `Tool.parse`). */
+  parsed?: ParsedCall | undefined;
 }
 
 /**
