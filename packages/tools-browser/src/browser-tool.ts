@@ -1,9 +1,12 @@
 import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/address-policy';
 import {
   type CallLabels,
+  type CallToParse,
+  defineTool,
   type LabelledCall,
   type Logger,
   MacstatsError,
+  type ParseResult,
   raceSignal,
   silentLogger,
   type Tool,
@@ -12,7 +15,7 @@ import {
 import { BrowserSession } from './browser-session.js';
 import { BROWSER_DEFAULTS } from './defaults.js';
 import { findChromium } from './find-chromium.js';
-import { BROWSER_ACTIONS, parseCommand } from './parse-command.js';
+import { BROWSER_ACTIONS, type BrowserAction, parseCommand } from './parse-command.js';
 import { type BrowserResult, runAction } from './run-action.js';
 
 /** Options of {@link createBrowserTool}. Every default is in {@link BROWSER_DEFAULTS}. */
@@ -105,9 +108,12 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     viewport: settings.viewport,
   });
 
-  async function run(argument: string, context: ToolContext): Promise<BrowserResult> {
-    const action = parseCommand(argument, context.arguments);
-    if (typeof action === 'string') return { isError: true, text: action };
+  function parse(call: CallToParse): ParseResult<BrowserAction> {
+    const action = parseCommand(call.argument, call.arguments);
+    return typeof action === 'string' ? { problem: action } : { input: action };
+  }
+
+  async function run(action: BrowserAction, context: ToolContext): Promise<BrowserResult> {
     context.signal.throwIfAborted();
     const key = context.conversationId ?? 'default';
     let opened: Awaited<ReturnType<BrowserSession['conversation']>>;
@@ -164,9 +170,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     return { ...result, text: `${sentence}\n${result.text}` };
   }
 
-  function labels(call: LabelledCall): CallLabels {
-    const action = parseCommand(call.argument, call.arguments);
-    if (typeof action === 'string') return { outside: true };
+  function labels(action: BrowserAction, call: LabelledCall): CallLabels {
     if (action.action === 'open') {
       const host = hostOf(action.url);
       const fragment = fragmentOf(action.url);
@@ -192,17 +196,18 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     return { outside: true };
   }
 
-  return {
+  const tool = defineTool<BrowserAction>({
     name: 'BROWSER',
     description:
       'A real browser for pages needing JavaScript, clicks or forms; elements show as [ref] role "name".',
     usage: `BROWSER: open <url> | click <ref> | type <ref> <text> | select <ref> <option> | press <key> | scroll down | back | tabs | wait for <text> | screenshot`,
     parameters: BROWSER_PARAMETERS,
     argumentHints: { endsAtSemicolon: true },
+    parse,
     labels,
     run,
-    close: () => session.close(),
-  };
+  });
+  return { ...tool, close: () => session.close() };
 }
 
 /** Keys that move or submit and type no character, alone or with modifiers. */
