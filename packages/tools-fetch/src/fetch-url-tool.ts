@@ -1,7 +1,10 @@
 import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/address-policy';
 import {
+  type CallToParse,
+  defineTool,
   formatDuration,
   type Logger,
+  type ParseResult,
   silentLogger,
   type Tool,
   type ToolContext,
@@ -87,10 +90,8 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
   const resolver = options.lookup ?? systemResolver;
   const baseLogger = options.logger ?? silentLogger;
 
-  async function run(argument: string, context: ToolContext): Promise<ToolResult> {
+  async function run(target: URL, context: ToolContext): Promise<ToolResult> {
     const logger = context.logger ?? baseLogger;
-    const target = parseTarget(argumentText(argument, context));
-    if (typeof target === 'string') return { isError: true, text: target };
     context.signal.throwIfAborted();
     context.onStatus?.(`Fetching ${target.href}`);
     const timeout = AbortSignal.timeout(settings.timeoutMs);
@@ -121,21 +122,21 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     }
   }
 
-  return {
+  return defineTool<URL>({
     name: 'FETCH_URL',
     description: `Fetch a web page and read its text (articles, JSON, plain text); gives up after ${formatDuration(settings.timeoutMs)}.`,
     usage: 'FETCH_URL: <full URL>',
     parameters: FETCH_URL_PARAMETERS,
     argumentHints: { url: true, endsAtSemicolon: true },
-    labels: (call) => {
-      const url = call.arguments?.url;
-      const target = parseTarget(typeof url === 'string' ? url : call.argument);
-      // A page is outside content; the request carries what is in its URL to that host.
-      if (typeof target === 'string') return { outside: true };
-      return { outside: true, sendsTo: target.href, configured: listed.isHostAllowed(target.hostname) };
-    },
+    parse: parseCall,
+    // A page is outside content; the request carries what is in its URL to that host.
+    labels: (target) => ({
+      outside: true,
+      sendsTo: target.href,
+      configured: listed.isHostAllowed(target.hostname),
+    }),
     run,
-  };
+  });
 }
 
 /** The JSON Schema of FETCH_URL's arguments: `{ url }`. */
@@ -148,10 +149,11 @@ export const FETCH_URL_PARAMETERS = {
   additionalProperties: false,
 } as const satisfies Record<string, unknown>;
 
-/** The URL from the structured form when the caller gave one, else the text argument. */
-function argumentText(argument: string, context: ToolContext): string {
-  const url = context.arguments?.url;
-  return typeof url === 'string' ? url : argument;
+/** The URL a call names: the structured form's `url` when the caller gave one, else the text argument. */
+function parseCall(call: CallToParse): ParseResult<URL> {
+  const url = call.arguments?.url;
+  const target = parseTarget(typeof url === 'string' ? url : call.argument);
+  return typeof target === 'string' ? { problem: target } : { input: target };
 }
 
 function isDeclaredBinary(contentType: string | undefined): boolean {
