@@ -1,4 +1,12 @@
-import type { Logger, Tool, ToolContext, ToolResult } from '@macstats/core';
+import {
+  type CallToParse,
+  defineTool,
+  type Logger,
+  type ParseResult,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '@macstats/core';
 import { GLOBAL_SCOPE, MEMORY_DEFAULTS } from './defaults.js';
 import { noteDate, numberedNotes } from './format-notes.js';
 import {
@@ -115,8 +123,7 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
     return { text: hits.map((hit) => `${hit.label}. (${noteDate(hit.note)}) ${hit.note.text}`).join('\n') };
   }
 
-  async function execute(command: MemoryCommand, context: ToolContext): Promise<ToolResult> {
-    if (command.action === 'invalid') return { isError: true, text: command.reason };
+  async function execute(command: ValidCommand, context: ToolContext): Promise<ToolResult> {
     const conversation = context.conversationId ?? options.defaultScope;
     if (conversation === undefined && !(command.action !== 'search' && command.global)) {
       return { isError: true, text: 'MEMORY needs a conversation to keep notes in, and this call has none.' };
@@ -138,26 +145,30 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
       : { text: `Removed note ${command.number}: ${quote(removed)}.` };
   }
 
-  return {
+  return defineTool<ValidCommand>({
     name: 'MEMORY',
     description:
       'Keep short facts the user wants remembered in this conversation (their setup, names, preferences); saved notes are shown to you in later answers.',
     usage: MEMORY_USAGE,
     parameters: MEMORY_PARAMETERS,
+    parse: parseCall,
     // Notes are the user's private data; an add or a remove changes what later answers read.
-    labels: (call) => {
-      const { action } = call.arguments
-        ? memoryCommandFromArguments(call.arguments)
-        : parseMemoryCommand(call.argument);
-      if (action === 'invalid') return {};
-      return action === 'add' || action === 'remove' ? { private: true, persists: true } : { private: true };
-    },
-    async run(argument, context) {
+    labels: ({ action }) =>
+      action === 'add' || action === 'remove' ? { private: true, persists: true } : { private: true },
+    async run(command, context) {
       context.signal.throwIfAborted();
-      const command = context.arguments
-        ? memoryCommandFromArguments(context.arguments)
-        : parseMemoryCommand(argument);
       return execute(command, context);
     },
-  };
+  });
+}
+
+/** A MEMORY command that can run. */
+type ValidCommand = Exclude<MemoryCommand, { action: 'invalid' }>;
+
+/** A call's command: from the arguments object when the model wrote one, else from the text. */
+function parseCall(call: CallToParse): ParseResult<ValidCommand> {
+  const command = call.arguments
+    ? memoryCommandFromArguments(call.arguments)
+    : parseMemoryCommand(call.argument);
+  return command.action === 'invalid' ? { problem: command.reason } : { input: command };
 }
