@@ -67,6 +67,7 @@ export function createStepRecorder(options: StepRecorderOptions): { wrap(tools: 
         argument,
         arguments: context.arguments,
         conversationId: context.conversationId,
+        parsed: context.parsed,
       });
       const base: TaskCall = {
         tool: tool.name,

@@ -1,5 +1,5 @@
-import { type CallLabels, MacstatsError, type Tool } from '@macstats/core';
-import { parseTaskCommand } from './task-command.js';
+import { type CallLabels, defineTool, MacstatsError, type Tool } from '@macstats/core';
+import { parseTaskCommand, type TaskCommand } from './task-command.js';
 import type { TaskStore } from './task-store.js';
 import type { Task } from './task-types.js';
 
@@ -19,9 +19,11 @@ export interface TaskToolOptions {
   now?: (() => Date) | undefined;
 }
 
+/** A TASK command that can run. */
+type RunnableCommand = Exclude<TaskCommand, { verb: 'invalid' }>;
+
 /** What one TASK call is, for containment: ending, pausing or noting its own task keeps nothing others read. */
-function taskLabels(argument: string): CallLabels {
-  const verb = argument.trim().split(/\s/)[0]?.toLowerCase();
+function taskLabels({ verb }: RunnableCommand): CallLabels {
   if (verb === 'add') return { persists: true };
   if (verb === 'list' || verb === 'show') return { private: true };
   return {};
@@ -46,18 +48,19 @@ function describe(task: Task): string {
 export function createTaskTool(options: TaskToolOptions): Tool {
   const now = options.now ?? (() => new Date());
   const { store, taskId } = options;
-  return {
+  return defineTool<RunnableCommand>({
     name: 'TASK',
     description:
       'Works on durable tasks: end yours with done <result> or fail <reason>, pause it with wait <ISO time or 10m>, keep a note, or add, list and show tasks.',
     usage:
       'TASK: done <result> | fail <reason> | wait <time> | note <text> | add <instructions> | list | show <id>',
-    labels: (call) => taskLabels(call.argument),
-    async run(argument, context) {
+    parse: ({ argument }) => {
       const command = parseTaskCommand(argument, now());
+      return command.verb === 'invalid' ? { problem: command.sentence } : { input: command };
+    },
+    labels: taskLabels,
+    async run(command, context) {
       switch (command.verb) {
-        case 'invalid':
-          return { isError: true, text: command.sentence };
         case 'done':
         case 'fail':
         case 'wait':
@@ -100,5 +103,5 @@ export function createTaskTool(options: TaskToolOptions): Tool {
         }
       }
     },
-  };
+  });
 }
