@@ -1,4 +1,13 @@
-import { formatDuration, MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import {
+  type CallToParse,
+  defineTool,
+  formatDuration,
+  MacstatsError,
+  type ParseResult,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '@macstats/core';
 import { type Clock, systemClock } from './clock.js';
 import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';
@@ -156,26 +165,17 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     });
   }
 
-  const tool: Tool = {
+  const tool = defineTool<RunnableCommand>({
     name: 'SCHEDULER',
     description:
       'Schedules a task to run later or repeatedly (cron in local time, or once at a date-time), lists schedules, removes one.',
     usage: SCHEDULER_USAGE,
     parameters: SCHEDULER_PARAMETERS,
+    parse: parseCall,
     // The list is the user's private data; an add or a remove changes what later runs do.
-    labels: (call) => {
-      const { action } = call.arguments
-        ? scheduleCommandFromArguments(call.arguments)
-        : parseScheduleCommand(call.argument);
-      if (action === 'list') return { private: true };
-      return action === 'invalid' ? {} : { private: true, persists: true };
-    },
-    async run(argument, context) {
-      const command = context.arguments
-        ? scheduleCommandFromArguments(context.arguments)
-        : parseScheduleCommand(argument);
+    labels: ({ action }) => (action === 'list' ? { private: true } : { private: true, persists: true }),
+    async run(command, context) {
       try {
-        if (command.action === 'invalid') return { text: command.reason, isError: true };
         if (command.action === 'list') return await list();
         if (command.action === 'remove') return await remove(command.id);
         return await add(command, context);
@@ -184,8 +184,19 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
         throw error;
       }
     },
-  };
+  });
   return [tool];
+}
+
+/** A SCHEDULER command that can run. */
+type RunnableCommand = Exclude<ScheduleCommand, { action: 'invalid' }>;
+
+/** A call's command: from the arguments object when the model wrote one, else from the text. */
+function parseCall(call: CallToParse): ParseResult<RunnableCommand> {
+  const command = call.arguments
+    ? scheduleCommandFromArguments(call.arguments)
+    : parseScheduleCommand(call.argument);
+  return command.action === 'invalid' ? { problem: command.reason } : { input: command };
 }
 
 function refuse(reason: string, action = 'add'): ToolResult {
