@@ -1,4 +1,4 @@
-import type { Tool } from '@macstats/core';
+import { type CallToParse, defineTool, type ParseResult, type Tool } from '@macstats/core';
 import type { MetricsSnapshot } from './snapshot-types.js';
 import { describeSection, METRICS_TOOL_SECTIONS, type MetricsToolSection } from './tool-replies.js';
 
@@ -35,33 +35,30 @@ const PUBLIC_SECTIONS = new Set(['cpu', 'memory', 'disk', 'network']);
  * const agent = createAgent({ ollama: { model }, tools: [createMetricsTool(collector)] });
  */
 export function createMetricsTool(source: MetricsToolSource): Tool {
-  return {
+  return defineTool<MetricsToolSection>({
     name: 'METRICS',
     description: "This computer's live CPU, memory, disk, network and busiest processes.",
     usage: `METRICS: ${METRICS_TOOL_SECTIONS.join(' | ')}`,
     parameters: METRICS_TOOL_PARAMETERS,
+    parse: parseSection,
     // The process list (in `processes` and `all`) is the user's private data; the numbers are not.
-    labels: (call) => {
-      const structured = call.arguments?.section;
-      const section = (typeof structured === 'string' ? structured : call.argument).trim().toLowerCase();
-      return PUBLIC_SECTIONS.has(section) ? {} : { private: true };
-    },
-    async run(given, context) {
+    labels: (section) => (PUBLIC_SECTIONS.has(section) ? {} : { private: true }),
+    async run(section, context) {
       context.signal.throwIfAborted();
-      const structured = context.arguments?.section;
-      const argument = typeof structured === 'string' ? structured : context.arguments ? '' : given;
-      const section = (argument.trim().toLowerCase() || 'all') as MetricsToolSection;
-      if (!METRICS_TOOL_SECTIONS.includes(section)) {
-        return {
-          isError: true,
-          text: `Unknown section "${argument.trim()}": use one of ${METRICS_TOOL_SECTIONS.join(', ')}.`,
-        };
-      }
       const snapshot = source.latest() ?? (source.sample ? await source.sample() : null);
       if (!snapshot) {
         return { isError: true, text: 'No metrics have been collected yet; the monitor is not running.' };
       }
       return describeSection(snapshot, section);
     },
-  };
+  });
+}
+
+/** The section a call asks for: the object's `section`, else the text; none is `all`. */
+function parseSection(call: CallToParse): ParseResult<MetricsToolSection> {
+  const structured = call.arguments?.section;
+  const argument = typeof structured === 'string' ? structured : call.arguments ? '' : call.argument;
+  const section = (argument.trim().toLowerCase() || 'all') as MetricsToolSection;
+  if (METRICS_TOOL_SECTIONS.includes(section)) return { input: section };
+  return { problem: `Unknown section "${argument.trim()}": use one of ${METRICS_TOOL_SECTIONS.join(', ')}.` };
 }
