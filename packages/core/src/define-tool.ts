@@ -16,10 +16,14 @@ export type ParseResult<Input> = { input: Input } | { problem: string };
  * A tool written once: how a call is read (`parse`), what it does (`labels`) and how it runs
  * (`run`), the last two reading the one parse. Everything else is the `Tool` field of that name.
  */
-export interface ToolDefinition<Input> extends Omit<Tool, 'parse' | 'labels' | 'run'> {
+export interface ToolDefinition<Input, Result extends string | ToolResult = string | ToolResult>
+  extends Omit<Tool, 'parse' | 'labels' | 'run'> {
   /**
    * Reads one call into the tool's input; pure (no I/O), for the agent loop calls it before the
-   * containment check. `{ problem }` refuses the call with that sentence: it is never run.
+   * containment check. `{ problem }` refuses the call with that sentence: it is never run. The
+   * model reads a problem outside the untrusted-data envelope, so it holds only the tool's own
+   * words and the call's argument; a failure that quotes outside text (a server's tool names)
+   * belongs in the input, for `run` to answer.
    */
   parse(call: CallToParse): ParseResult<Input>;
   /**
@@ -28,8 +32,13 @@ export interface ToolDefinition<Input> extends Omit<Tool, 'parse' | 'labels' | '
    */
   labels?: CallLabels | ((input: Input, call: LabelledCall) => CallLabels);
   /** Runs one call. Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts. */
-  run(input: Input, context: ToolContext, call: CallToParse): Promise<string | ToolResult>;
+  run(input: Input, context: ToolContext, call: CallToParse): Promise<Result>;
 }
+
+/** What {@link defineTool} returns: a plain `Tool` whose run resolves what the definition's run does. */
+export type DefinedTool<Result extends string | ToolResult = string | ToolResult> = Tool & {
+  run(argument: string, context: ToolContext): Promise<Result | ToolResult>;
+};
 
 /**
  * Defines a tool whose call is parsed once into a typed `Input` that its labels and its run both
@@ -52,16 +61,18 @@ export interface ToolDefinition<Input> extends Omit<Tool, 'parse' | 'labels' | '
  * });
  * ```
  */
-export function defineTool<Input>(definition: ToolDefinition<Input>): Tool {
+export function defineTool<Input, Result extends string | ToolResult = string | ToolResult>(
+  definition: ToolDefinition<Input, Result>,
+): DefinedTool<Result> {
   const { parse, labels, run, ...rest } = definition;
   const parseCall = (call: LabelledCall): ParsedCall =>
     parse({ argument: call.argument, arguments: call.arguments });
-  const tool: Tool = {
+  const tool: DefinedTool<Result> = {
     ...rest,
     parse: parseCall,
     run: (argument, context) => {
       const parsed = context.parsed ?? parseCall({ argument, arguments: context.arguments });
-      if ('problem' in parsed) return Promise.resolve({ isError: true, text: parsed.problem });
+      if ('problem' in parsed) return Promise.resolve<ToolResult>({ isError: true, text: parsed.problem });
       return run(parsed.input as Input, context, { argument, arguments: context.arguments });
     },
   };

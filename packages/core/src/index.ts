@@ -45,7 +45,7 @@ export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';
 export { canonicalUrl, urlsIn } from './containment/urls.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
-export type { CallToParse, ParseResult, ToolDefinition } from './define-tool.js';
+export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
 export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
 export type {

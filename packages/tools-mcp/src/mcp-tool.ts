@@ -1,4 +1,11 @@
-import type { CallLabels, NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
+import {
+  type CallLabels,
+  defineTool,
+  type NativeFunction,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '@macstats/core';
 import type { McpCallOptions } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { describeParameters } from './describe-schema.js';
@@ -64,71 +71,50 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
       .map((entry) => entry.displayName)
       .join(', ') + (list.length > listedNames ? `, … (${list.length - listedNames} more)` : '');
   const fail = (text: string): ToolResult => ({ isError: true, text });
-  /** The catalogue entry a call names, read exactly as `run` reads it. */
-  const entryOf = (argument: string, list: McpCatalogEntry[]) => {
+  /**
+   * The server tool a call names and the arguments it gets, read once for the labels and the run
+   * (so the run calls the very tool the labels judged). A call that cannot be made keeps its
+   * failure for `run`: it may quote the servers' tool names, which must reach the model as
+   * untrusted output, never as a problem sentence.
+   */
+  const read = (argument: string): McpCall => {
+    const list = entries();
     const invocation = splitInvocation(objectInvocation(argument) ?? argument);
-    return invocation ? resolveName(list, invocation.toolName) : undefined;
+    if (list.length === 0) {
+      const why = options.unavailable();
+      return {
+        failure: `No MCP tools are available right now${why ? ` (${why})` : ''}. Answer without MCP.`,
+      };
+    }
+    if (!invocation) {
+      return { failure: `Write MCP: <tool_name> <arguments>, with one of these tools: ${names(list)}.` };
+    }
+    const entry = resolveName(list, invocation.toolName);
+    if (!entry)
+      return { failure: `There is no MCP tool "${invocation.toolName}". Available: ${names(list)}.` };
+    const outcome = argumentsFor(entry.displayName, entry.tool, invocation.argumentText);
+    if ('error' in outcome) return { entry, failure: outcome.error };
+    const mismatch = schemaMismatch(entry.displayName, entry.tool, outcome.args);
+    return mismatch ? { entry, failure: mismatch } : { entry, args: outcome.args };
   };
 
-  return {
+  const tool = defineTool<McpCall, ToolResult>({
     name: 'MCP',
     description:
       'Calls a tool of a connected MCP server (Model Context Protocol); the tools are listed below.',
     usage: 'MCP: <tool_name> <arguments as a JSON object, or plain text for a tool with one text parameter>',
-    details() {
-      const list = entries();
-      if (list.length === 0) {
-        const why = options.unavailable();
-        return `No MCP tools are available right now${why ? ` (${why})` : ''}; do not use MCP.`;
-      }
-      const lines = list.map((entry) => {
-        const about = firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars);
-        return `- ${entry.displayName}${describeParameters(entry.tool.inputSchema)}${about ? `: ${about}` : ''}`;
-      });
-      return `MCP tools:\n${lines.join('\n')}`;
-    },
-    labels: (call) => {
-      const entry = entryOf(call.argument, catalog());
-      // A call naming no tool never reaches a server.
-      return entry ? entryLabels(entry) : {};
-    },
+    parse: ({ argument }) => ({ input: read(argument) }),
+    // A call naming no tool never reaches a server.
+    labels: (call) => (call.entry ? entryLabels(call.entry) : {}),
     describedByOutside() {
       const servers = [
         ...new Set(catalog().flatMap((entry) => (entry.connection.trusted ? [] : [entry.connection.name]))),
       ];
       return servers.length > 0 ? `the tool descriptions of MCP server ${servers.join(', ')}` : undefined;
     },
-    nativeFunctions(): NativeFunction[] {
-      const list = entries();
-      const functionNameList = functionNames(list.map((entry) => entry.displayName));
-      return list.map((entry, index) => ({
-        name: functionNameList[index] as string,
-        description:
-          firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars) ||
-          `MCP tool ${entry.displayName}`,
-        parameters: withoutSchemaKey(entry.tool.inputSchema),
-        toArgument: (args) => `${entry.displayName} ${JSON.stringify(args ?? {})}`,
-        aliases: [entry.displayName, entry.tool.name],
-      }));
-    },
-    async run(argument: string, context: ToolContext): Promise<ToolResult> {
-      const list = entries();
-      const invocation = splitInvocation(objectInvocation(argument) ?? argument);
-      if (list.length === 0) {
-        const why = options.unavailable();
-        return fail(`No MCP tools are available right now${why ? ` (${why})` : ''}. Answer without MCP.`);
-      }
-      if (!invocation) {
-        return fail(`Write MCP: <tool_name> <arguments>, with one of these tools: ${names(list)}.`);
-      }
-      const entry = resolveName(list, invocation.toolName);
-      if (!entry) {
-        return fail(`There is no MCP tool "${invocation.toolName}". Available: ${names(list)}.`);
-      }
-      const outcome = argumentsFor(entry.displayName, entry.tool, invocation.argumentText);
-      if ('error' in outcome) return fail(outcome.error);
-      const mismatch = schemaMismatch(entry.displayName, entry.tool, outcome.args);
-      if (mismatch) return fail(mismatch);
+    async run(call: McpCall, context: ToolContext): Promise<ToolResult> {
+      if ('failure' in call) return fail(call.failure);
+      const { entry, args } = call;
       context.onStatus?.(`Calling MCP tool ${entry.displayName}…`);
       context.logger?.debug({ tool: entry.displayName, server: entry.connection.name }, 'MCP tool call');
       // A question the server asks mid-call goes to whoever approves this answer's calls.
@@ -144,14 +130,47 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
               ),
           })
         : undefined;
-      return entry.connection.callTool(entry.tool.name, outcome.args, {
+      return entry.connection.callTool(entry.tool.name, args, {
         signal: context.signal,
         displayName: entry.displayName,
         ...(elicitation ? { elicitation } : {}),
       });
     },
+  });
+  return {
+    ...tool,
+    details() {
+      const list = entries();
+      if (list.length === 0) {
+        const why = options.unavailable();
+        return `No MCP tools are available right now${why ? ` (${why})` : ''}; do not use MCP.`;
+      }
+      const lines = list.map((entry) => {
+        const about = firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars);
+        return `- ${entry.displayName}${describeParameters(entry.tool.inputSchema)}${about ? `: ${about}` : ''}`;
+      });
+      return `MCP tools:\n${lines.join('\n')}`;
+    },
+    nativeFunctions(): NativeFunction[] {
+      const list = entries();
+      const functionNameList = functionNames(list.map((entry) => entry.displayName));
+      return list.map((entry, index) => ({
+        name: functionNameList[index] as string,
+        description:
+          firstLine(entry.tool.description ?? entry.tool.title, options.maxDescriptionChars) ||
+          `MCP tool ${entry.displayName}`,
+        parameters: withoutSchemaKey(entry.tool.inputSchema),
+        toArgument: (args) => `${entry.displayName} ${JSON.stringify(args ?? {})}`,
+        aliases: [entry.displayName, entry.tool.name],
+      }));
+    },
   };
 }
+
+/** One MCP call read: the server tool and its arguments, or why it cannot be made. */
+type McpCall =
+  | { entry: McpCatalogEntry; args: Record<string, unknown> }
+  | { entry?: McpCatalogEntry; failure: string };
 
 /**
  * What a call of a server's tool is, for containment. An untrusted server's result is outside
