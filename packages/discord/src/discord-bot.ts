@@ -1,4 +1,5 @@
-import { MacstatsError, silentLogger, withSpan } from '@macstats/core';
+import { MacstatsError, silentLogger } from '@macstats/core';
+import { withSpan } from '@macstats/core/internal';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';

@@ -1,4 +1,5 @@
-import { errorCode, MacstatsError, type ModelSettingNames, oneLine, UNREACHABLE_CODES } from '@macstats/core';
+import { MacstatsError, type ModelSettingNames } from '@macstats/core';
+import { errorCode, oneLine, UNREACHABLE_CODES } from '@macstats/core/internal';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */

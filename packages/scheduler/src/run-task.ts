@@ -1,4 +1,5 @@
-import { formatDuration, MacstatsError, raceSignal, recordSpanError } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
+import { formatDuration, raceSignal, recordSpanError } from '@macstats/core/internal';
 import { context, trace } from '@opentelemetry/api';
 import type { Clock } from './clock.js';
 import { deliveryIdOf } from './outbox.js';

@@ -1,4 +1,5 @@
-import { formatDuration, MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import { MacstatsError, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
 import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';

@@ -4,11 +4,11 @@ import {
   type LabelledCall,
   type Logger,
   MacstatsError,
-  raceSignal,
   silentLogger,
   type Tool,
   type ToolContext,
 } from '@macstats/core';
+import { raceSignal } from '@macstats/core/internal';
 import { BrowserSession } from './browser-session.js';
 import { BROWSER_DEFAULTS } from './defaults.js';
 import { findChromium } from './find-chromium.js';

@@ -1,12 +1,6 @@
 import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/address-policy';
-import {
-  formatDuration,
-  type Logger,
-  silentLogger,
-  type Tool,
-  type ToolContext,
-  type ToolResult,
-} from '@macstats/core';
+import { type Logger, silentLogger, type Tool, type ToolContext, type ToolResult } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import { FETCH_URL_DEFAULTS } from './defaults.js';
 import { describeFailure } from './describe-failure.js';
 import { fetchPage } from './fetch-page.js';
