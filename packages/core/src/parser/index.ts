@@ -5,8 +5,8 @@
  * @example
  * ```ts
  * import { parseToolCalls } from '@macstats/core/parser';
- * parseToolCalls('FETCH_URL: https://example.com', ['FETCH_URL']);
- * // [{ tool: 'FETCH_URL', argument: 'https://example.com' }]
+ * parseToolCalls('LOOKUP: https://example.com', ['LOOKUP']);
+ * // [{ tool: 'LOOKUP', argument: 'https://example.com' }]
  * ```
  */
 export type { ToolCall } from '../types.js';
