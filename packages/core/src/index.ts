@@ -44,7 +44,7 @@ export { ContextLabels } from './containment/context-labels.js';
 export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
-export { MacstatsError, toToolResult } from './errors.js';
+export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
 export type {
   ConversationRecord,
   ConversationTurn,

@@ -17,4 +17,5 @@ export { formatDuration } from './util/format-duration.js';
 export { maskUrl, redactUrl } from './util/mask-url.js';
 export { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from './util/network-errors.js';
 export { oneLine } from './util/one-line.js';
+export { dependencyMissing, importOptional } from './util/optional-dependency.js';
 export { raceSignal } from './util/race-signal.js';

@@ -50,7 +50,9 @@ describe('connectPostgres', () => {
     expect(await sql`select id from macstats_conversations`).toEqual([{ id: 'kept' }]);
     expect(await store.noteStore().add('discord-1', 'The NAS is at 10.0.0.2')).toMatchObject({ number: 1 });
     await store.tokenLedger().add('2026-11-27', ['agent:default'], 5);
-    expect(await store.taskStore().add({ instructions: 'After the upgrade.' })).toMatchObject({ state: 'open' });
+    expect(await store.taskStore().add({ instructions: 'After the upgrade.' })).toMatchObject({
+      state: 'open',
+    });
     await store.close();
     await sql.end();
   });

@@ -1,5 +1,6 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
+export type { TaskErrorCode } from './error-codes.js';
 export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
 export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';

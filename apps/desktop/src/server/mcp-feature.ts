@@ -49,7 +49,8 @@ export function createMcpFeature(
         })
         .then(async (outcome) => {
           resolve(outcome);
-          if (outcome.status === 'signed-in') await mcp?.connections.get(name)?.connect(undefined, { now: true });
+          if (outcome.status === 'signed-in')
+            await mcp?.connections.get(name)?.connect(undefined, { now: true });
           if (outcome.status === 'failed')
             logger.warn({ server: name, reason: outcome.reason }, 'MCP sign-in failed');
         }, reject)

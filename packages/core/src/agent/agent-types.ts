@@ -195,6 +195,12 @@ export interface AnswerOptions {
    * (`default`, or the profile id the agent directory sets) and the Discord channel.
    */
   account?: { agent?: string | undefined; channel?: string | undefined } | undefined;
+  /**
+   * Whether the turn is kept in the conversation's memory, asked once the answer knows what its
+   * context held: an answer that will go to the asker alone (a Discord DM) is not the shared
+   * conversation's to remember. Default: kept.
+   */
+  keepTurn?: ((labels: AgentAnswer['labels']) => boolean) | undefined;
 }
 
 /** One tool call made (or refused) while answering. */
