@@ -3,7 +3,11 @@ import type { OllamaErrorCode } from './ollama/ollama-errors.js';
 const marker = Symbol.for('macstats.error');
 
 /** Codes of the errors core throws (each is in the README's error table). */
-export type CoreErrorCode = OllamaErrorCode | 'INVALID_OPTION' | 'MODEL_POOL_NO_MEMBER';
+export type CoreErrorCode =
+  | OllamaErrorCode
+  | 'DEPENDENCY_MISSING'
+  | 'INVALID_OPTION'
+  | 'MODEL_POOL_NO_MEMBER';
 
 /**
  * What an error says about the other side, as fields a caller branches on (never the code's

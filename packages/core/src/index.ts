@@ -98,3 +98,4 @@ export type {
   ToolResult,
 } from './types.js';
 export { silentLogger } from './types.js';
+export { isDependencyMissing } from './util/optional-dependency.js';

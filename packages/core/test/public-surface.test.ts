@@ -52,6 +52,7 @@ const DOCUMENTED_VALUES = [
   'createFileTokenLedger',
   'createMemoryStore',
   'isConversationRecord',
+  'isDependencyMissing',
   'isEmbeddingModel',
   'labelsOf',
   'modelNotInstalled',

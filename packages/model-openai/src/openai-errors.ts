@@ -1,4 +1,4 @@
-import { MacstatsError, type ModelSettingNames } from '@macstats/core';
+import { isDependencyMissing, MacstatsError, type ModelSettingNames } from '@macstats/core';
 import { errorCode, oneLine, UNREACHABLE_CODES } from '@macstats/core/internal';
 import type { APIError } from 'openai';
 
@@ -138,7 +138,7 @@ function seconds(ms: number | undefined): string {
  */
 export function describeOpenAiError(error: unknown, context: OpenAiErrorContext): string {
   // The `openai` client not installed: its own sentence says how to add it.
-  if (MacstatsError.isInstance(error) && error.code === 'DEPENDENCY_MISSING') return error.message;
+  if (isDependencyMissing(error)) return error.message;
   const known = toOpenAiError(error);
   const model = context.model ?? 'the model';
   const where = context.baseUrl;

@@ -1,4 +1,4 @@
-import { type Logger, MacstatsError, silentLogger } from '@macstats/core';
+import { isDependencyMissing, type Logger, silentLogger } from '@macstats/core';
 import { type StartTracingOptions, startTracing, type Tracing } from './start-tracing.js';
 
 /** Options of {@link startAppTracing}. */
@@ -25,7 +25,7 @@ export async function startAppTracing(options: StartAppTracingOptions): Promise<
     started = await startTracing(options);
   } catch (error) {
     // The SDK is an optional install: without it the app runs untraced and says how to add it.
-    if (!MacstatsError.isInstance(error) || error.code !== 'DEPENDENCY_MISSING') throw error;
+    if (!isDependencyMissing(error)) throw error;
     logger.warn({}, error.message);
     return undefined;
   }

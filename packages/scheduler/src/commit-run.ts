@@ -1,12 +1,7 @@
-import { MacstatsError } from '@macstats/core';
 import type { RunRecord } from './run-history.js';
+import { isLockLost } from './scheduler-errors.js';
 import type { RunHistoryStore, ScheduleStateStore } from './scheduler-stores.js';
 import type { SchedulerState } from './state-store.js';
-
-/** Whether a shared store refused a write because this scheduler no longer holds the lock. */
-export function isLockLost(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && error.code === 'LOCK_LOST';
-}
 
 /**
  * Saves `state` (unless `saveState` is false) and appends `records` to the history: in one step

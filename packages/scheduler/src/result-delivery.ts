@@ -1,7 +1,7 @@
-import { isLockLost } from './commit-run.js';
 import { removePending, resultOf } from './outbox.js';
 import type { Schedule } from './schedule.js';
 import type { SchedulerCoreOptions } from './scheduler-core-options.js';
+import { isLockLost } from './scheduler-errors.js';
 import type { RunResult } from './scheduler-types.js';
 import type { SchedulerState } from './state-store.js';
 

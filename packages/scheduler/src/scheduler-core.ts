@@ -1,5 +1,5 @@
 import { MacstatsError } from '@macstats/core';
-import { commitRun, isLockLost } from './commit-run.js';
+import { commitRun } from './commit-run.js';
 import { runManually, type StartedRun } from './manual-run.js';
 import { addPending, pendingOf } from './outbox.js';
 import { type Planned, planTick } from './plan-tick.js';

@@ -47,3 +47,8 @@ export async function importOptional<T>(
     throw dependencyMissing(error, packages, neededBy) ?? error;
   }
 }
+
+/** Whether `error` says an optional dependency is not installed (see {@link dependencyMissing}). */
+export function isDependencyMissing(error: unknown): error is MacstatsError {
+  return MacstatsError.isInstance(error) && error.code === 'DEPENDENCY_MISSING';
+}
