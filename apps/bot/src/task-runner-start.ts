@@ -2,6 +2,7 @@ import type { Logger, Tool } from '@macstats/core';
 import {
   createTaskRunner,
   createTaskStore,
+  type TaskAskOwner,
   type TaskDeliver,
   type TaskEvent,
   type TaskRunner,
@@ -50,13 +51,15 @@ function logTaskEvent(logger: Logger, event: TaskEvent): void {
 
 /**
  * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`; `deliver` posts each
- * task's result (or state changes) where the task reports to.
+ * task's result (or state changes) where the task reports to; `askOwner` puts a step's call that
+ * needs approval to the task's owner.
  */
 export async function startTaskRunner(
   config: AppConfig,
   runtime: Runtime,
   logger: Logger,
   deliver?: TaskDeliver,
+  askOwner?: TaskAskOwner,
 ): Promise<TaskRunner> {
   const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
   const runner = createTaskRunner({
@@ -68,6 +71,7 @@ export async function startTaskRunner(
     },
     logger,
     ...(deliver ? { deliver } : {}),
+    ...(askOwner ? { askOwner } : {}),
     onEvent: (event) => logTaskEvent(logger, event),
   });
   await runner.start();

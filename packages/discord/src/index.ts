@@ -9,4 +9,5 @@ export type {
   DiscordBot,
   DiscordBotEvent,
   DiscordBotOptions,
+  OwnerApprovalRequest,
 } from './types.js';

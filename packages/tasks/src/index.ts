@@ -1,6 +1,14 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
+export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
+export {
+  type ApprovalDecision,
+  approvalWaitSentence,
+  createStepApprover,
+  decideApproval,
+  pendingApproval,
+} from './task-approval.js';
 export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';
 export {
   MAX_PENDING_DELIVERIES,
@@ -25,6 +33,7 @@ export { createTaskTool, type TaskToolOptions } from './task-tool.js';
 export {
   FINAL_STATES,
   type Task,
+  type TaskApproval,
   type TaskBudget,
   type TaskCall,
   type TaskDelivery,

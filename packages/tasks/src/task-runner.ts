@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core';
 import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
+import { createOwnerAsks, type TaskAskOwner } from './owner-asks.js';
 import { runStep } from './run-step.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
 import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
@@ -38,6 +39,15 @@ export interface TaskRunnerOptions {
    * a delivery cut by a crash is tried again at the next start. Without it, they stay pending.
    */
   deliver?: TaskDeliver | undefined;
+  /** How long a task's owner has to approve a step's call, in milliseconds. Default {@link TASK_DEFAULTS}.approvalTtlMs (24 h). */
+  approvalTtlMs?: number | undefined;
+  /**
+   * Asks the owner of a task waiting for approval (Discord buttons in its channel, say): called
+   * once per pending approval while this runner runs; its signal aborts when the approval is
+   * decided elsewhere, expires, or the runner stops. Resolve with the owner's answer (recorded
+   * before the task resumes), or undefined for none.
+   */
+  askOwner?: TaskAskOwner | undefined;
   /** After a delivery failed, try it again this much later, in milliseconds. Default 30 000. */
   deliveryRetryMs?: number | undefined;
   logger?: Logger | undefined;
@@ -85,6 +95,14 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       })
     : undefined;
 
+  const approvals = createOwnerAsks({
+    store,
+    askOwner: options.askOwner,
+    now,
+    logger,
+    wake: () => wake?.(),
+  });
+
   async function end(task: Task, state: 'failed', error: string): Promise<void> {
     const saved = await store.update(task.id, (current) => {
       if (FINAL_STATES.includes(current.state)) return;
@@ -103,6 +121,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       }
     // Posts recorded before this pass (a task ended in the last one, or before a crash).
     if (outbox) await outbox.flush(tasks);
+    approvals.sweep(tasks);
     const byId = new Map(tasks.map((task) => [task.id, task]));
     const active = tasks.filter((task) => !FINAL_STATES.includes(task.state));
     const cycle = findCycle(active);
@@ -111,8 +130,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     let steps = 0;
     for (const listed of active) {
       if (stopping.signal.aborted) break;
-      const task = (await store.get(listed.id)) ?? listed;
+      let task = (await store.get(listed.id)) ?? listed;
       if (FINAL_STATES.includes(task.state)) continue;
+      const ready = await approvals.check(task);
+      if (!ready) continue;
+      task = ready;
       if (task.state === 'waiting' && task.wakeAt && Date.parse(task.wakeAt) > now().getTime()) continue;
       const dependencies = dependencyState(task, byId);
       if (dependencies.state === 'wait') continue;
@@ -135,6 +157,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         now,
         signal: stopping.signal,
         retryMs: options.retryMs ?? 60_000,
+        approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
       });
       if (outcome.kind === 'no-agent')
         await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
@@ -189,6 +212,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     runOnce,
     async stop() {
       stopping.abort(new Error('the task runner stopped'));
+      approvals.stop();
       wake?.();
       watcher?.close();
       await loop;

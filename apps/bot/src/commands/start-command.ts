@@ -15,7 +15,7 @@ import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { createTaskDeliver, discordTasks } from '../task-delivery.js';
+import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
 import { startTaskRunner } from '../task-runner-start.js';
 import { openTaskStore } from './task-command.js';
 
@@ -190,6 +190,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       runtime,
       logger,
       createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
+      bot ? createTaskAskOwner(bot) : undefined,
     );
   } catch (error) {
     const refused = isRefusal(error);

@@ -1,7 +1,16 @@
 import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
-import { createTaskStore, FINAL_STATES, type Task, type TaskNotify, type TaskStore } from '@macstats/tasks';
+import {
+  approvalWaitSentence,
+  createTaskStore,
+  decideApproval,
+  FINAL_STATES,
+  pendingApproval,
+  type Task,
+  type TaskNotify,
+  type TaskStore,
+} from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
@@ -31,6 +40,7 @@ function shown(task: Task) {
     ...(task.error ? { error: task.error } : {}),
     notes: task.notes,
     budget: task.budget,
+    ...(task.approvals?.length ? { approvals: task.approvals } : {}),
     steps: task.steps.map((step) => ({
       number: step.number,
       finished: step.endedAt !== undefined,
@@ -131,6 +141,12 @@ export async function taskShowCommand(
     io.out(`${task.id}  ${task.state}  ${task.title}`);
     if (task.result !== undefined) io.out(`Result: ${task.result}`);
     if (task.error) io.out(`Error: ${task.error}`);
+    const pending = pendingApproval(task);
+    // The owner's own terminal: the call is shown in full here.
+    if (pending)
+      io.out(
+        `${approvalWaitSentence(task, pending)}\nThe call: ${pending.tool}: ${pending.argument}\nWhy: ${pending.reason}`,
+      );
     for (const step of task.steps)
       io.out(
         `Step ${step.number}: ${step.calls.map((call) => `${call.tool}: ${call.argument}`).join('; ') || 'no tool calls'}`,
@@ -156,7 +172,9 @@ export async function taskStateCommand(
       }
       return;
     }
-    if (current.state === 'done') refusal = `Task ${current.id} is done; add a new task instead.`;
+    if (pendingApproval(current))
+      refusal = `Task ${current.id} waits for its owner's approval: answer it with macstats task approve ${current.id} [--deny].`;
+    else if (current.state === 'done') refusal = `Task ${current.id} is done; add a new task instead.`;
     else if (current.state === 'running' || current.state === 'open')
       refusal = `Task ${current.id} is already ${current.state}.`;
     else {
@@ -177,5 +195,31 @@ export async function taskStateCommand(
     return EXIT.usage;
   }
   io.out(`Task ${task.id} is ${task.state}.`);
+  return EXIT.ok;
+}
+
+/** `macstats task approve <id> [--deny]`: answers the approval a task waits for; it resumes. */
+export async function taskApproveCommand(
+  config: AppConfig,
+  io: CommandIo,
+  options: { id: string; deny?: boolean },
+): Promise<number> {
+  const store = await openTaskStore(config);
+  const before = await store.get(options.id);
+  const pending = before ? pendingApproval(before) : undefined;
+  const decided = await decideApproval(store, options.id, {
+    decision: options.deny ? 'denied' : 'approved',
+    by: 'cli',
+    ...(pending ? { approvalId: pending.id } : {}),
+  });
+  if ('refusal' in decided) {
+    io.err(decided.refusal);
+    return EXIT.usage;
+  }
+  io.out(
+    options.deny
+      ? `Denied ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes without it.`
+      : `Approved ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes and runs it.`,
+  );
   return EXIT.ok;
 }
