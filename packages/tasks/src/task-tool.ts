@@ -9,8 +9,9 @@ export interface TaskToolOptions {
   /** The task this answer works on (a runner's step); without it, done, fail, wait and note are refused. */
   taskId?: string | undefined;
   /**
-   * Who the tasks it adds belong to. Default: the current task's owner; else, in a Discord
-   * answer (conversation `discord-<channel id>`), progress to that channel; else `{ by: 'model' }`.
+   * Who the tasks it adds belong to. Default: the current task's owner; else who asked the answer
+   * (`ToolContext.askedBy`, or `model`), with progress to the channel of a Discord answer
+   * (conversation `discord-<channel id>`).
    */
   owner?: Task['owner'] | undefined;
   /** The id of the next task `add` makes, so that a repeat after a crash finds it instead of adding another. */
@@ -27,10 +28,14 @@ function taskLabels(argument: string): CallLabels {
   return {};
 }
 
-/** The owner of a task a chat answer adds: a Discord answer's task reports to the asking channel. */
-function ownerOf(conversationId: string | undefined): Task['owner'] {
+/**
+ * The owner of a task a chat answer adds: who asked the answer (else `model`); a Discord answer's
+ * task reports to the asking channel.
+ */
+function ownerOf(conversationId: string | undefined, askedBy: string | undefined): Task['owner'] {
   const channel = /^discord-(\d{1,20})$/.exec(conversationId ?? '')?.[1];
-  return channel ? { by: 'model', reportTo: `discord:${channel}` } : { by: 'model' };
+  const by = askedBy?.trim() || 'model';
+  return channel ? { by, reportTo: `discord:${channel}` } : { by };
 }
 
 function describe(task: Task): string {
@@ -88,7 +93,9 @@ export function createTaskTool(options: TaskToolOptions): Tool {
               byModel: true,
               owner:
                 options.owner ??
-                (current ? { ...current.owner, by: `task:${current.id}` } : ownerOf(context.conversationId)),
+                (current
+                  ? { ...current.owner, by: `task:${current.id}` }
+                  : ownerOf(context.conversationId, context.askedBy)),
               ...(current ? { agent: current.agent } : {}),
               ...(options.nextAddId ? { id: options.nextAddId() } : {}),
             });

@@ -36,6 +36,7 @@ import {
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
+import { createTaskStore } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
@@ -163,10 +164,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     logger,
     toolNames: () => toolNames,
   });
+  // $MACSTATS_HOME/tasks: the chat's TASK adds to it, the Tasks view reads it.
+  const taskStore = createTaskStore({ dir: join(home, 'tasks') });
   const tools = [
     ...(options.tools ?? []),
     // The dashboard's user owns the machine: only here may the global notes be written.
-    ...createStateTools({ logger, collector, schedules: scheduleSource, notes, canWriteGlobal: true }),
+    ...createStateTools({
+      logger,
+      collector,
+      schedules: scheduleSource,
+      notes,
+      canWriteGlobal: true,
+      tasks: taskStore,
+    }),
   ];
 
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.

@@ -325,6 +325,7 @@ export function createAgent(options: AgentOptions): Agent {
         maxToolOutputChars,
         signal,
         conversationId,
+        askedBy: answerOptions.askedBy,
         logger,
         emit,
         onNativeRefused: () => nativeByModel.set(forModel, false),
