@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import {
   createTaskRunner,
@@ -70,6 +71,8 @@ export async function startTaskRunner(
       return id === 'default' ? agents.agent : agents.get(id);
     },
     logger,
+    // One runner per home: the dashboard's waits while this one runs, and the other way round.
+    lockFile: join(tasksDir(config), '.runner.lock'),
     ...(deliver ? { deliver } : {}),
     ...(askOwner ? { askOwner } : {}),
     onEvent: (event) => logTaskEvent(logger, event),

@@ -1,7 +1,9 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
 export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
+export { createRunnerLock, type RunnerLock } from './runner-lock.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
+export { cancelTask, resumeTask, type TaskActionOutcome } from './task-actions.js';
 export {
   type ApprovalDecision,
   approvalWaitSentence,

@@ -5,6 +5,7 @@ import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
 import { createOwnerAsks, type TaskAskOwner } from './owner-asks.js';
 import { runStep } from './run-step.js';
+import { createRunnerLock } from './runner-lock.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
 import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
 import type { TaskStore } from './task-store.js';
@@ -48,6 +49,12 @@ export interface TaskRunnerOptions {
    * before the task resumes), or undefined for none.
    */
   askOwner?: TaskAskOwner | undefined;
+  /**
+   * A lock file that keeps one runner per folder (`$MACSTATS_HOME/tasks/.runner.lock`): while
+   * another live process holds it, this runner's loop runs no steps and looks again at each poll,
+   * taking over once that process is gone. Without it, the loop runs regardless.
+   */
+  lockFile?: string | undefined;
   /** After a delivery failed, try it again this much later, in milliseconds. Default 30 000. */
   deliveryRetryMs?: number | undefined;
   logger?: Logger | undefined;
@@ -95,6 +102,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       })
     : undefined;
 
+  const lock = options.lockFile ? createRunnerLock(options.lockFile) : undefined;
+  let waitingFor: string | undefined;
   const approvals = createOwnerAsks({
     store,
     askOwner: options.askOwner,
@@ -174,11 +183,27 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return steps;
   }
 
+  async function holdsLock(): Promise<boolean> {
+    if (!lock || (await lock.hold())) {
+      waitingFor = undefined;
+      return true;
+    }
+    const holder = await lock.holder();
+    if (holder && holder !== waitingFor) {
+      waitingFor = holder;
+      logger.info(
+        { holder },
+        `another task runner (${holder}) runs the tasks in ${store.dir}; this one waits`,
+      );
+    }
+    return false;
+  }
+
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
       let ran = 0;
       try {
-        ran = await runOnce();
+        if (await holdsLock()) ran = await runOnce();
       } catch (error) {
         logger.error({ err: error }, `the task runner failed a pass: ${(error as Error).message}`);
       }
@@ -216,6 +241,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       wake?.();
       watcher?.close();
       await loop;
+      await lock?.release();
     },
   };
 }

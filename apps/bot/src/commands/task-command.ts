@@ -3,10 +3,11 @@ import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
 import {
   approvalWaitSentence,
+  cancelTask,
   createTaskStore,
   decideApproval,
-  FINAL_STATES,
   pendingApproval,
+  resumeTask,
   type Task,
   type TaskNotify,
   type TaskStore,
@@ -162,39 +163,12 @@ export async function taskStateCommand(
   options: { id: string; action: 'cancel' | 'resume' },
 ): Promise<number> {
   const store = await openTaskStore(config);
-  let refusal: string | undefined;
-  const task = await store.update(options.id, (current) => {
-    if (options.action === 'cancel') {
-      if (FINAL_STATES.includes(current.state)) refusal = `Task ${current.id} is already ${current.state}.`;
-      else {
-        current.state = 'cancelled';
-        current.error = 'Cancelled by its owner.';
-      }
-      return;
-    }
-    if (pendingApproval(current))
-      refusal = `Task ${current.id} waits for its owner's approval: answer it with macstats task approve ${current.id} [--deny].`;
-    else if (current.state === 'done') refusal = `Task ${current.id} is done; add a new task instead.`;
-    else if (current.state === 'running' || current.state === 'open')
-      refusal = `Task ${current.id} is already ${current.state}.`;
-    else {
-      current.state = 'open';
-      current.error = undefined;
-      current.wakeAt = undefined;
-      // A task ended by its step budget gets as many steps again.
-      const used = current.steps.length;
-      if (used >= current.budget.steps) current.budget.steps = used + current.budget.steps;
-    }
-  });
-  if (!task) {
-    io.err(`There is no task "${options.id}".`);
+  const outcome = await (options.action === 'cancel' ? cancelTask : resumeTask)(store, options.id);
+  if ('refusal' in outcome) {
+    io.err(outcome.refusal);
     return EXIT.usage;
   }
-  if (refusal) {
-    io.err(refusal);
-    return EXIT.usage;
-  }
-  io.out(`Task ${task.id} is ${task.state}.`);
+  io.out(`Task ${outcome.task.id} is ${outcome.task.state}.`);
   return EXIT.ok;
 }
 
