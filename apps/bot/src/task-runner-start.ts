@@ -7,6 +7,7 @@ import {
   type TaskDeliver,
   type TaskEvent,
   type TaskRunner,
+  type TaskStore,
 } from '@macstats/tasks';
 import type { AppConfig } from './app-config.js';
 import { tasksDir } from './commands/task-command.js';
@@ -50,6 +51,12 @@ function logTaskEvent(logger: Logger, event: TaskEvent): void {
     );
 }
 
+/** The task store of `macstats start`: `$MACSTATS_HOME/tasks`, knowing the app's agents. */
+export function appTaskStore(config: AppConfig, runtime: Runtime): TaskStore {
+  const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
+  return createTaskStore({ dir: tasksDir(config), agents: agentIds });
+}
+
 /**
  * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks`; `deliver` posts each
  * task's result (or state changes) where the task reports to; `askOwner` puts a step's call that
@@ -62,9 +69,8 @@ export async function startTaskRunner(
   deliver?: TaskDeliver,
   askOwner?: TaskAskOwner,
 ): Promise<TaskRunner> {
-  const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
   const runner = createTaskRunner({
-    store: createTaskStore({ dir: tasksDir(config), agents: agentIds }),
+    store: appTaskStore(config, runtime),
     tools: taskTools(runtime),
     agentFor: (id, tools) => {
       const agents = runtime.agentsWith(tools);

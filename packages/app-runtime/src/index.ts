@@ -8,6 +8,7 @@ export {
 } from './configured-tools.js';
 export { mcpAuthFile, mcpOAuthOptions } from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
+export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';
 export {
   type CatalogEntry,

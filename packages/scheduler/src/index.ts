@@ -28,6 +28,7 @@ export type {
   ExecuteTask,
   RunNowOptions,
   RunResult,
+  ScheduledRun,
   Scheduler,
   SchedulerEvent,
   SchedulerOptions,

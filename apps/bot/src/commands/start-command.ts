@@ -1,3 +1,4 @@
+import { withTaskStarts } from '@macstats/app-runtime';
 import { MacstatsError } from '@macstats/core';
 import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
@@ -16,7 +17,7 @@ import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
-import { startTaskRunner } from '../task-runner-start.js';
+import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
 import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
@@ -132,11 +133,15 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const scheduler: Scheduler = createScheduler({
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
-    execute: createTaskExecutor({
-      tools: runtime.tools.offered('step'),
-      agent: scheduled.agent,
-      agentFor: (id) => scheduled.get(id),
-    }),
+    // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
+    execute: withTaskStarts(
+      createTaskExecutor({
+        tools: runtime.tools.offered('step'),
+        agent: scheduled.agent,
+        agentFor: (id) => scheduled.get(id),
+      }),
+      appTaskStore(config, runtime),
+    ),
     onEvent: (event) => {
       observability.metrics?.recordSchedulerEvent(event);
       logSchedulerEvent(io, event, shared !== undefined);

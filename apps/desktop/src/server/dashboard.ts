@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { createStateTools, offeredTo, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
+import { createStateTools, offeredTo, RUN_JS_UNAVAILABLE, withTaskStarts } from '@macstats/app-runtime';
 import {
   type Agent,
   createAgent,
@@ -303,7 +303,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         // Unattended runs get what the catalog gives them: a one-line task step runs its tool,
         // and the model answers the rest with neither SCHEDULER nor MEMORY (a page a task
         // fetched could plant neither a schedule nor a note for later).
-        const execute = createTaskExecutor({
+        const answerSchedule = createTaskExecutor({
           tools: offeredTo('step', tools),
           agent: {
             async answer(question, answerOptions) {
@@ -332,6 +332,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
                 }
               : undefined,
         });
+        // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
+        const execute = withTaskStarts(answerSchedule, taskStore);
         let onEvent: Parameters<typeof createScheduler>[0]['onEvent'];
         const created = createScheduler({
           ...(shared ? shared.scheduler : { file: schedulesFile, stateDir: home }),
