@@ -11,6 +11,7 @@ import {
 } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { botMessages, cleanUp, runCli, startCli, tempHome, waitUntil } from './helpers.js';
+import { killPtys, startCliInPty } from './pty.js';
 
 const TOKEN = 'fake-discord-token-1234';
 
@@ -18,6 +19,7 @@ let ollama: FakeOllama | undefined;
 let discord: FakeDiscord | undefined;
 let page: Server | undefined;
 afterEach(async () => {
+  killPtys();
   await cleanUp();
   await ollama?.close();
   await discord?.close();
@@ -161,6 +163,45 @@ describe("a task's call that needs approval, put to its owner", () => {
     const again = await runCli(['task', 'approve', id], home, env);
     expect(again.code).toBe(2);
     expect(again.stderr.trim()).toBe(`Task ${id} waits for no approval.`);
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  }, 60_000);
+
+  it('shows a person at a terminal the task, the call it waits for, and the answer (macstats task on a pseudo-terminal)', async () => {
+    const { home, env } = await setup();
+    const bot = startCli(['start'], home, env);
+    await bot.waitForOutput(/macstats is running/);
+    const terminal = (args: string[]) =>
+      startCliInPty(['task', ...args], home, { HOME: home, MACSTATS_HOME: home, ...env });
+
+    const add = terminal(['add', 'Watch the price page and tell me the price.']);
+    expect(await add.exited).toBe(0);
+    const id = add.screen().trim();
+    expect(id).toMatch(/^\d{8}-[0-9a-f]{6}$/);
+    await waitUntil(() => readTask(home, id)?.approvals?.length === 1, 'the pending approval');
+
+    const list = terminal(['list']);
+    expect(await list.exited).toBe(0);
+    expect(list.screen()).toContain(`${id}  waiting    1 steps  Watch the price page and tell me the price.`);
+
+    const show = terminal(['show', id]);
+    expect(await show.exited).toBe(0);
+    expect(show.screen()).toContain(`${id}  waiting  Watch the price page and tell me the price.`);
+    expect(show.screen()).toContain(`Task ${id} waits for its owner's approval to run TASK (persist) until `);
+    expect(show.screen()).toContain('The call: TASK: add Check the price again tomorrow');
+    expect(show.screen()).toMatch(/Why: TASK would change saved state .* outside content/);
+
+    const approve = terminal(['approve', id]);
+    expect(await approve.exited).toBe(0);
+    expect(approve.screen().trim()).toBe(`Approved TASK: task ${id} resumes and runs it.`);
+    await waitUntil(() => readTask(home, id)?.state === 'done', 'the task done after the approval');
+
+    const again = terminal(['approve', id, '--deny']);
+    expect(await again.exited).toBe(2);
+    expect(again.screen().trim()).toBe(`Task ${id} waits for no approval.`);
+    const empty = terminal(['add', ' ']);
+    expect(await empty.exited).toBe(2);
+    expect(empty.screen().trim()).toBe('A task needs instructions: say what the agent should do.');
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   }, 60_000);
