@@ -38,6 +38,14 @@ function ownerOf(conversationId: string | undefined, askedBy: string | undefined
   return channel ? { by, reportTo: `discord:${channel}` } : { by };
 }
 
+/**
+ * Whether `viewer` may list or show `task`: a Discord user sees only the tasks they own (others in
+ * the server may not read theirs); the machine's owner (the dashboard, the CLI) sees every task.
+ */
+function visible(task: Task, viewer: string | undefined): boolean {
+  return !viewer?.startsWith('discord:') || task.owner.by === viewer;
+}
+
 function describe(task: Task): string {
   const end = task.result !== undefined ? `: ${task.result}` : task.error ? `: ${task.error}` : '';
   return `${task.id} [${task.state}] ${task.title} (${task.steps.length} steps)${end}`;
@@ -51,6 +59,9 @@ function describe(task: Task): string {
 export function createTaskTool(options: TaskToolOptions): Tool {
   const now = options.now ?? (() => new Date());
   const { store, taskId } = options;
+  // Who reads a list or show: the owner of the task this step works on, else who asked the answer.
+  const viewerOf = async (askedBy: string | undefined): Promise<string | undefined> =>
+    options.owner?.by ?? (taskId ? (await store.get(taskId))?.owner.by : undefined) ?? askedBy;
   return {
     name: 'TASK',
     description:
@@ -76,12 +87,14 @@ export function createTaskTool(options: TaskToolOptions): Tool {
             : 'The task will be marked failed with this reason when this step ends.';
         }
         case 'list': {
-          const { tasks } = await store.list();
+          const viewer = await viewerOf(context.askedBy);
+          const tasks = (await store.list()).tasks.filter((task) => visible(task, viewer));
           return tasks.length === 0 ? 'There are no tasks.' : tasks.map(describe).join('\n');
         }
         case 'show': {
           const task = await store.get(command.id);
-          if (!task) return { isError: true, text: `There is no task "${command.id}".` };
+          if (!task || !visible(task, await viewerOf(context.askedBy)))
+            return { isError: true, text: `There is no task "${command.id}".` };
           return `${describe(task)}\n${task.instructions}`;
         }
         case 'add': {

@@ -58,3 +58,20 @@ describe('TASK in a chat answer', () => {
     expect((await store.list()).tasks).toEqual([]);
   });
 });
+
+describe('TASK list and show in a Discord answer', () => {
+  it("shows a Discord user their own tasks only, never another member's", async () => {
+    const { store, agent } = await chat(['TASK: list', 'Listed.']);
+    const mine = await store.add({ instructions: 'Mine.', owner: { by: 'discord:555' } });
+    const theirs = await store.add({ instructions: 'Their private errand.', owner: { by: 'discord:777' } });
+    await agent.answer('List my tasks.', { conversationId: 'discord-123', askedBy: 'discord:555' });
+    const listed = model?.requests.at(-1)?.messages.at(-1)?.content ?? '';
+    expect(listed).toContain(mine.id);
+    expect(listed).not.toContain(theirs.id);
+    model?.enqueue(`TASK: show ${theirs.id}`, 'Shown.');
+    await agent.answer('Show that task.', { conversationId: 'discord-123', askedBy: 'discord:555' });
+    const shown = model?.requests.at(-1)?.messages.at(-1)?.content ?? '';
+    expect(shown).toContain(`There is no task "${theirs.id}".`);
+    expect(shown).not.toContain('private errand');
+  });
+});
