@@ -34,10 +34,13 @@ export function createOwnerAsks(options: {
 }): OwnerAsks {
   const { store, now, logger } = options;
   const open = new Map<string, AbortController>();
+  // Asked once per runner: a prompt that could not be posted is not posted again every pass.
+  const asked = new Set<string>();
 
   function ask(task: Task, approval: TaskApproval): void {
     const { askOwner } = options;
-    if (!askOwner || open.has(approval.id)) return;
+    if (!askOwner || asked.has(approval.id)) return;
+    asked.add(approval.id);
     const controller = new AbortController();
     open.set(approval.id, controller);
     void askOwner(task, approval, controller.signal)
