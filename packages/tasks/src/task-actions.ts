@@ -5,12 +5,25 @@ import { FINAL_STATES, type Task } from './task-types.js';
 /** What an owner's action did: the task as saved, or one sentence saying why nothing changed. */
 export type TaskActionOutcome = { task: Task } | { refusal: string };
 
-/** Cancels a task (a step under way stops at its next recorded call); refused when it has ended. */
-export function cancelTask(store: TaskStore, id: string): Promise<TaskActionOutcome> {
+/**
+ * Cancels a task (a step under way stops at its next recorded call); refused when it has ended.
+ * The approval it waited for, if any, is denied with it: a resumed step does not run that call.
+ */
+export function cancelTask(
+  store: TaskStore,
+  id: string,
+  now: () => Date = () => new Date(),
+): Promise<TaskActionOutcome> {
   return act(store, id, (current) => {
     if (FINAL_STATES.includes(current.state)) return `Task ${current.id} is already ${current.state}.`;
     current.state = 'cancelled';
     current.error = 'Cancelled by its owner.';
+    const pending = pendingApproval(current);
+    if (pending) {
+      pending.decision = 'denied';
+      pending.decidedBy = 'cancel';
+      pending.decidedAt = now().toISOString();
+    }
     return undefined;
   });
 }

@@ -1,6 +1,13 @@
 import type { FakeOllama } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decideApproval, pendingApproval, TASK_DEFAULTS, type TaskAskOwner } from '../src/index.js';
+import {
+  cancelTask,
+  decideApproval,
+  pendingApproval,
+  resumeTask,
+  TASK_DEFAULTS,
+  type TaskAskOwner,
+} from '../src/index.js';
 import {
   countingTool,
   fetchTool,
@@ -136,5 +143,24 @@ describe("a step's call that needs approval", () => {
     const again = await decideApproval(store, task.id, { decision: 'approved', by: 'cli' });
     expect(again).toEqual({ refusal: `Task ${task.id} waits for no approval.` });
     expect((await store.get(task.id))?.approvals?.[0]?.decision).toBe('denied');
+  });
+});
+
+describe('cancelling a task that waits for approval', () => {
+  it('denies the approval with it, so a resume refuses that call', async () => {
+    const { dir, model, save, tools } = await setup();
+    const { store, runner } = runnerFor(dir, model, tools);
+    const task = await store.add({ instructions: 'Read the page and save its price.' });
+    await runner.runOnce();
+    const cancelled = await cancelTask(store, task.id);
+    expect('task' in cancelled && cancelled.task.approvals?.[0]).toMatchObject({
+      decision: 'denied',
+      decidedBy: 'cancel',
+    });
+    expect('task' in (await resumeTask(store, task.id))).toBe(true);
+    resumeScript(model);
+    await runner.runOnce();
+    expect(save.runs).toEqual([]);
+    expect((await store.get(task.id))?.state).toBe('done');
   });
 });
