@@ -134,9 +134,12 @@ describe("a task's call that needs approval, put to its owner", () => {
     expect(done?.result).toBe('The price is 180; a follow-up is added');
     expect(readTask(home, `${id}-1-1`)?.instructions).toBe('Check the price again tomorrow');
     expect(fake.message(prompt?.id ?? '')?.content).toContain('Approved by <@555>');
+    const donePosts = () => botMessages(fake, channelId).filter((text) => text.startsWith(`Task ${id} done`));
+    await waitUntil(() => donePosts().length > 0, "the task's result in the channel");
+    await waitUntil(() => readTask(home, id)?.deliveries === undefined, 'the post cleared from the task');
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
-    expect(botMessages(fake, channelId).filter((text) => text.startsWith(`Task ${id} done`))).toHaveLength(1);
+    expect(donePosts()).toHaveLength(1);
   }, 60_000);
 
   it('takes the answer from macstats task approve --deny, and the prompt in Discord closes', async () => {
