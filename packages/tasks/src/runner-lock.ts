@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+
+/** An unreadable lock file older than this is taken as damaged and replaced. */
+const DAMAGED_MS = 10_000;
 
 interface LockRecord {
   pid: number;
@@ -57,26 +60,33 @@ export function createRunnerLock(file: string): RunnerLock {
   }
   return {
     async hold() {
-      if (await other()) return false;
-      const mine = await readLock(file);
-      if (mine?.token === token) return true;
+      const found = await readLock(file);
+      if (found?.token === token) return true;
+      if (found && (found.host !== host || alive(found.pid))) return false;
       await mkdir(dirname(file), { recursive: true });
-      // Left by a dead process (or unreadable): removed, then created afresh, exclusively.
-      const present =
-        mine !== undefined ||
-        (await readFile(file).then(
-          () => true,
-          () => false,
-        ));
-      if (present) await rm(file, { force: true });
+      if (found) await rm(file, { force: true });
+      else {
+        // Unreadable: a lock is written whole (linked in complete), so only a damaged one is old.
+        const age = await stat(file).then(
+          (info) => Date.now() - info.mtimeMs,
+          () => undefined,
+        );
+        if (age !== undefined && age < DAMAGED_MS) return false;
+        if (age !== undefined) await rm(file, { force: true });
+      }
       const record: LockRecord = { pid: process.pid, host, token, since: new Date().toISOString() };
+      // Written to a file of its own, then linked in: the lock appears complete or not at all.
+      const draft = `${file}.${token}`;
+      await writeFile(draft, JSON.stringify(record));
       try {
-        await writeFile(file, JSON.stringify(record), { flag: 'wx' });
+        await link(draft, file);
+        return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
+      } finally {
+        await rm(draft, { force: true });
       }
-      return true;
     },
     async holder() {
       const found = await other();

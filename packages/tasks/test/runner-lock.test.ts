@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunnerLock } from '../src/index.js';
-import { tempTasks } from './helpers.js';
+import { runnerFor, scriptedModel, tempTasks } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -31,6 +31,16 @@ describe('the runner lock: one task runner per home', () => {
     expect(await first.hold()).toBe(false);
   });
 
+  it('is taken by exactly one of two runners that ask at the same moment', async () => {
+    const file = await lockFile();
+    for (let round = 0; round < 50; round += 1) {
+      const locks = [createRunnerLock(file), createRunnerLock(file), createRunnerLock(file)];
+      const held = await Promise.all(locks.map((lock) => lock.hold()));
+      expect(held.filter(Boolean)).toHaveLength(1);
+      await Promise.all(locks.map((lock) => lock.release()));
+    }
+  });
+
   it('is taken over from a process that died without releasing it (kill -9)', async () => {
     const file = await lockFile();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
@@ -41,5 +51,36 @@ describe('the runner lock: one task runner per home', () => {
     const lock = createRunnerLock(file);
     expect(await lock.holder()).toBeUndefined();
     expect(await lock.hold()).toBe(true);
+  });
+});
+
+describe('two runners over one folder', () => {
+  it('runs each step in the runner holding the lock; the other takes over once it stops', async () => {
+    const file = await lockFile();
+    const dir = dirname(file);
+    const model = await scriptedModel(['TASK: done First.', 'Done.', 'TASK: done Second.', 'Done.']);
+    try {
+      const a = runnerFor(dir, model, [], { lockFile: file, pollMs: 50 });
+      const b = runnerFor(dir, model, [], { lockFile: file, pollMs: 50 });
+      await a.runner.start();
+      await b.runner.start();
+      const first = await a.store.add({ instructions: 'First.' });
+      await expect.poll(async () => (await a.store.get(first.id))?.state, { timeout: 30_000 }).toBe('done');
+      const starts = (runner: typeof a) =>
+        runner.events.filter((event) => event.type === 'step-start').length;
+      // Whichever took the lock ran the step; the other ran none.
+      expect([starts(a), starts(b)].sort()).toEqual([0, 1]);
+      const [holder, other] = starts(a) === 1 ? [a, b] : [b, a];
+
+      await holder.runner.stop();
+      const second = await other.store.add({ instructions: 'Second.' });
+      await expect
+        .poll(async () => (await other.store.get(second.id))?.state, { timeout: 30_000 })
+        .toBe('done');
+      expect(starts(other)).toBe(1);
+      await other.runner.stop();
+    } finally {
+      await model.close();
+    }
   });
 });
