@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CONFIG_KEYS, loadConfig, parseSchedulerLease } from '@macstats/app-config';
+import { CONFIG_KEYS, loadConfig, parseSchedulerLease, readDailyTokenLimits } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { OBSERVABILITY_SETTING_KEYS } from '@macstats/observability';
 import { parseAllowHosts } from '@macstats/tools-fetch';
@@ -65,6 +65,11 @@ export interface AppConfig {
    * renewal (1000 to 600000); a dead leader is replaced within about this long. Unset: the store's default.
    */
   schedulerLeaseMs: number | undefined;
+  /**
+   * `DAILY_TOKENS_PER_AGENT`, `DAILY_TOKENS_PER_CHANNEL`: tokens each agent and each Discord channel
+   * may spend per UTC day; undefined is no limit (the default).
+   */
+  dailyTokens: { perAgent: number | undefined; perChannel: number | undefined };
   /** `DISCORD_SHARDS` (`0,1` or `0-3`): the gateway shards this process holds. Unset: all of them. */
   discordShards: number[] | undefined;
   /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
@@ -142,6 +147,8 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const contextLength = parseTokenCount('MODEL_CONTEXT_LENGTH', get('MODEL_CONTEXT_LENGTH'));
   const maxContext = parseTokenCount('MODEL_MAX_CONTEXT', get('MODEL_MAX_CONTEXT'));
   const lease = parseSchedulerLease(get('SCHEDULER_LEASE_MS'));
+  const dailyTokens = readDailyTokenLimits(get);
+  warnings.push(...dailyTokens.warnings);
   for (const warning of [contextLength.warning, maxContext.warning, lease.warning])
     if (warning) warnings.push(warning);
   const shards = readShards(get('DISCORD_SHARDS'), get('DISCORD_SHARD_COUNT'), warnings);
@@ -184,6 +191,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     mcpToken: get('MACSTATS_MCP_TOKEN'),
     databaseUrl: get('DATABASE_URL'),
     schedulerLeaseMs: lease.value,
+    dailyTokens: { perAgent: dailyTokens.perAgent, perChannel: dailyTokens.perChannel },
     discordShards: shards.shards,
     discordShardCount: shards.count,
     logLevel: get('LOG_LEVEL') ?? 'info',

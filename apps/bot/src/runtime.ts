@@ -1,4 +1,4 @@
-import { MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { type AssembledTools, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import {
   type Agent,
@@ -11,6 +11,7 @@ import {
   type Logger,
   type MemoryStore,
   type ModelPool,
+  type TokenLedger,
   type Tool,
 } from '@macstats/core';
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
@@ -236,6 +237,8 @@ export async function createRuntime(
     noteBackend?: NoteBackend | undefined;
     /** Counts each answer (`METRICS_PORT`). */
     metrics?: AppMetrics | undefined;
+    /** Where the daily token budgets are counted for every host (`DATABASE_URL`); undefined: a file in MACSTATS_HOME. */
+    tokenLedger?: TokenLedger | undefined;
     /** Prompts, replies and tool text in spans (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`). */
     recordContent?: boolean | undefined;
   } = {},
@@ -305,7 +308,17 @@ export async function createRuntime(
     capabilities: (name) => chat.capabilities({ model: name, signal: AbortSignal.timeout(3000) }),
     readEval: async () => (await readEvalReport(paths(config).evalReport))?.models,
   });
-  const observed = shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering;
+  const counted = shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering;
+  // DAILY_TOKENS_PER_AGENT / _PER_CHANNEL: every answer (chat, scheduled runs, task steps, a
+  // profile's, a handoff's) passes the budget before the model is asked.
+  const budget = createAppTokenBudget({
+    home: config.home,
+    limits: config.dailyTokens,
+    ledger: shared.tokenLedger,
+    onEvent: shared.metrics?.recordTokenBudget,
+  });
+  if (budget) shared.metrics?.observeTokenBudget(budget);
+  const observed = budget ? budget.guard(counted) : counted;
   const agentsWith = (offered: readonly Tool[]) =>
     createAgentDirectory({
       agent: observed,

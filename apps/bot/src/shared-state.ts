@@ -1,4 +1,4 @@
-import type { Logger, MemoryStore } from '@macstats/core';
+import type { Logger, MemoryStore, TokenLedger } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
@@ -11,6 +11,8 @@ export interface SharedState {
   memoryStore: MemoryStore | undefined;
   /** Where MEMORY keeps its notes, shared by every host; undefined: files under `memory/`. */
   noteBackend: NoteBackend | undefined;
+  /** Where the daily token budgets are counted for every host; undefined: `token-budget.json`. */
+  tokenLedger: TokenLedger | undefined;
   /** Closes the database's connections (nothing to do without one). */
   close(): Promise<void>;
 }
@@ -29,6 +31,7 @@ export async function connectSharedState(
       scheduleSource: undefined,
       memoryStore: undefined,
       noteBackend: undefined,
+      tokenLedger: undefined,
       close: async () => {},
     };
   }
@@ -39,6 +42,7 @@ export async function connectSharedState(
     scheduleSource: database.schedulerStores().source,
     memoryStore: database.memoryStore(),
     noteBackend: database.noteBackend(),
+    tokenLedger: database.tokenLedger(),
     close: () => database.close(),
   };
 }

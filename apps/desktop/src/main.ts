@@ -1,7 +1,8 @@
 // `npm start`: the dashboard. A thin CLI over startDashboard: arguments, configuration, tools,
 // the printed URL, the browser, and a clean stop on Ctrl-C.
 
-import { buildConfiguredTools } from '@macstats/app-runtime';
+import { createAppTokenBudget } from '@macstats/app-config';
+import { buildConfiguredTools, mcpSignInSurface } from '@macstats/app-runtime';
 import { MacstatsError } from '@macstats/core';
 import { startObservability } from '@macstats/observability';
 import type { PostgresStore } from '@macstats/store-postgres';
@@ -55,12 +56,23 @@ async function main(argv: string[]): Promise<number> {
     .map((tool) => `${tool.name} is left out: ${tool.reason}.`);
   for (const warning of [...config.warnings, ...unstarted, ...appTools.problems]) console.error(warning);
 
+  // DAILY_TOKENS_PER_AGENT / _PER_CHANNEL: the chat and the schedules count against the same
+  // budgets as the bot (the file in MACSTATS_HOME, or the database's ledger).
+  const tokenBudget = createAppTokenBudget({
+    home: config.home,
+    limits: config.dailyTokens,
+    ledger: database?.tokenLedger(),
+    onEvent: observability.metrics?.recordTokenBudget,
+  });
+  if (tokenBudget) observability.metrics?.observeTokenBudget(tokenBudget);
+
   let dashboard: Dashboard;
   try {
     dashboard = await startDashboard({
       home: config.home,
       port: args.port,
       appMetrics: observability.metrics,
+      tokenBudget,
       recordContent: observability.recordContent,
       ollama: {
         host: config.ollamaHost,
@@ -71,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
       context: config.context,
       tools: appTools.tools,
       mcp: appTools.mcp,
+      ...(appTools.mcp ? { mcpSignIn: await mcpSignInSurface(config) } : {}),
       ...(database
         ? {
             shared: {

@@ -1,3 +1,7 @@
+export type { AppTokenBudgetOptions } from './app-token-budget.js';
+export { createAppTokenBudget, TOKEN_BUDGET_FILE_NAME } from './app-token-budget.js';
+export type { DailyTokenLimits } from './daily-token-limits.js';
+export { DAILY_TOKEN_SETTING_KEYS, readDailyTokenLimits } from './daily-token-limits.js';
 export type { ConfigSource, LoadConfigOptions, LoadedConfig } from './load-config.js';
 export { CONFIG_FILE_NAME, CONFIG_KEYS, loadConfig } from './load-config.js';
 export { isSecretKey, maskConfigValue, maskSecret } from './mask-config-value.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DAILY_TOKEN_SETTING_KEYS } from './daily-token-limits.js';
 import { maskConfigValue } from './mask-config-value.js';
 import { parseEnvFile } from './parse-env-file.js';
 
@@ -21,6 +22,7 @@ export const CONFIG_KEYS = [
   'ALLOW_BROWSER',
   'BROWSER_CDP_URL',
   'CHROMIUM_PATH',
+  ...DAILY_TOKEN_SETTING_KEYS,
 ] as const;
 
 /** The config file's name, in the current directory and in MACSTATS_HOME. */

@@ -6,7 +6,7 @@ import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/too
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { mcpOAuthOptions } from './mcp-sign-in.js';
+import { mcpConfigSources, mcpOAuthOptions } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {
@@ -110,11 +110,7 @@ async function mcpServers(
   logger: Logger,
   omitted: OmittedTool[],
 ): Promise<{ mcp: McpServerSet | undefined; problems: string[] }> {
-  const file = join(settings.home, 'mcp.json');
-  const environment = {
-    MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
-    MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
-  };
+  const { file, environment } = mcpConfigSources(settings);
   const none = {
     name: 'MCP',
     reason: 'no MCP server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
@@ -148,10 +144,11 @@ async function mcpServers(
     logger,
     pins,
     oauth: await mcpOAuthOptions(settings.home),
-    // Questions a server asks mid-call are declined, and logged with the reason: the Discord
-    // and dashboard approval surfaces do not carry them yet, and a scheduled run has nobody.
+    // A question a server asks mid-call goes to the asker's approval surface (the MCP tool lends
+    // it per call); with nobody to ask (a scheduled run, a task step) or several calls on the
+    // server at once, it is declined and logged with the reason.
     elicitation: createDecliningElicitation(
-      'nobody can answer an MCP server question here yet',
+      'nobody can answer it here (a run without an asker, or several calls to this server at once)',
       (question, reason) =>
         logger.info(
           { server: question.server, question: question.message.slice(0, 200), reason },

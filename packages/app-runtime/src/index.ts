@@ -6,7 +6,16 @@ export {
   type OmittedTool,
   type ToolSettings,
 } from './configured-tools.js';
-export { mcpAuthFile, mcpOAuthOptions } from './mcp-sign-in.js';
+export {
+  type McpSignInOptions,
+  type McpSignInOutcome,
+  type McpSignInSurface,
+  mcpAuthFile,
+  mcpConfigSources,
+  mcpOAuthOptions,
+  mcpSignInSurface,
+  signInConfiguredMcpServer,
+} from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
 export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';

@@ -1,10 +1,26 @@
 import { join } from 'node:path';
+import { redactUrl } from '@macstats/core';
 import type { McpConnectOAuthOptions } from '@macstats/tools-mcp';
+import type { ToolSettings } from './configured-tools.js';
 
 /** `<home>/mcp-auth/<server>.json`: one server's registration and tokens, mode 0600. */
 export function mcpAuthFile(home: string, server: string): string {
   // Encoded so that a server named "a/b" or ".." stays one file inside the folder.
   return join(home, 'mcp-auth', `${encodeURIComponent(server)}.json`);
+}
+
+/** Where the MCP servers are configured: `<home>/mcp.json` and the two environment settings. */
+export function mcpConfigSources(settings: ToolSettings): {
+  file: string;
+  environment: { MCP_SERVER_STDIO: string | undefined; MCP_SERVER_URL: string | undefined };
+} {
+  return {
+    file: join(settings.home, 'mcp.json'),
+    environment: {
+      MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
+      MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
+    },
+  };
 }
 
 /**
@@ -16,5 +32,87 @@ export async function mcpOAuthOptions(home: string): Promise<McpConnectOAuthOpti
   return {
     store: (server) => createFileOAuthStore(mcpAuthFile(home, server)),
     signInHint: (server) => `run "macstats mcp login ${server}"`,
+  };
+}
+
+/** Options of {@link signInConfiguredMcpServer}. */
+export interface McpSignInOptions {
+  /** Show the user the URL to open in a browser (printed, or handed to the dashboard's page). */
+  onAuthorizationUrl(url: URL): void | Promise<void>;
+  /** Ends the wait for the browser. */
+  signal?: AbortSignal | undefined;
+  /** Loopback port of the redirect; default 0, a free one. */
+  redirectPort?: number | undefined;
+}
+
+/**
+ * How a sign-in ended: `signed-in` (tokens kept in `file`), `not-needed`, `refused` (no such
+ * server, or one that runs locally) or `failed` (the flow failed; the reason without the URL's
+ * secrets). `problems` are the config's bad entries.
+ */
+export type McpSignInOutcome = { problems: string[] } & (
+  | { status: 'signed-in' | 'not-needed'; file: string }
+  | { status: 'refused' | 'failed'; reason: string }
+);
+
+/**
+ * The MCP authorization flow for a configured remote server, with the user in a browser (what
+ * `macstats mcp login <server>` and the dashboard's Sign in do): the tokens go to
+ * `mcpAuthFile(home, server)`. Rejects only when `signal` aborts.
+ */
+export async function signInConfiguredMcpServer(
+  settings: ToolSettings,
+  server: string,
+  options: McpSignInOptions,
+): Promise<McpSignInOutcome> {
+  const { createFileOAuthStore, loadMcpServers, signInMcpServer } = await import('@macstats/tools-mcp');
+  const { servers, errors: problems } = await loadMcpServers(mcpConfigSources(settings));
+  const named = servers.find((entry) => entry.name === server);
+  if (!named) {
+    const known = servers.map((entry) => entry.name).join(', ') || 'none';
+    return {
+      problems,
+      status: 'refused',
+      reason: `there is no MCP server "${server}" (configured: ${known}).`,
+    };
+  }
+  if (!('url' in named.server)) {
+    return {
+      problems,
+      status: 'refused',
+      reason: `MCP server "${server}" runs locally (stdio); only remote servers sign in.`,
+    };
+  }
+  const file = mcpAuthFile(settings.home, server);
+  try {
+    const result = await signInMcpServer(named.server, {
+      store: createFileOAuthStore(file),
+      onAuthorizationUrl: options.onAuthorizationUrl,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.redirectPort !== undefined ? { redirectPort: options.redirectPort } : {}),
+    });
+    return { problems, status: result.status, file };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const reason = `${redactUrl(message, named.server.url).replace(/\.$/, '')}.`;
+    return { problems, status: 'failed', reason };
+  }
+}
+
+/** What the dashboard needs to offer sign-in: the remote servers, and the flow. */
+export interface McpSignInSurface {
+  /** Names of the configured servers reached over HTTP (only these sign in). */
+  remote: readonly string[];
+  signIn(server: string, options: McpSignInOptions): Promise<McpSignInOutcome>;
+}
+
+/** {@link McpSignInSurface} over the app's settings. */
+export async function mcpSignInSurface(settings: ToolSettings): Promise<McpSignInSurface> {
+  const { loadMcpServers } = await import('@macstats/tools-mcp');
+  const { servers } = await loadMcpServers(mcpConfigSources(settings));
+  return {
+    remote: servers.filter((entry) => 'url' in entry.server).map((entry) => entry.name),
+    signIn: (server, options) => signInConfiguredMcpServer(settings, server, options),
   };
 }

@@ -15,6 +15,22 @@ export type {
 export { estimateTokens } from './agent/context-budget.js';
 export { createAgent } from './agent/create-agent.js';
 export { estimateFixedPromptTokens } from './agent/prompt-size.js';
+export type {
+  DailyTokenBudget,
+  DailyTokenBudgetOptions,
+  TokenBudgetEvent,
+  TokenBudgetLine,
+  TokenBudgetScope,
+  TokenBudgetStatus,
+} from './budget/daily-token-budget.js';
+export {
+  createDailyTokenBudget,
+  nextUtcMidnight,
+  TOKEN_BUDGET_SPENT,
+  utcDay,
+} from './budget/daily-token-budget.js';
+export type { TokenLedger } from './budget/token-ledger.js';
+export { createFileTokenLedger } from './budget/token-ledger.js';
 export type { ApprovalRequest, ApproveFunction } from './containment/approval.js';
 export type {
   ContainmentRule,

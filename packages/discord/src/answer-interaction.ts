@@ -79,6 +79,8 @@ export async function answerInteraction(
         if (line) status.update(line);
       },
       approve: context.approvals.approverFor({ channelId, askerId: interaction.user.id, inServer, where }),
+      // An answer only the asker will see is not the channel's conversation to remember.
+      keepTurn: (held) => !forAskerOnly(held, inServer),
       ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
       ...(model ? { model } : {}),
     });

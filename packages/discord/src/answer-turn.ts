@@ -1,6 +1,6 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
-import { type AnswerLabels, REPLY_CHAIN_SOURCE } from './answer-audience.js';
+import { type AnswerLabels, forAskerOnly, REPLY_CHAIN_SOURCE } from './answer-audience.js';
 import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
 import type { ApprovalPrompts } from './approval-prompts.js';
 import type { Turn } from './decide-message.js';
@@ -150,6 +150,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
           inServer: turn.guildId !== null,
           where,
         }),
+        // An answer that goes to the asker by DM is not the channel's conversation to remember.
+        keepTurn: (held) => !forAskerOnly(held, turn.guildId !== null),
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
         ...(chain ? { context: chain, contextSource: REPLY_CHAIN_SOURCE } : {}),

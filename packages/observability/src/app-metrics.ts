@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
-import type { Agent, AgentAnswer, AnswerOptions } from '@macstats/core';
+import type { Agent, AgentAnswer, AnswerOptions, DailyTokenBudget, TokenBudgetEvent } from '@macstats/core';
 import type { SchedulerEvent } from '@macstats/scheduler';
 import type { Registry } from 'prom-client';
 import { DailyTotals, type TodayTotals } from './daily-totals.js';
+import { createTokenBudgetMetrics } from './token-budget-metrics.js';
 
 // prom-client is required when metrics are first created, not when the package is imported:
 // a process that counts nothing (no METRICS_PORT) never loads it.
@@ -46,6 +47,13 @@ export interface AppMetrics {
   recordSchedulerEvent(event: SchedulerEvent): void;
   /** Counts Discord reconnects, rate limits and 429s; sets the queue depth. */
   recordDiscord(event: DiscordCount): void;
+  /**
+   * Reads the daily token budgets at each scrape (`macstats_daily_tokens`, `macstats_daily_token_limit`)
+   * and puts them in {@link AppMetrics.today}.
+   */
+  observeTokenBudget(budget: DailyTokenBudget): void;
+  /** Counts an answer a spent daily token budget refused (give it as the budget's `onEvent`). */
+  recordTokenBudget(event: TokenBudgetEvent): void;
   /** Today's totals (since local midnight, or since start), from the same counters. */
   today(): Promise<TodayTotals>;
   /** Stops the day timer. */
@@ -64,8 +72,8 @@ const seconds = (ms: number) => Math.max(0, ms) / 1000;
  * const server = await startMetricsServer({ registry: metrics.registry, port: 9464 });
  */
 export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
-  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } =
-    require('prom-client') as typeof import('prom-client');
+  const client = require('prom-client') as typeof import('prom-client');
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = client;
   const registry = options.registry ?? new Registry();
   const registers = [registry];
   const answers = new Counter({
@@ -159,6 +167,8 @@ export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
     labelNames: ['queue'],
     registers,
   });
+  const budgets = createTokenBudgetMetrics(client, registry);
+  let budget: DailyTokenBudget | undefined;
   // Read at each scrape (prom-client 15 starts no timer for them).
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'macstats_' });
   const daily = new DailyTotals(
@@ -249,7 +259,16 @@ export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
       else if (event.type === 'http-429') http429.inc();
       else queueDepth.set({ queue: 'discord' }, event.depth);
     },
-    today: () => daily.today(),
+    observeTokenBudget(observed) {
+      budget = observed;
+      budgets.observe(observed);
+    },
+    recordTokenBudget: (event) => budgets.record(event),
+    async today() {
+      const totals = await daily.today();
+      const status = await budget?.status().catch(() => undefined);
+      return status ? { ...totals, tokenBudgets: status } : totals;
+    },
     close: () => daily.close(),
   };
 }

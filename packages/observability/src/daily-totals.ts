@@ -1,3 +1,4 @@
+import type { TokenBudgetStatus } from '@macstats/core';
 import type { Counter } from 'prom-client';
 
 /** Today's totals of a macstats app, for its dashboard: since local midnight, or since the process started. */
@@ -12,6 +13,8 @@ export interface TodayTotals {
   containment: { refused: number; approved: number };
   scheduledRuns: { ok: number; failed: number };
   discord: { reconnects: number; rateLimited: number; http429: number };
+  /** The daily token budgets (UTC days), when a limit is set (`DAILY_TOKENS_PER_AGENT`, `DAILY_TOKENS_PER_CHANNEL`). */
+  tokenBudgets?: TokenBudgetStatus;
 }
 
 /** The counters today's totals are read from. */

@@ -136,6 +136,8 @@ export function createAgentDirectory(options: AgentDirectoryOptions): AgentDirec
           ...(allowed ? withRankedSkills(question, answerOptions, skillsOf(profile)) : answerOptions),
           ...(chosen.model ? { model: chosen.model } : {}),
           tools: toolsOf(profile, level),
+          // Its tokens count against the profile's daily budget, not the asker's.
+          account: { ...answerOptions.account, agent: profile.id },
           ...(extra ? { systemPromptExtra: extra } : {}),
           ...(planning !== undefined ? { planning } : {}),
           ...(caps.length > 0 ? { maxToolIterations: Math.min(...caps) } : {}),

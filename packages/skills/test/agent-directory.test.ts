@@ -39,4 +39,26 @@ describe('createAgentDirectory', () => {
     await directory.agent.answer('hi');
     expect(seen[0]?.tools?.map((offered) => offered.name)).toEqual(['FETCH_URL']);
   });
+
+  it("counts a profile's answer against the profile's daily budget, keeping the asker's channel", async () => {
+    const { agent, seen } = recordingAgent();
+    const directory = createAgentDirectory({
+      agent,
+      tools: [],
+      skills: [],
+      profiles: [
+        {
+          id: 'research',
+          name: 'Research',
+          description: 'reads',
+          model: { name: 'qwen3:8b' },
+          prompt: 'You research.',
+          ownSkills: [],
+          folder: '/agents/research',
+        },
+      ],
+    });
+    await directory.get('research')?.answer('hi', { account: { agent: 'default', channel: '42' } });
+    expect(seen[0]?.account).toEqual({ agent: 'research', channel: '42' });
+  });
 });

@@ -1,4 +1,4 @@
-import { type Logger, type MemoryStore, silentLogger } from '@macstats/core';
+import { type Logger, type MemoryStore, silentLogger, type TokenLedger } from '@macstats/core';
 import {
   createNoteStore,
   type NoteBackend,
@@ -15,6 +15,12 @@ import { createPostgresNoteBackend } from './postgres-note-backend.js';
 import { PostgresRunHistory } from './postgres-run-history.js';
 import { PostgresScheduleSource } from './postgres-schedule-source.js';
 import { PostgresStateStore } from './postgres-state-store.js';
+import {
+  createPostgresTaskStore,
+  type PostgresTaskStore,
+  type PostgresTaskStoreOptions,
+} from './postgres-task-store.js';
+import { createPostgresTokenLedger } from './postgres-token-ledger.js';
 
 /** Options of {@link connectPostgres}. Defaults are in `STORE_POSTGRES_DEFAULTS`. */
 export interface PostgresStoreOptions {
@@ -62,6 +68,13 @@ export interface PostgresStore {
   memoryStore(): MemoryStore;
   /** Where the MEMORY tool's notes are kept for every host on this database: give it to `createNoteStore({ backend })`. */
   noteBackend(): NoteBackend;
+  /**
+   * Durable tasks shared by every host on this database: one host runs a task's step at a time,
+   * under a lease that fences its writes. Give each runner its own store (each is one lease holder).
+   */
+  taskStore(options?: Omit<PostgresTaskStoreOptions, 'database'>): PostgresTaskStore;
+  /** The daily token budgets' ledger, shared by every host on this database. */
+  tokenLedger(): TokenLedger;
   /** A MEMORY note store on this database: `createNoteStore({ ...options, backend: noteBackend() })`. */
   noteStore(options?: NoteRuleOptions): NoteStore;
   /**
@@ -119,6 +132,8 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
     },
     memoryStore: () => createPostgresMemoryStore(sql, logger),
     noteBackend: () => createPostgresNoteBackend(sql, logger, database),
+    tokenLedger: () => createPostgresTokenLedger(sql, database),
+    taskStore: (taskOptions = {}) => createPostgresTaskStore(sql, { ...taskOptions, database }),
     noteStore: (noteOptions = {}) =>
       createNoteStore({
         logger,

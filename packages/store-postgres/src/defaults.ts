@@ -20,4 +20,6 @@ export const STORE_POSTGRES_DEFAULTS = {
   scheduleEditAttempts: 50,
   /** Tries of one MEMORY notes update (an add, a remove) when other hosts keep writing the scope: 50. */
   noteUpdateAttempts: 50,
+  /** Tries of one task update when other writers (a `task cancel`, another host) keep changing the task: 50. */
+  taskUpdateAttempts: 50,
 } as const;

@@ -13,3 +13,9 @@ export { createPostgresNoteBackend } from './postgres-note-backend.js';
 export { PostgresRunHistory } from './postgres-run-history.js';
 export { PostgresScheduleSource } from './postgres-schedule-source.js';
 export { PostgresStateStore } from './postgres-state-store.js';
+export {
+  createPostgresTaskStore,
+  type PostgresTaskStore,
+  type PostgresTaskStoreOptions,
+} from './postgres-task-store.js';
+export { createPostgresTokenLedger } from './postgres-token-ledger.js';

@@ -65,6 +65,34 @@ const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'tokens spent per UTC day, per agent and per channel',
+    statements: `
+      create table macstats_token_usage (
+        day date not null,
+        key text not null,
+        tokens bigint not null default 0,
+        primary key (day, key)
+      );
+    `,
+  },
+  {
+    version: 4,
+    description: 'durable tasks, each with the lease of the host that runs its step',
+    statements: `
+      create table macstats_tasks (
+        id text primary key,
+        record jsonb not null,
+        version bigint not null default 1,
+        created_at timestamptz not null,
+        lease_holder text,
+        lease_epoch bigint not null default 0,
+        lease_expires_at timestamptz
+      );
+      create index macstats_tasks_created_at on macstats_tasks (created_at, id);
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -35,18 +35,24 @@ describe('connectPostgres', () => {
     expect((error as Error).message).toMatch(/schema is version \d+, newer than this code knows/);
   });
 
-  it('upgrades a database of schema version 1 in place, keeping its rows, and adds the notes table', async () => {
+  it('upgrades a database of schema version 1 in place, keeping its rows, and adds the later tables', async () => {
     const url = await freshDatabase();
     await (await connectPostgres({ url })).close();
     const sql = postgres(url, { onnotice: () => {} });
-    // A database as the first release left it: no notes table, version 1, a conversation kept.
+    // A database as the first release left it: none of the later tables, version 1, a conversation kept.
     await sql`drop table macstats_notes`;
+    await sql`drop table macstats_token_usage`;
+    await sql`drop table macstats_tasks`;
     await sql`update macstats_schema_version set version = 1`;
     await sql`insert into macstats_conversations (id, record, updated_at) values ('kept', '{}', 1)`;
     const store = await connectPostgres({ url });
     expect(await sql`select version from macstats_schema_version`).toEqual([{ version: SCHEMA_VERSION }]);
     expect(await sql`select id from macstats_conversations`).toEqual([{ id: 'kept' }]);
     expect(await store.noteStore().add('discord-1', 'The NAS is at 10.0.0.2')).toMatchObject({ number: 1 });
+    await store.tokenLedger().add('2026-11-27', ['agent:default'], 5);
+    expect(await store.taskStore().add({ instructions: 'After the upgrade.' })).toMatchObject({
+      state: 'open',
+    });
     await store.close();
     await sql.end();
   });

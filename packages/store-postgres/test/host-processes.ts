@@ -18,13 +18,17 @@ export class HostProcesses {
   readonly children = new Map<number, ChildProcess>();
   readonly #waiters = new Set<() => void>();
 
+  /** `process`: another fixture (default the scheduler's) and the arguments after the URL and the lease. */
   constructor(
     private readonly url: string,
     private readonly leaseMs: number,
+    private readonly process: { fixture?: string; args?: string[] } = {},
   ) {}
 
   spawn(): ChildProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, this.url, String(this.leaseMs)], {
+    const script = this.process.fixture ?? fixture;
+    const args = [script, this.url, String(this.leaseMs), ...(this.process.args ?? [])];
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     if (child.pid === undefined) throw new Error('the host process did not start');

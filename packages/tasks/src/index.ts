@@ -1,5 +1,6 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
+export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
 export { createRunnerLock, type RunnerLock } from './runner-lock.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
@@ -20,13 +21,12 @@ export {
   taskDeliveryId,
   taskDeliveryText,
 } from './task-delivery.js';
-export { formatTaskFile, parseTaskFile } from './task-file.js';
+export { formatTaskFile, parseTaskFile, parseTaskRecord } from './task-file.js';
 export { cycleSentence, findCycle } from './task-graph.js';
 export type { TaskDeliver } from './task-outbox.js';
 export { createTaskRunner, type TaskEvent, type TaskRunner, type TaskRunnerOptions } from './task-runner.js';
 export {
   createTaskStore,
-  type NewTask,
   type TaskListing,
   type TaskStore,
   type TaskStoreOptions,

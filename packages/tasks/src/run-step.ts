@@ -1,4 +1,4 @@
-import type { Agent, AgentAnswer, Tool } from '@macstats/core';
+import { type Agent, type AgentAnswer, TOKEN_BUDGET_SPENT, type Tool } from '@macstats/core';
 import { stepContext, stepLabels, stepQuestion } from './step-prompt.js';
 import { createStepRecorder } from './step-recorder.js';
 import { createStepApprover } from './task-approval.js';
@@ -25,7 +25,9 @@ export interface StepInput {
 export type StepOutcome =
   | { kind: 'ended'; task: Task; step: TaskStep }
   | { kind: 'interrupted' }
-  | { kind: 'no-agent' };
+  | { kind: 'no-agent' }
+  /** A daily token budget is spent: the step waits, open, until `until`. */
+  | { kind: 'budget-wait'; task: Task; until: string };
 
 function tokensOf(answer: AgentAnswer): {
   promptTokens: number;
@@ -97,6 +99,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   });
   if (started?.state !== 'running') return { kind: 'interrupted' };
   const context = stepContext(started, number);
+  const channel = /^discord:(\d+)$/.exec(started.owner.reportTo ?? '')?.[1];
   let answer: AgentAnswer;
   try {
     answer = await agent.answer(question, {
@@ -104,6 +107,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
       approve,
       ...(context ? { context, contextSource: "the task's notes and earlier steps" } : {}),
       contextLabels: stepLabels(started, number),
+      // The task's tokens count against the channel it reports to, as an answer there would.
+      ...(channel ? { account: { channel } } : {}),
     });
   } catch (error) {
     if (input.signal.aborted || cancelled.signal.aborted || paused.signal.aborted)
@@ -112,9 +117,18 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   }
   // Stopped for an approval: the step stays unfinished, and resumes once the owner answers.
   if (paused.signal.aborted) return { kind: 'interrupted' };
+  const retryAt = answer.error?.code === TOKEN_BUDGET_SPENT ? answer.error.retryAt : undefined;
   const saved = await store.update(task.id, (current) => {
     const step = current.steps.find((s) => s.number === number);
     if (!step) return;
+    if (retryAt !== undefined && answer.llmCalls === 0) {
+      // A spent daily token budget: the model was not asked. The step stays open (it is not
+      // counted against the task's budget) and resumes when the daily budget resets.
+      if (current.state !== 'running') return;
+      current.state = 'waiting';
+      current.wakeAt = retryAt;
+      return;
+    }
     step.endedAt = now().toISOString();
     step.reply = answer.text;
     step.usage = tokensOf(answer);
@@ -143,5 +157,6 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   });
   if (!saved) return { kind: 'interrupted' };
   const step = saved.steps.find((s) => s.number === number) as TaskStep;
+  if (step.endedAt === undefined) return { kind: 'budget-wait', task: saved, until: retryAt as string };
   return { kind: 'ended', task: saved, step };
 }

@@ -113,9 +113,18 @@ export function parseTaskFile(text: string, name: string): { task: Task } | { pr
       problem: `The task file ${name} has a record that is not valid JSON (${(error as Error).message}), so it is skipped.`,
     };
   }
+  const checked = parseTaskRecord(value);
+  return 'task' in checked ? checked : { problem: `The task file ${name} ${checked.problem}` };
+}
+
+/**
+ * Checks a task record (a file's, or a database row's): the task, or the end of a sentence saying
+ * what is wrong (`is skipped: its "state" …`). Never throws.
+ */
+export function parseTaskRecord(value: unknown): { task: Task } | { problem: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { problem: `The task file ${name} has a record that is not an object, so it is skipped.` };
+    return { problem: 'has a record that is not an object, so it is skipped.' };
   const problem = problemOf(value as Record<string, unknown>);
-  if (problem) return { problem: `The task file ${name} is skipped: ${problem}.` };
+  if (problem) return { problem: `is skipped: ${problem}.` };
   return { task: value as Task };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@macstats/core';
 import { removeDelivery } from './task-delivery.js';
+import { withTaskLease } from './task-lease.js';
 import type { TaskStore } from './task-store.js';
 import type { Task, TaskDelivery } from './task-types.js';
 
@@ -28,6 +29,16 @@ export function createTaskOutbox(options: {
 
   async function one(task: Task, delivery: TaskDelivery): Promise<boolean> {
     if ((nextTry.get(delivery.id) ?? 0) > options.now().getTime()) return false;
+    // Several hosts: only the one holding the task's lease posts, and only a post still pending.
+    const leased = await withTaskLease(store, task.id, logger, async () => {
+      const current = store.claim ? await store.get(task.id) : task;
+      if (!current?.deliveries?.some((pending) => pending.id === delivery.id)) return false;
+      return post(current, delivery);
+    });
+    return leased?.value ?? false;
+  }
+
+  async function post(task: Task, delivery: TaskDelivery): Promise<boolean> {
     let delivered = false;
     try {
       delivered = await options.deliver(task, delivery);

@@ -6,7 +6,9 @@ import { TASK_DEFAULTS } from './defaults.js';
 import { createOwnerAsks, type TaskAskOwner } from './owner-asks.js';
 import { runStep } from './run-step.js';
 import { createRunnerLock } from './runner-lock.js';
+import { pendingApproval } from './task-approval.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
+import { withTaskLease } from './task-lease.js';
 import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
 import type { TaskStore } from './task-store.js';
 import { FINAL_STATES, type Task, type TaskStep } from './task-types.js';
@@ -16,7 +18,9 @@ export type TaskEvent =
   | { type: 'step-start'; task: Task; step: number; resumed: boolean }
   | { type: 'step-end'; task: Task; step: TaskStep }
   | { type: 'task-end'; task: Task }
-  | { type: 'problem'; message: string };
+  | { type: 'problem'; message: string }
+  /** A daily token budget is spent: the task waits, its step open, until the budget resets. */
+  | { type: 'budget-wait'; task: Task; until: string };
 
 /** Options of {@link createTaskRunner}. */
 export interface TaskRunnerOptions {
@@ -156,20 +160,38 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         await end(task, 'failed', overBudget);
         continue;
       }
-      const resumed = task.steps.some((step) => !step.endedAt);
-      emit({ type: 'step-start', task, step: resumed ? task.steps.length : task.steps.length + 1, resumed });
-      const outcome = await runStep({
-        store,
-        task,
-        tools: options.tools,
-        agentFor: options.agentFor,
-        now,
-        signal: stopping.signal,
-        retryMs: options.retryMs ?? 60_000,
-        approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+      // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
+      const leased = await withTaskLease(store, task.id, logger, async (lost) => {
+        // Read again under the lease: another host may have run a step since the listing.
+        const current = store.claim ? await store.get(task.id) : task;
+        if (!current || FINAL_STATES.includes(current.state)) return undefined;
+        if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
+          return undefined;
+        if (pendingApproval(current)) return undefined;
+        const resumed = current.steps.some((step) => !step.endedAt);
+        emit({
+          type: 'step-start',
+          task: current,
+          step: resumed ? current.steps.length : current.steps.length + 1,
+          resumed,
+        });
+        return runStep({
+          store,
+          task: current,
+          tools: options.tools,
+          agentFor: options.agentFor,
+          now,
+          signal: AbortSignal.any([stopping.signal, lost]),
+          retryMs: options.retryMs ?? 60_000,
+          approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+        });
       });
+      const outcome = leased?.value;
+      if (!outcome) continue;
       if (outcome.kind === 'no-agent')
         await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
+      if (outcome.kind === 'budget-wait')
+        emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
       if (outcome.kind !== 'ended') continue;
       steps += 1;
       emit({ type: 'step-end', task: outcome.task, step: outcome.step });
@@ -223,10 +245,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   return {
     async start() {
       if (loop) return;
-      await mkdir(store.dir, { recursive: true });
-      if (options.watch ?? true) {
+      const { dir } = store;
+      if (dir !== undefined) await mkdir(dir, { recursive: true });
+      if (dir !== undefined && (options.watch ?? true)) {
         try {
-          watcher = watch(store.dir, { persistent: false }, () => wake?.());
+          watcher = watch(dir, { persistent: false }, () => wake?.());
           watcher.on('error', () => watcher?.close());
         } catch (error) {
           logger.warn({ err: error }, 'cannot watch the tasks folder; looking every few seconds instead');

@@ -1,3 +1,5 @@
+import type { McpElicitationHandler } from './elicitation.js';
+
 /** Where a connection stands. `down` means it will (re)start the server on the next use. */
 export type McpConnectionStatus = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
 
@@ -9,4 +11,10 @@ export interface McpCallOptions {
   timeoutMs?: number;
   /** The name the model used, for messages; default the tool's own name. */
   displayName?: string;
+  /**
+   * Answers the questions the server asks during this call (the asker's approval surface, say);
+   * used when the connection offers elicitation and this is its only call under way. Default:
+   * the connection's `elicitation`.
+   */
+  elicitation?: McpElicitationHandler;
 }

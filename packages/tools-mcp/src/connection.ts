@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
-import type { McpElicitationHandler } from './elicitation.js';
+import { ElicitationRouter } from './elicitation.js';
 import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
@@ -50,7 +50,7 @@ export class McpConnection {
   #open: OpenClient | undefined;
   #connecting: Promise<OpenClient> | undefined;
   #oauth: McpConnectOAuthOptions | undefined;
-  readonly #elicitation: McpElicitationHandler | undefined;
+  readonly #questions: ElicitationRouter | undefined;
   #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
   #kind: McpTransportKind | undefined;
   readonly #list: PinnedToolList;
@@ -68,7 +68,7 @@ export class McpConnection {
    */
   constructor(server: McpServerSpec, options: McpConnectOptions = {}) {
     const { logger, trust, pins, oauth, elicitation, ...rest } = options;
-    this.#elicitation = elicitation;
+    this.#questions = elicitation ? new ElicitationRouter(elicitation) : undefined;
     validateServer(server);
     this.trusted = trust === true;
     this.#server = server;
@@ -143,8 +143,11 @@ export class McpConnection {
     return this.#backoff.waitMs;
   }
 
-  /** Starts or reaches the server and lists its tools, unless already connected. */
-  async connect(signal?: AbortSignal): Promise<void> {
+  /** Starts or reaches the server and lists its tools; `now` skips the backoff (after a sign-in). */
+  async connect(signal?: AbortSignal, options: { now?: boolean } = {}): Promise<void> {
+    // Attempts under way checked the backoff before: they end first.
+    while (options.now && this.#connecting) await this.#connecting.catch(() => {});
+    if (options.now) this.#backoff.recordSuccess();
     await raceSignal(this.#ensureOpen(), signal);
   }
 
@@ -181,13 +184,15 @@ export class McpConnection {
     const deadlineAt = performance.now() + timeoutMs;
     const signal = options.signal;
     try {
-      const result = await this.#attempt(`tools/call ${name}`, signal, deadlineAt, (open, timeout) =>
-        open.client.callTool(
-          { name, arguments: args },
-          undefined,
-          signal ? { signal, timeout } : { timeout },
-        ),
-      );
+      const call = () =>
+        this.#attempt(`tools/call ${name}`, signal, deadlineAt, (open, timeout) =>
+          open.client.callTool(
+            { name, arguments: args },
+            undefined,
+            signal ? { signal, timeout } : { timeout },
+          ),
+        );
+      const result = this.#questions ? await this.#questions.during(options.elicitation, call) : await call();
       this.#backoff.recordSuccess();
       return formatCallResult(displayName, result, this.#settings.maxResultChars);
     } catch (error) {
@@ -284,7 +289,7 @@ export class McpConnection {
         clientVersion: this.#settings.clientVersion,
         knownKind: this.#kind,
         authProvider: this.#provider,
-        elicitation: this.#elicitation,
+        elicitation: this.#questions?.answer,
         prepare: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
             this.#onToolsChanged(client),

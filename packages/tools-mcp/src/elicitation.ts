@@ -35,3 +35,35 @@ export function createDecliningElicitation(
     return { action: 'decline' };
   };
 }
+
+/**
+ * Routes a connection's questions to the call under way: `during` lends a call's own handler
+ * (its asker's approval surface) while it runs. With exactly one call under way on the connection
+ * the question goes to its handler; with none, or several (nobody can tell which call asks), or a
+ * call that lent none, to `fallback`.
+ */
+export class ElicitationRouter {
+  readonly #calls = new Set<{ handler: McpElicitationHandler | undefined }>();
+  readonly #fallback: McpElicitationHandler;
+
+  constructor(fallback: McpElicitationHandler) {
+    this.#fallback = fallback;
+  }
+
+  /** The connection's handler: offered to the server. */
+  readonly answer: McpElicitationHandler = (request, signal) => {
+    const [only, ...others] = this.#calls;
+    return ((others.length === 0 ? only?.handler : undefined) ?? this.#fallback)(request, signal);
+  };
+
+  /** Runs `work` with `handler` answering the questions asked meanwhile. */
+  async during<T>(handler: McpElicitationHandler | undefined, work: () => Promise<T>): Promise<T> {
+    const call = { handler };
+    this.#calls.add(call);
+    try {
+      return await work();
+    } finally {
+      this.#calls.delete(call);
+    }
+  }
+}

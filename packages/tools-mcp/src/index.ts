@@ -9,6 +9,11 @@ export {
   type McpElicitation,
   type McpElicitationHandler,
 } from './elicitation.js';
+export {
+  type ElicitationApprovalOptions,
+  elicitationThroughApproval,
+} from './elicitation-approval.js';
+export { createEnterpriseAccessProvider, type EnterpriseAccessOptions } from './enterprise-access.js';
 export type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './events.js';
 export { formatCallResult } from './format-result.js';
 export {

@@ -1,6 +1,8 @@
 import type { CallLabels, NativeFunction, Tool, ToolContext, ToolResult } from '@macstats/core';
 import type { McpCallOptions } from './connection-types.js';
+import { MCP_DEFAULTS } from './defaults.js';
 import { describeParameters } from './describe-schema.js';
+import { elicitationThroughApproval } from './elicitation-approval.js';
 import { argumentsFor, schemaMismatch, splitInvocation } from './tool-arguments.js';
 import type { McpToolInfo } from './tool-info.js';
 import { functionNames, resolveName } from './tool-names.js';
@@ -129,9 +131,23 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
       if (mismatch) return fail(mismatch);
       context.onStatus?.(`Calling MCP tool ${entry.displayName}…`);
       context.logger?.debug({ tool: entry.displayName, server: entry.connection.name }, 'MCP tool call');
+      // A question the server asks mid-call goes to whoever approves this answer's calls.
+      const approve = context.approve;
+      const elicitation = approve
+        ? elicitationThroughApproval(approve, {
+            timeoutMs: MCP_DEFAULTS.callTimeoutMs,
+            conversationId: context.conversationId,
+            onDecline: (message, reason) =>
+              context.logger?.info(
+                { server: entry.connection.name, question: message.slice(0, 200), reason },
+                'MCP question declined',
+              ),
+          })
+        : undefined;
       return entry.connection.callTool(entry.tool.name, outcome.args, {
         signal: context.signal,
         displayName: entry.displayName,
+        ...(elicitation ? { elicitation } : {}),
       });
     },
   };

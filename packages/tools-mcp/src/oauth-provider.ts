@@ -116,7 +116,13 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       await update((current) => ({ ...current, clientInformation }));
     },
     async tokens(): Promise<OAuthTokens | undefined> {
-      const tokens = (await load()).tokens;
+      // Without tokens, read the store again: a sign-in elsewhere (`macstats mcp login`, the
+      // dashboard's) may have stored some since, and the next attempt then uses them.
+      if (!cached?.tokens) {
+        await queue;
+        cached = await store.read();
+      }
+      const tokens = cached.tokens;
       if (tokens) hadTokens = true;
       return tokens;
     },

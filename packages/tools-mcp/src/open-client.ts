@@ -150,7 +150,7 @@ async function connectWith(
   const { elicitation } = options;
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
-    { capabilities: elicitation ? { elicitation: { form: {} } } : {} },
+    { capabilities: elicitation ? { elicitation: { form: { applyDefaults: true } } } : {} },
   );
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>

@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { MemoryStore } from '@macstats/core';
 import { parseSchedules } from '@macstats/scheduler';
-import type { PostgresScheduleSource } from '@macstats/store-postgres';
+import type { PostgresScheduleSource, PostgresTaskStore } from '@macstats/store-postgres';
+import { createTaskStore } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { importNotes } from './import-notes.js';
 import { type ConversationFile, readConversationFiles, readScopeFiles } from './read-file-state.js';
+import { tasksDir } from './task-command.js';
 
 /** Conversation ids named on the line of those the database kept; the rest are counted. */
 const NAMED_CONVERSATIONS = 5;
@@ -83,8 +85,8 @@ async function importScheduleFile(
 /**
  * `macstats database import`: copies what this host kept in files under `MACSTATS_HOME` into
  * the database of `DATABASE_URL`: the MEMORY notes of every scope (merged: a note whose text
- * the scope has is not added again), the conversations the database does not have, and
- * `schedules.json` while the table has no schedules. It never changes the files, and a second
+ * the scope has is not added again), the conversations the database does not have,
+ * `schedules.json` while the table has no schedules, and the task files whose ids it does not have. It never changes the files, and a second
  * run copies nothing. A corrupt notes or conversation file is skipped with a line naming it.
  * Without `DATABASE_URL` it says so and exits 2.
  */
@@ -118,6 +120,8 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
     const notes = await importNotes(scopeFiles.kept, database.noteBackend(), io.logger);
     const conversations = await importConversations(conversationFiles.kept, database.memoryStore());
     const schedules = await importScheduleFile(where.schedules, database.schedulerStores().source);
+    const tasks = await importTasks(tasksDir(config), database.taskStore());
+    for (const problem of tasks.problems) io.err(`skipped ${problem}`);
 
     io.out(
       `Copied ${config.home} into PostgreSQL at ${database.database} (the files are left as they were):`,
@@ -138,10 +142,29 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
           : ''),
     );
     io.out(`  ${schedules.line}`);
+    io.out(
+      `  tasks: ${tasks.copied} copied, ${tasks.present} already there` +
+        (tasks.running > 0
+          ? ` (${plural(tasks.running, 'was', 'were')} running: the first bot on the database resumes ${tasks.running === 1 ? 'it' : 'them'} at the step it was on)`
+          : ''),
+    );
     return EXIT.ok;
   } finally {
     await database.close();
   }
+}
+
+/** Copies each task file whose id the database does not have, with its steps and pending posts. */
+async function importTasks(dir: string, store: Pick<PostgresTaskStore, 'import'>) {
+  const { tasks, problems } = await createTaskStore({ dir }).list();
+  const result = { copied: 0, present: 0, running: 0, problems };
+  for (const task of tasks) {
+    if (await store.import(task)) {
+      result.copied += 1;
+      if (task.state === 'running') result.running += 1;
+    } else result.present += 1;
+  }
+  return result;
 }
 
 function namedIds(ids: string[]): string {

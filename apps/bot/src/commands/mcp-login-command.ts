@@ -1,7 +1,5 @@
-import { mcpAuthFile } from '@macstats/app-runtime';
-import { MacstatsError, redactUrl } from '@macstats/core';
-import { createFileOAuthStore, loadMcpServers, signInMcpServer } from '@macstats/tools-mcp';
-import { type AppConfig, paths } from '../app-config.js';
+import { signInConfiguredMcpServer } from '@macstats/app-runtime';
+import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
 /** Options of `macstats mcp login`. */
@@ -23,25 +21,8 @@ export async function mcpLoginCommand(
   server: string,
   options: McpLoginOptions,
 ): Promise<number> {
-  const { servers, errors } = await loadMcpServers({
-    file: paths(config).mcp,
-    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
-  });
-  for (const error of errors) io.err(`macstats mcp login: ${error}`);
-  const named = servers.find((entry) => entry.name === server);
-  if (!named) {
-    const known = servers.map((entry) => entry.name).join(', ') || 'none';
-    io.err(`macstats mcp login: there is no MCP server "${server}" (configured: ${known}).`);
-    return EXIT.usage;
-  }
-  if (!('url' in named.server)) {
-    io.err(`macstats mcp login: MCP server "${server}" runs locally (stdio); only remote servers sign in.`);
-    return EXIT.usage;
-  }
-  const file = mcpAuthFile(config.home, server);
   try {
-    const result = await signInMcpServer(named.server, {
-      store: createFileOAuthStore(file),
+    const outcome = await signInConfiguredMcpServer(config, server, {
       redirectPort: options.port,
       signal: options.signal,
       onAuthorizationUrl: (url) => {
@@ -50,9 +31,18 @@ export async function mcpLoginCommand(
         io.out('Waiting for the browser to come back to this computer…');
       },
     });
+    for (const problem of outcome.problems) io.err(`macstats mcp login: ${problem}`);
+    if (outcome.status === 'refused') {
+      io.err(`macstats mcp login: ${outcome.reason}`);
+      return EXIT.usage;
+    }
+    if (outcome.status === 'failed') {
+      io.err(`macstats mcp login: could not sign in to MCP server "${server}": ${outcome.reason}`);
+      return EXIT.failed;
+    }
     io.out(
-      result.status === 'signed-in'
-        ? `Signed in to MCP server "${server}"; the tokens are kept in ${file}.`
+      outcome.status === 'signed-in'
+        ? `Signed in to MCP server "${server}"; the tokens are kept in ${outcome.file}.`
         : `MCP server "${server}" did not ask for sign-in; nothing was stored.`,
     );
     return EXIT.ok;
@@ -63,9 +53,6 @@ export async function mcpLoginCommand(
       );
       return EXIT.interrupted;
     }
-    const message = MacstatsError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    const reason = redactUrl(message, named.server.url);
-    io.err(`macstats mcp login: could not sign in to MCP server "${server}": ${reason.replace(/\.$/, '')}.`);
-    return EXIT.failed;
+    throw error;
   }
 }

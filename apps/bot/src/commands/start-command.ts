@@ -85,6 +85,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
+    tokenLedger: database?.tokenLedger(),
     metrics: observability.metrics,
     recordContent: observability.recordContent,
   });
@@ -116,7 +117,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
       // /task: a task owned by the asker, its result posted in the channel.
-      tasks: discordTasks(() => openTaskStore(config)),
+      tasks: discordTasks(() => openTaskStore(config, database)),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
       ...(config.discordShardCount !== undefined
         ? { shardCount: config.discordShardCount, shards: config.discordShards }
@@ -140,7 +141,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
         agent: scheduled.agent,
         agentFor: (id) => scheduled.get(id),
       }),
-      appTaskStore(config, runtime),
+      appTaskStore(config, runtime, database),
     ),
     onEvent: (event) => {
       observability.metrics?.recordSchedulerEvent(event);
@@ -189,12 +190,13 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     runtime.tools.collector.start();
     if (bot) await bot.start();
     await scheduler.start();
-    // Tasks in $MACSTATS_HOME/tasks: a task added while this runs starts within seconds.
+    // Tasks in $MACSTATS_HOME/tasks (or the database's): a task added while this runs starts within seconds.
     tasks = await startTaskRunner(
       config,
       runtime,
       logger,
       createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
+      database,
       bot ? createTaskAskOwner(bot) : undefined,
     );
   } catch (error) {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
+import type { PostgresStore } from '@macstats/store-postgres';
 import {
   approvalWaitSentence,
   cancelTask,
@@ -20,11 +21,50 @@ export function tasksDir(config: Pick<AppConfig, 'home'>): string {
   return join(config.home, 'tasks');
 }
 
-/** The task store of `$MACSTATS_HOME/tasks`, knowing the agents of `$MACSTATS_HOME/agents`. */
-export async function openTaskStore(config: AppConfig): Promise<TaskStore> {
+/** A task store to use, then close (a database's connections). */
+export type OpenedTaskStore = TaskStore & { close(): Promise<void> };
+
+/**
+ * The task store knowing the agents of `$MACSTATS_HOME/agents`: `$MACSTATS_HOME/tasks`, or with
+ * `DATABASE_URL` the database's tasks (on `database` when the caller has it open, else on a
+ * connection of its own, ended by `close()`). Rejects with the store's one sentence when the
+ * database cannot be reached.
+ */
+export async function openTaskStore(
+  config: AppConfig,
+  database?: Pick<PostgresStore, 'taskStore'>,
+): Promise<OpenedTaskStore> {
   const { agents } = await loadAgents(paths(config).agents);
   const ids = ['default', ...agents.map((agent) => agent.id)];
-  return createTaskStore({ dir: tasksDir(config), agents: () => ids });
+  if (database) return { ...database.taskStore({ agents: () => ids }), close: async () => {} };
+  if (config.databaseUrl) {
+    // Loaded on demand: a home without DATABASE_URL never pays for the client.
+    const { connectPostgres } = await import('@macstats/store-postgres');
+    const connected = await connectPostgres({ url: config.databaseUrl, maxConnections: 2 });
+    return { ...connected.taskStore({ agents: () => ids }), close: () => connected.close() };
+  }
+  return { ...createTaskStore({ dir: tasksDir(config), agents: () => ids }), close: async () => {} };
+}
+
+/** Runs `work` on the task store and closes it after; a database that cannot be reached is one sentence and exit 1. */
+async function withTaskStore(
+  config: AppConfig,
+  io: CommandIo,
+  work: (store: TaskStore) => Promise<number>,
+): Promise<number> {
+  let store: OpenedTaskStore;
+  try {
+    store = await openTaskStore(config);
+  } catch (error) {
+    if (!MacstatsError.isInstance(error)) throw error;
+    io.err(error.message);
+    return EXIT.failed;
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
 }
 
 /** A task as `task show --json` prints it. */
@@ -73,7 +113,14 @@ export async function taskAddCommand(
     io.err(`"${options.channel}" is not a Discord channel id (digits only).`);
     return EXIT.usage;
   }
-  const store = await openTaskStore(config);
+  return withTaskStore(config, io, (store) => addTask(store, io, options));
+}
+
+async function addTask(
+  store: TaskStore,
+  io: CommandIo,
+  options: Parameters<typeof taskAddCommand>[2],
+): Promise<number> {
   try {
     const task = await store.add({
       instructions: options.instructions,
@@ -106,7 +153,11 @@ export async function taskListCommand(
   io: CommandIo,
   options: { json?: boolean },
 ): Promise<number> {
-  const { tasks, problems } = await (await openTaskStore(config)).list();
+  return withTaskStore(config, io, (store) => listTasks(store, io, options));
+}
+
+async function listTasks(store: TaskStore, io: CommandIo, options: { json?: boolean }): Promise<number> {
+  const { tasks, problems } = await store.list();
   for (const problem of problems) io.err(problem);
   if (options.json) {
     io.out(
@@ -132,7 +183,15 @@ export async function taskShowCommand(
   io: CommandIo,
   options: { id: string; json?: boolean },
 ): Promise<number> {
-  const task = await (await openTaskStore(config)).get(options.id);
+  return withTaskStore(config, io, (store) => showTask(store, io, options));
+}
+
+async function showTask(
+  store: TaskStore,
+  io: CommandIo,
+  options: { id: string; json?: boolean },
+): Promise<number> {
+  const task = await store.get(options.id);
   if (!task) {
     io.err(`There is no task "${options.id}".`);
     return EXIT.usage;
@@ -162,14 +221,15 @@ export async function taskStateCommand(
   io: CommandIo,
   options: { id: string; action: 'cancel' | 'resume' },
 ): Promise<number> {
-  const store = await openTaskStore(config);
-  const outcome = await (options.action === 'cancel' ? cancelTask : resumeTask)(store, options.id);
-  if ('refusal' in outcome) {
-    io.err(outcome.refusal);
-    return EXIT.usage;
-  }
-  io.out(`Task ${outcome.task.id} is ${outcome.task.state}.`);
-  return EXIT.ok;
+  return withTaskStore(config, io, async (store) => {
+    const outcome = await (options.action === 'cancel' ? cancelTask : resumeTask)(store, options.id);
+    if ('refusal' in outcome) {
+      io.err(outcome.refusal);
+      return EXIT.usage;
+    }
+    io.out(`Task ${outcome.task.id} is ${outcome.task.state}.`);
+    return EXIT.ok;
+  });
 }
 
 /** `macstats task approve <id> [--deny]`: answers the approval a task waits for; it resumes. */
@@ -178,22 +238,23 @@ export async function taskApproveCommand(
   io: CommandIo,
   options: { id: string; deny?: boolean },
 ): Promise<number> {
-  const store = await openTaskStore(config);
-  const before = await store.get(options.id);
-  const pending = before ? pendingApproval(before) : undefined;
-  const decided = await decideApproval(store, options.id, {
-    decision: options.deny ? 'denied' : 'approved',
-    by: 'cli',
-    ...(pending ? { approvalId: pending.id } : {}),
+  return withTaskStore(config, io, async (store) => {
+    const before = await store.get(options.id);
+    const pending = before ? pendingApproval(before) : undefined;
+    const decided = await decideApproval(store, options.id, {
+      decision: options.deny ? 'denied' : 'approved',
+      by: 'cli',
+      ...(pending ? { approvalId: pending.id } : {}),
+    });
+    if ('refusal' in decided) {
+      io.err(decided.refusal);
+      return EXIT.usage;
+    }
+    io.out(
+      options.deny
+        ? `Denied ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes without it.`
+        : `Approved ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes and runs it.`,
+    );
+    return EXIT.ok;
   });
-  if ('refusal' in decided) {
-    io.err(decided.refusal);
-    return EXIT.usage;
-  }
-  io.out(
-    options.deny
-      ? `Denied ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes without it.`
-      : `Approved ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes and runs it.`,
-  );
-  return EXIT.ok;
 }

@@ -1,5 +1,10 @@
 import { join, resolve } from 'node:path';
-import { CONFIG_FILE_NAME, loadConfig, parseSchedulerLease } from '@macstats/app-config';
+import {
+  CONFIG_FILE_NAME,
+  loadConfig,
+  parseSchedulerLease,
+  readDailyTokenLimits,
+} from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 
 /** The app's settings, read by `@macstats/app-config`'s `loadConfig` in the order API.md binds. */
@@ -24,6 +29,8 @@ export interface AppConfig {
    * renewal, 1000 to 600000 ms, as the bot reads it. Unset or bad (one warning): the store's default.
    */
   schedulerLeaseMs: number | undefined;
+  /** `DAILY_TOKENS_PER_AGENT`, `DAILY_TOKENS_PER_CHANNEL`, as the bot reads them; undefined is no limit. */
+  dailyTokens: { perAgent: number | undefined; perChannel: number | undefined };
   /** Every value by name, for the tools (BRAVE_API_KEY, MCP_SERVER_URL, ALLOW_LOCAL_CMD, …). */
   values: Record<string, string | undefined>;
   /** Names whose value comes from the environment or `./.config.env`: they win over `$MACSTATS_HOME/.config.env`. */
@@ -47,6 +54,8 @@ export function readAppConfig(
   const warnings = [...config.warnings];
   const homeFile = join(config.macstatsHome, CONFIG_FILE_NAME);
   const localFile = resolve(cwd, CONFIG_FILE_NAME);
+  const dailyTokens = readDailyTokenLimits((key) => config.get(key)?.trim() || undefined);
+  warnings.push(...dailyTokens.warnings);
   return {
     home: config.macstatsHome,
     ollamaHost: normaliseHost(config.get('OLLAMA_HOST') ?? DEFAULT_OLLAMA_HOST),
@@ -56,6 +65,7 @@ export function readAppConfig(
     context: contextSettings(config.get, warnings),
     databaseUrl: config.get('DATABASE_URL')?.trim() || undefined,
     schedulerLeaseMs: schedulerLease(config.get('SCHEDULER_LEASE_MS'), warnings),
+    dailyTokens: { perAgent: dailyTokens.perAgent, perChannel: dailyTokens.perChannel },
     values: config.values,
     setting: (key) => config.get(key)?.trim() || undefined,
     fixedAboveHomeFile: Object.keys(config.sources).filter((name) => {

@@ -17,6 +17,7 @@ export function createInferenceBlock(): {
 } {
   const summary = h('p', { class: 'muted', id: 'inference-summary' });
   const todayLine = h('p', { class: 'muted today', id: 'today' });
+  const budgetLine = h('p', { class: 'muted today', id: 'token-budgets', hidden: true });
   const rows = h('tbody', {});
   const element = h(
     'div',
@@ -24,6 +25,7 @@ export function createInferenceBlock(): {
     h('h3', {}, 'Model calls'),
     summary,
     todayLine,
+    budgetLine,
     h(
       'div',
       { class: 'table-scroll' },
@@ -52,6 +54,9 @@ export function createInferenceBlock(): {
     element,
     today(totals) {
       todayLine.textContent = todayText(totals);
+      const budgets = budgetText(totals);
+      budgetLine.hidden = budgets === '';
+      budgetLine.textContent = budgets;
     },
     update(state) {
       element.hidden = !state || state.records.length === 0;
@@ -100,4 +105,23 @@ export function todayText(totals: TodayTotals): string {
   if (containment.refused + containment.approved > 0)
     parts.push(`${containment.refused} refused, ${containment.approved} approved`);
   return `Today: ${parts.join(' · ')}`;
+}
+
+/**
+ * "Daily token budgets (UTC): agent default 1200 of 5000 · channel 42 300 of 1000 · resets at
+ * 00:00 UTC"; empty when no budget is set.
+ */
+export function budgetText(totals: TodayTotals): string {
+  const status = totals.tokenBudgets;
+  if (!status) return '';
+  const parts = status.budgets.map(
+    (line) =>
+      `${line.scope} ${line.name} ${line.spent}${line.limit === undefined ? '' : ` of ${line.limit}`}`,
+  );
+  const limits = [
+    status.limits.agent === undefined ? '' : `${status.limits.agent} per agent`,
+    status.limits.channel === undefined ? '' : `${status.limits.channel} per channel`,
+  ].filter((part) => part !== '');
+  const spent = parts.length > 0 ? parts.join(' · ') : 'nothing spent yet';
+  return `Daily token budgets (${limits.join(', ')}): ${spent} · resets at 00:00 UTC`;
 }

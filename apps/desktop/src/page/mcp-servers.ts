@@ -43,6 +43,7 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
           { 'data-server': server.name },
           h('strong', {}, server.name),
           ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${server.tools.length} tools offered`,
+          server.canSignIn && server.status !== 'connected' ? signInButton(server) : null,
           server.withheld.length === 0
             ? null
             : h(
@@ -54,6 +55,59 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
         );
       }),
     );
+  }
+
+  // The MCP authorization flow: the server hands back the URL to open; the page opens it (and
+  // shows it, for a blocked pop-up) and looks again every 2 s until the sign-in has ended.
+  function signInButton(server: McpServerView): HTMLElement {
+    const button = h(
+      'button',
+      { type: 'button', class: 'mcp-sign-in' },
+      server.signingIn ? 'Signing in…' : 'Sign in',
+    );
+    button.disabled = server.signingIn;
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const started = await sendJson<{ url?: string; status?: string }>(
+          `/api/mcp/${encodeURIComponent(server.name)}/sign-in`,
+          {},
+        );
+        if (started.url) {
+          window.open(started.url, '_blank', 'noopener');
+          replaceChildren(
+            message,
+            `Sign in to ${server.name} in the page that opened, or open `,
+            h(
+              'a',
+              { href: started.url, target: '_blank', rel: 'noopener', class: 'mcp-sign-in-url' },
+              'this link',
+            ),
+            '.',
+          );
+          watch();
+        } else message.textContent = `${server.name} did not ask for sign-in.`;
+      } catch (error) {
+        button.disabled = false;
+        message.textContent = (error as Error).message;
+      }
+    });
+    return button;
+  }
+
+  let watching: ReturnType<typeof setInterval> | undefined;
+  function watch(): void {
+    if (watching) return;
+    watching = setInterval(async () => {
+      const servers = (await getJson<{ servers: McpServerView[] }>('/api/mcp').catch(() => undefined))
+        ?.servers;
+      if (!servers) return;
+      render(servers);
+      if (servers.every((server) => !server.signingIn)) {
+        clearInterval(watching);
+        watching = undefined;
+      }
+    }, 2000);
   }
 
   return {

@@ -1,11 +1,18 @@
 import { join } from 'node:path';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { createStateTools, offeredTo, RUN_JS_UNAVAILABLE, withTaskStarts } from '@macstats/app-runtime';
+import {
+  createStateTools,
+  type McpSignInSurface,
+  offeredTo,
+  RUN_JS_UNAVAILABLE,
+  withTaskStarts,
+} from '@macstats/app-runtime';
 import {
   type Agent,
   createAgent,
   createMemoryStore,
   createOllamaModel,
+  type DailyTokenBudget,
   type Logger,
   MacstatsError,
   type MemoryStore,
@@ -82,6 +89,11 @@ export interface DashboardOptions {
   appMetrics?: AppMetrics | undefined;
   /** Prompts, replies and tool text in spans. Default false. */
   recordContent?: boolean | undefined;
+  /**
+   * The daily token budgets (`DAILY_TOKENS_PER_AGENT`, `DAILY_TOKENS_PER_CHANNEL`): each chat
+   * answer and scheduled run passes it before the model is asked. Default: no budget.
+   */
+  tokenBudget?: DailyTokenBudget | undefined;
   /** Ollama's address and the model; without a model the first suitable one Ollama lists is used. */
   ollama: { host: string; model?: string; keepAlive?: string | number | undefined };
   /**
@@ -101,6 +113,8 @@ export interface DashboardOptions {
   tools?: Tool[];
   /** The MCP servers behind the MCP tool, for the Settings page (their withheld tools, trusting them again). */
   mcp?: McpServerSet | undefined;
+  /** Sign-in of the remote MCP servers from Settings (`@macstats/app-runtime`'s `mcpSignInSurface`). */
+  mcpSignIn?: McpSignInSurface | undefined;
   /** The metrics collector; default: a new one, started here and stopped on close. */
   collector?: MetricsCollector;
   /**
@@ -235,7 +249,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
             ...(options.recordContent ? { telemetry: { recordContent: true } } : {}),
           });
-          return options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
+          const counted = options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
+          return options.tokenBudget?.guard(counted) ?? counted;
         },
         retireAgent: (agent) => void (agent as Agent).close?.().catch(() => {}),
       });
@@ -285,7 +300,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ollama,
         chat,
         createNotesFeature(notes),
-        createMcpFeature(options.mcp),
+        createMcpFeature(options.mcp, options.mcpSignIn, logger),
         createSkillsFeature({ found, routes: () => router.table(), home }),
         createTasksFeature(core, { store: taskStore, logger }),
       ];

@@ -91,14 +91,17 @@ export function createTasksFeature(
       core.hub.broadcast('tasks', { at: Date.now() });
     }, 100);
   };
-  void mkdir(store.dir, { recursive: true })
-    .then(() => {
-      watcher = watch(store.dir, { persistent: false }, (_event, name) => {
-        if (!name || name.endsWith('.md')) changed();
-      });
-      watcher.on('error', () => watcher?.close());
-    })
-    .catch((error: unknown) => options.logger.warn({ err: error }, 'cannot watch the tasks folder'));
+  const { dir } = store;
+  // A store without a folder (the database's) has nothing to watch: the page reads it when shown.
+  if (dir)
+    void mkdir(dir, { recursive: true })
+      .then(() => {
+        watcher = watch(dir, { persistent: false }, (_event, name) => {
+          if (!name || name.endsWith('.md')) changed();
+        });
+        watcher.on('error', () => watcher?.close());
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'cannot watch the tasks folder'));
 
   const taskOf = async (id: string) => {
     const task = await store.get(id);

@@ -8,4 +8,8 @@ export interface McpServerView {
   tools: string[];
   /** Tools whose definition changed since they were approved: not offered until trusted again. */
   withheld: string[];
+  /** A remote server: it can sign in (the MCP authorization flow) from the page. */
+  canSignIn: boolean;
+  /** A sign-in started from the page waits for the browser. */
+  signingIn: boolean;
 }

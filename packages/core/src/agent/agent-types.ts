@@ -195,6 +195,17 @@ export interface AnswerOptions {
    * content (another agent's result) or private data it carries. `context` counts as private.
    */
   contextLabels?: ContextLabelsInput | undefined;
+  /**
+   * Whose daily token budget the answer counts against (see `createDailyTokenBudget`): the agent
+   * (`default`, or the profile id the agent directory sets) and the Discord channel.
+   */
+  account?: { agent?: string | undefined; channel?: string | undefined } | undefined;
+  /**
+   * Whether the turn is kept in the conversation's memory, asked once the answer knows what its
+   * context held: an answer that will go to the asker alone (a Discord DM) is not the shared
+   * conversation's to remember. Default: kept.
+   */
+  keepTurn?: ((labels: AgentAnswer['labels']) => boolean) | undefined;
 }
 
 /** One tool call made (or refused) while answering. */
@@ -272,7 +283,12 @@ export interface AgentAnswer {
    * Set when the answer failed (the model's server down, say); `text` then says what went wrong
    * and how to fix it. Consumers show and record it as a failure, never as a result.
    */
-  error?: { code: string; message: string };
+  error?: {
+    code: string;
+    message: string;
+    /** When the same question may be asked again (a spent daily token budget: its reset). */
+    retryAt?: string;
+  };
 }
 
 /** An agent: one reply per message, tools in between. */

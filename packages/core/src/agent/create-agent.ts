@@ -337,7 +337,7 @@ export function createAgent(options: AgentOptions): Agent {
       });
       const { failure, ...outcome } = result;
       if ('failure' in result) return trace.end(failed(failure, outcome, forModel, emit));
-      if (memory && conversationId !== undefined)
+      if (memory && conversationId !== undefined && answerOptions.keepTurn?.(outcome.labels) !== false)
         await memory.recordTurn(
           conversationId,
           question,

@@ -8,7 +8,14 @@ import {
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectMcp, createMemoryOAuthStore, type McpOAuthState, signInMcpServer } from '../../src/index.js';
+import {
+  connectMcp,
+  createEnterpriseAccessProvider,
+  createMemoryOAuthStore,
+  elicitationThroughApproval,
+  type McpOAuthState,
+  signInMcpServer,
+} from '../../src/index.js';
 
 type Schema = { properties?: Record<string, { type?: string }> } | undefined;
 
@@ -43,6 +50,16 @@ const provider = () => {
       algorithm: context.signing_algorithm ?? 'ES256',
     });
   }
+  // Enterprise-managed authorization: the suite's identity provider issued the user's ID token.
+  if (scenario === 'auth/cross-app-access-complete-flow') {
+    return createEnterpriseAccessProvider({
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idpClientId: context.idp_client_id,
+      idpTokenEndpoint: context.idp_token_endpoint,
+      idToken: context.idp_id_token,
+    });
+  }
   return undefined;
 };
 const oauth = { store: () => store, provider };
@@ -74,7 +91,13 @@ if (scenario.startsWith('auth/') && !provider()) {
     { store, onAuthorizationUrl: browse, probe, clientMetadataUrl },
   );
 }
-const connection = await connectMcp({ url, transport: 'streamable-http' }, { name: 'conformance', oauth });
+// A server's question goes through the approval surface, here a user who approves: the
+// form's defaults are the answer.
+const approving = elicitationThroughApproval(async () => true, { timeoutMs: 10_000 });
+const connection = await connectMcp(
+  { url, transport: 'streamable-http' },
+  { name: 'conformance', oauth, elicitation: approving },
+);
 try {
   for (const tool of connection.tools) {
     const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema as Schema));

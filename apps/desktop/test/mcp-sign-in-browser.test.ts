@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mcpOAuthOptions, mcpSignInSurface } from '@macstats/app-runtime';
+import { createMetricsCollector } from '@macstats/metrics';
+import {
+  type FakeOAuthMcpServer,
+  type FakeOllama,
+  startFakeOAuthMcpServer,
+  startFakeOllama,
+} from '@macstats/testing';
+import { connectMcpServers, type McpServerSet } from '@macstats/tools-mcp';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
+import { launchBrowser, type TestBrowser } from './browser.js';
+
+// A remote MCP server that requires sign-in, configured in mcp.json: Settings offers "Sign in",
+// the page opens the authorization URL (the fake authorization server approves at once and
+// redirects to the loopback listener), and the server's tools are offered without a restart.
+
+let fake: FakeOllama;
+let server: FakeOAuthMcpServer;
+let home: string;
+let mcp: McpServerSet;
+let dashboard: Dashboard;
+let browser: TestBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  fake = await startFakeOllama();
+  server = await startFakeOAuthMcpServer();
+  home = mkdtempSync(join(tmpdir(), 'macstats-mcp-sign-in-page-'));
+  writeFileSync(
+    join(home, 'mcp.json'),
+    JSON.stringify({ mcpServers: { remote: { url: server.url }, local: { command: 'true' } } }),
+  );
+  const settings = { home, setting: () => undefined };
+  mcp = await connectMcpServers(
+    [
+      { name: 'remote', server: { url: server.url } },
+      { name: 'local', server: { command: 'true' } },
+    ],
+    { oauth: await mcpOAuthOptions(home) },
+  );
+  dashboard = await startDashboard({
+    home,
+    ollama: { host: fake.url },
+    collector: createMetricsCollector(),
+    tools: [mcp.tool],
+    mcp,
+    mcpSignIn: await mcpSignInSurface(settings),
+    scheduler: false,
+  });
+  browser = await launchBrowser();
+  page = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await dashboard?.close();
+  await mcp?.close();
+  await server?.close();
+  await fake?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('signing in to a remote MCP server from Settings', () => {
+  it('opens the authorization URL, keeps the tokens 0600 and offers the tools', async () => {
+    await page.goto(`${dashboard.url}#settings`);
+    const remote = page.locator('[data-server="remote"]');
+    await remote.locator('button.mcp-sign-in').waitFor();
+    expect(await page.locator('[data-server="local"] button.mcp-sign-in').count()).toBe(0);
+
+    const opened = browser.context.waitForEvent('page');
+    await remote.locator('button.mcp-sign-in').click();
+    const popup = await opened;
+    await popup.locator('body', { hasText: 'Signed in.' }).waitFor();
+    await page.locator('[data-server="remote"]', { hasText: '1 tools offered' }).waitFor();
+
+    expect(statSync(join(home, 'mcp-auth', 'remote.json')).mode & 0o777).toBe(0o600);
+    expect(server.record.grants).toEqual(['authorization_code']);
+    expect(mcp.connections.get('remote')?.tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(await page.locator('.mcp-sign-in').count()).toBe(0);
+  });
+
+  it('refuses a local server with one sentence', async () => {
+    // The page's own call: same origin, the token cookie.
+    const response = await page.evaluate(async () => {
+      const answer = await fetch('/api/mcp/local/sign-in', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      return { status: answer.status, body: (await answer.json()) as { error: string } };
+    });
+    expect(response).toEqual({
+      status: 400,
+      body: { error: 'MCP server "local" runs locally (stdio); only remote servers sign in.' },
+    });
+  });
+});
