@@ -86,6 +86,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
     tokenLedger: database?.tokenLedger(),
+    taskStore: database?.taskStore(),
     metrics: observability.metrics,
     recordContent: observability.recordContent,
   });
