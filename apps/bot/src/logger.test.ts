@@ -71,13 +71,49 @@ describe('createAppLogger', () => {
     });
     for (let index = 0; index < 200; index += 1) {
       logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
-      // pino-roll checks the size as writes complete: give it a turn now and then.
+      // The size is counted as writes complete: give them a turn now and then.
       if (index % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await close();
     const { names } = await readAll(folder);
     expect(names.length).toBeGreaterThan(1);
     expect(names.length).toBeLessThanOrEqual(3);
+  });
+
+  it('names the rolled files macstats.N.log, each 0600, and keeps the newest ones', async () => {
+    const folder = await logDir();
+    const { logger, close } = await createAppLogger({
+      logDir: folder,
+      scrub: (text) => text,
+      console: false,
+      fileSize: '1k',
+      fileCount: 1,
+    });
+    for (let index = 0; index < 100; index += 1) {
+      logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
+      if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await close();
+    const { names, text } = await readAll(folder);
+    expect(names.every((name) => /^macstats\.\d+\.log$/.test(name))).toBe(true);
+    const numbers = names.map((name) => Number(name.split('.')[1])).sort((a, b) => a - b);
+    expect(numbers.length, names.join()).toBe(2);
+    expect(numbers[1]).toBe((numbers[0] ?? 0) + 1);
+    expect(text).toContain('"index":99');
+    for (const name of names) expect((await stat(join(folder, name))).mode & 0o777, name).toBe(0o600);
+  });
+
+  it('goes on appending to the newest file a previous run left', async () => {
+    const folder = await logDir();
+    const first = await createAppLogger({ logDir: folder, scrub: (text) => text, console: false });
+    first.logger.info({}, 'first run');
+    await first.close();
+    await writeFile(join(folder, 'macstats.3.log'), '');
+    const second = await createAppLogger({ logDir: folder, scrub: (text) => text, console: false });
+    second.logger.info({}, 'second run');
+    await second.close();
+    expect((await readdir(folder)).sort()).toEqual(['macstats.1.log', 'macstats.3.log']);
+    expect(await readFile(join(folder, 'macstats.3.log'), 'utf8')).toContain('second run');
   });
 
   it('scrubs secrets out of every line, also the ones in the details', async () => {

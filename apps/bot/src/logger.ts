@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { type DestinationStream, multistream, type Logger as PinoLogger, pino } from 'pino';
-import pinoRoll from 'pino-roll';
+import { openRollingFile, parseFileSize, type RollingFile } from './rolling-file.js';
 
 /** Options of {@link createAppLogger}. */
 export interface AppLoggerOptions {
@@ -13,7 +12,7 @@ export interface AppLoggerOptions {
   level?: string;
   /** Where console lines go; default standard output (`ask` passes standard error to keep its answer clean). */
   console?: DestinationStream | false;
-  /** Size of one log file before it rolls; default `5m`. */
+  /** Size of one log file before it rolls, such as `5m` or `512k`; default `5m`. */
   fileSize?: string;
   /** Rolled files kept besides the active one; default 4. */
   fileCount?: number;
@@ -25,24 +24,23 @@ export const LOG_DIR_MODE = 0o700;
 export const LOG_FILE_MODE = 0o600;
 
 /**
- * A pino logger writing JSON lines to a size-capped rotating file and to the console, secrets
+ * A pino logger writing JSON lines to a size-capped rotating file (`macstats.N.log`) and to the console, secrets
  * scrubbed. The log folder (and any folder above it that it creates, such as a new
  * `MACSTATS_HOME`) is made 0700 and every log file 0600: other users of the machine read neither.
  */
 export async function createAppLogger(
   options: AppLoggerOptions,
 ): Promise<{ logger: PinoLogger; close(): Promise<void>; problem?: string }> {
-  let file: Awaited<ReturnType<typeof pinoRoll>> | undefined;
+  let file: RollingFile | undefined;
   let problem: string | undefined;
   try {
     // The logger is usually the first to write under MACSTATS_HOME, so it creates the home too.
     mkdirSync(options.logDir, { recursive: true, mode: LOG_DIR_MODE });
-    file = await pinoRoll({
-      file: join(options.logDir, 'macstats'),
-      extension: '.log',
-      size: options.fileSize ?? '5m',
-      limit: { count: options.fileCount ?? 4 },
-      mkdir: true,
+    file = openRollingFile({
+      dir: options.logDir,
+      name: 'macstats',
+      maxBytes: parseFileSize(options.fileSize ?? '5m'),
+      keep: options.fileCount ?? 4,
       mode: LOG_FILE_MODE,
     });
   } catch (error) {

@@ -19,7 +19,7 @@ export interface HostPolicyOptions {
   allowHosts?: readonly string[] | undefined;
   /** Allow every non-public address. Default `false`. */
   allowPrivateNetwork?: boolean | undefined;
-  /** The `code` of the error a malformed `allowHosts` entry throws. Default `ADDRESS_POLICY_BAD_OPTION`. */
+  /** The `code` of the error a malformed `allowHosts` entry throws. Default `INVALID_OPTION`. */
   optionErrorCode?: string | undefined;
 }
 
@@ -40,7 +40,7 @@ export function createHostPolicy(options: HostPolicyOptions): HostPolicy {
     const trimmed = entry.trim().toLowerCase();
     if (trimmed === '') continue;
     if (trimmed.includes('/')) {
-      ranges.push(parseRange(entry, trimmed, options.optionErrorCode ?? 'ADDRESS_POLICY_BAD_OPTION'));
+      ranges.push(parseRange(entry, trimmed, options.optionErrorCode ?? 'INVALID_OPTION'));
     } else if (trimmed.startsWith('*.')) {
       patterns.push({ kind: 'suffix', name: canonicalHost(trimmed.slice(2)) });
     } else {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
-import { type BrowserTool, createBrowserTool, findChromium } from '@macstats/tools-browser';
+import { type BrowserTool, createBrowserTool, findChromium, findPlaywright } from '@macstats/tools-browser';
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
@@ -186,7 +186,13 @@ function browserTool(
   if (!isLocalCmdAllowed(settings.setting('ALLOW_BROWSER'))) {
     omitted.push({ name: 'BROWSER', reason: 'ALLOW_BROWSER is off' });
     return undefined;
+  } // playwright-core is an optional install: without it the model is not offered a tool that fails.
+  const driver = findPlaywright();
+  if (driver) {
+    omitted.push({ name: 'BROWSER', reason: driver.replace(/\.$/, ''), unexpected: true });
+    return undefined;
   }
+
   const common = { allowHosts: options.allowHosts, logger: options.logger };
   const cdpUrl = settings.setting('BROWSER_CDP_URL');
   if (cdpUrl) return createBrowserTool({ ...common, cdpUrl });

@@ -46,7 +46,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   { name: 'FETCH_URL', when: 'always', uses: EVERYWHERE },
   {
     name: 'BROWSER',
-    when: '`ALLOW_BROWSER` is not off and a Chromium is found (`BROWSER_CDP_URL`, `CHROMIUM_PATH` or `PATH`)',
+    when: '`ALLOW_BROWSER` is not off, playwright-core is installed and a Chromium is found (`BROWSER_CDP_URL`, `CHROMIUM_PATH` or `PATH`)',
     uses: NOT_STEP,
   },
   { name: 'WEB_SEARCH', when: '`SEARXNG_URL` is set', uses: NOT_STEP },

@@ -1,17 +1,44 @@
+import type { OllamaErrorCode } from './ollama/ollama-errors.js';
+
 const marker = Symbol.for('macstats.error');
 
+/** Codes of the errors core throws (each is in the README's error table). */
+export type CoreErrorCode =
+  | OllamaErrorCode
+  | 'DEPENDENCY_MISSING'
+  | 'INVALID_OPTION'
+  | 'MODEL_POOL_NO_MEMBER';
+
 /**
- * Base of every error the packages throw. `code` is stable and machine-readable;
+ * What an error says about the other side, as fields a caller branches on (never the code's
+ * spelling): whether a server could be reached, and what it cannot do.
+ */
+export interface MacstatsErrorFacts {
+  /** A server the call needs could not be reached, or refused the connection. Default false. */
+  unreachable?: boolean;
+  /** What the model's server cannot do: `'tools'`, it takes no tool list (the agent then uses the text protocol). */
+  unsupported?: 'tools';
+}
+
+/**
+ * Base of every error the packages throw. `code` is stable and machine-readable (each package
+ * exports the union of its codes, and lists them in its README's error table);
  * `isInstance` works across duplicate installs of the package, where `instanceof` does not.
  */
-export class MacstatsError extends Error {
+export class MacstatsError<Code extends string = string> extends Error {
   readonly [marker] = true;
-  readonly code: string;
+  readonly code: Code;
+  /** See {@link MacstatsErrorFacts.unreachable}. */
+  readonly unreachable: boolean;
+  /** See {@link MacstatsErrorFacts.unsupported}. */
+  readonly unsupported: MacstatsErrorFacts['unsupported'];
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: Code, message: string, options?: { cause?: unknown } & MacstatsErrorFacts) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MacstatsError';
     this.code = code;
+    this.unreachable = options?.unreachable === true;
+    this.unsupported = options?.unsupported;
   }
 
   static isInstance(value: unknown): value is MacstatsError {

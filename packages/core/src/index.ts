@@ -45,7 +45,7 @@ export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';
 export { canonicalUrl, urlsIn } from './containment/urls.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
-export { MacstatsError, toToolResult } from './errors.js';
+export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
 export type {
   ConversationRecord,
   ConversationTurn,
@@ -110,4 +110,5 @@ export {
   oneLine,
   UNREACHABLE_CODES,
 } from './util/network-errors.js';
+export { dependencyMissing, importOptional, isDependencyMissing } from './util/optional-dependency.js';
 export { raceSignal } from './util/race-signal.js';

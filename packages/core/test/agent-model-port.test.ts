@@ -135,7 +135,7 @@ describe('the model port', () => {
   });
 
   it('falls back to the text protocol when the model refuses native tools', async () => {
-    const refusal = new MacstatsError('LOCAL_TOOLS_UNSUPPORTED', 'no tools here');
+    const refusal = new MacstatsError('LOCAL_REFUSED', 'no tools here', { unsupported: 'tools' });
     const model = scriptedModel([refusal, 'LOOKUP: x', 'Found x.'], {
       tools: true,
       vision: false,

@@ -338,10 +338,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const graceMs = stopOptions.graceMs ?? DISCORD_BOT_DEFAULTS.stopGraceMs;
     if (!Number.isFinite(graceMs) || graceMs < 0)
       return Promise.reject(
-        new MacstatsError(
-          'DISCORD_BAD_OPTIONS',
-          'stop({ graceMs }) needs a number of milliseconds, 0 or more.',
-        ),
+        new MacstatsError('INVALID_OPTION', 'stop({ graceMs }) needs a number of milliseconds, 0 or more.'),
       );
     stopping = finishStop(graceMs, stopOptions.waitFor);
     return stopping;
@@ -360,7 +357,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const { nonce } = sendOptions;
     if (nonce !== undefined && !/^[\w.-]{1,20}$/.test(nonce))
       throw new MacstatsError(
-        'DISCORD_BAD_OPTIONS',
+        'INVALID_OPTION',
         `The nonce "${nonce}" is not 1 to 20 letters, digits, "_", "-" or ".".`,
       );
     if (text.trim() === '') {

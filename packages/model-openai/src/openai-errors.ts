@@ -1,5 +1,12 @@
-import { errorCode, MacstatsError, type ModelSettingNames, oneLine, UNREACHABLE_CODES } from '@macstats/core';
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import {
+  errorCode,
+  isDependencyMissing,
+  MacstatsError,
+  type ModelSettingNames,
+  oneLine,
+  UNREACHABLE_CODES,
+} from '@macstats/core';
+import type { APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */
 export type OpenAiErrorCode =
@@ -15,10 +22,30 @@ export type OpenAiErrorCode =
   | 'OPENAI_STREAM_ERROR'
   | 'OPENAI_SERVER_ERROR'
   | 'OPENAI_HTTP_ERROR'
-  | 'OPENAI_ERROR';
+  | 'OPENAI_ERROR'
+  | 'INVALID_OPTION';
 
 /** What servers say when they cannot take `tools`: llama-server without `--jinja`, vLLM without a parser, Ollama. */
 const TOOLS_REFUSED = /\btools?\b|tool[_ -]?choice|tool[_ -]?call|function[_ -]?call/i;
+
+/**
+ * Whether `error` is an instance of the `openai` client's class `name` (or of a subclass), told by
+ * the class names along its prototype chain: the client is an optional peer loaded on first use,
+ * so this module does not import its classes.
+ */
+function isClientError(
+  error: unknown,
+  name: 'APIError' | 'APIConnectionError' | 'APIConnectionTimeoutError',
+): boolean {
+  if (!(error instanceof Error)) return false;
+  for (
+    let prototype = Object.getPrototypeOf(error);
+    prototype && prototype !== Error.prototype;
+    prototype = Object.getPrototypeOf(prototype)
+  )
+    if ((prototype as { constructor?: { name?: string } }).constructor?.name === name) return true;
+  return false;
+}
 
 /**
  * Turns whatever the `openai` client or `fetch` threw into a {@link MacstatsError} with an
@@ -31,18 +58,18 @@ export function toOpenAiError(
 ): MacstatsError {
   if (MacstatsError.isInstance(error) && error.code.startsWith('OPENAI_')) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof APIConnectionTimeoutError)
+  if (isClientError(error, 'APIConnectionTimeoutError'))
     return new MacstatsError('OPENAI_TIMEOUT', oneLine(message), { cause: error });
-  if (error instanceof APIConnectionError) {
+  if (isClientError(error, 'APIConnectionError')) {
     const code = errorCode(error);
     if (code && UNREACHABLE_CODES.has(code))
-      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
+      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
     if (context.phase === 'stream')
       return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
     return new MacstatsError('OPENAI_CONNECTION_LOST', oneLine(message), { cause: error });
   }
-  if (error instanceof APIError) {
-    const status = error.status;
+  if (isClientError(error, 'APIError')) {
+    const status = (error as APIError).status;
     const detail = oneLine(message.replace(/^\d{3}\s+/, ''));
     if (status === undefined)
       return new MacstatsError(context.phase === 'stream' ? 'OPENAI_STREAM_ERROR' : 'OPENAI_ERROR', detail, {
@@ -57,7 +84,7 @@ export function toOpenAiError(
       status !== 429 &&
       TOOLS_REFUSED.test(message)
     )
-      return new MacstatsError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error });
+      return new MacstatsError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error, unsupported: 'tools' });
     if (status === 401 || status === 403)
       return new MacstatsError('OPENAI_UNAUTHORIZED', `HTTP ${status}: ${detail}`, { cause: error });
     if (status === 404)
@@ -81,8 +108,9 @@ export function toOpenAiError(
     );
   const code = errorCode(error);
   if (code && UNREACHABLE_CODES.has(code))
-    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error });
-  if (message === 'fetch failed') return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error });
+    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
+  if (message === 'fetch failed')
+    return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error, unreachable: true });
   if (context.phase === 'stream')
     return new MacstatsError('OPENAI_STREAM_ERROR', oneLine(message), { cause: error });
   return new MacstatsError('OPENAI_ERROR', oneLine(message), { cause: error });
@@ -115,6 +143,8 @@ function seconds(ms: number | undefined): string {
  * describeOpenAiError(error, { baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen3' });
  */
 export function describeOpenAiError(error: unknown, context: OpenAiErrorContext): string {
+  // The `openai` client not installed: its own sentence says how to add it.
+  if (isDependencyMissing(error)) return error.message;
   const known = toOpenAiError(error);
   const model = context.model ?? 'the model';
   const where = context.baseUrl;

@@ -3,13 +3,14 @@ import {
   type ChatReply,
   type ChatRequest,
   createTokenDeadline,
+  importOptional,
   type Logger,
   MacstatsError,
   type ModelCapabilities,
   type ModelSettingNames,
   silentLogger,
 } from '@macstats/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { OPENAI_MODEL_DEFAULTS } from './defaults.js';
 import { describeOpenAiError, toOpenAiError } from './openai-errors.js';
@@ -33,7 +34,7 @@ export interface OpenAiModelOptions {
   betweenTokensTimeoutMs?: number | undefined;
   /**
    * Whether to offer native tools. Default true: a server that refuses them answers with an
-   * `OPENAI_TOOLS_UNSUPPORTED` error and the agent falls back to the text protocol.
+   * `OPENAI_TOOLS_UNSUPPORTED` error (`unsupported: 'tools'`) and the agent falls back to the text protocol.
    */
   tools?: boolean | undefined;
   /** Whether the model takes images. Default false. */
@@ -64,12 +65,12 @@ export interface OpenAiChatModel extends ChatModel {
 export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel {
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl))
     throw new MacstatsError(
-      'INVALID_OPTIONS',
+      'INVALID_OPTION',
       'createOpenAiModel needs baseUrl, an http(s) URL such as http://127.0.0.1:8080/v1',
     );
   if (typeof options.model !== 'string' || options.model.trim() === '')
     throw new MacstatsError(
-      'INVALID_OPTIONS',
+      'INVALID_OPTION',
       'createOpenAiModel needs model, the name the server lists at /v1/models',
     );
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -77,21 +78,37 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
   const logger = options.logger ?? silentLogger;
   const defaultTimeoutMs = options.firstTokenTimeoutMs ?? OPENAI_MODEL_DEFAULTS.firstTokenTimeoutMs;
   const defaultBetweenMs = options.betweenTokensTimeoutMs ?? OPENAI_MODEL_DEFAULTS.betweenTokensTimeoutMs;
-  const client = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: options.apiKey || OPENAI_MODEL_DEFAULTS.placeholderApiKey,
-    organization: null,
-    project: null,
-    // Our own limits and signals decide; the client neither retries nor times out on its own.
-    maxRetries: 0,
-    timeout: 2 ** 31 - 1,
-    logLevel: 'off',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // `openai` is an optional peer, loaded on the first request: a configuration on Ollama never
+  // installs or loads it. A failed load is not kept, so installing it fixes the next request.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = () =>
+    (client ??= importOptional(
+      'openai',
+      'The OpenAI-compatible model (MODEL_PROVIDER=openai)',
+      () => import('openai'),
+    ).then(
+      ({ default: OpenAiClient }) =>
+        new OpenAiClient({
+          baseURL: baseUrl,
+          apiKey: options.apiKey || OPENAI_MODEL_DEFAULTS.placeholderApiKey,
+          organization: null,
+          project: null,
+          // Our own limits and signals decide; the client neither retries nor times out on its own.
+          maxRetries: 0,
+          timeout: 2 ** 31 - 1,
+          logLevel: 'off',
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
   const known = new Map<string, ModelCapabilities>();
 
   async function chat(request: ChatRequest): Promise<ChatReply> {
     const started = performance.now();
+    const openai = await clientOf();
     const deadline = createTokenDeadline(
       {
         firstTokenMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
@@ -111,7 +128,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
     let firstTokenAt: number | null = null;
     try {
       if (request.onToken) {
-        const stream = await client.chat.completions.create(
+        const stream = await openai.chat.completions.create(
           { ...body, stream: true, stream_options: { include_usage: true } },
           { signal },
         );
@@ -129,7 +146,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
         if (reply.finishReason === null && reply.content === '' && reply.toolCalls().length === 0)
           throw new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply ended before it said anything');
       } else {
-        reply.addCompletion(await client.chat.completions.create({ ...body, stream: false }, { signal }));
+        reply.addCompletion(await openai.chat.completions.create({ ...body, stream: false }, { signal }));
       }
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
@@ -174,7 +191,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
   }
 
   async function listModels(asked: { signal?: AbortSignal } = {}) {
-    return listServerModels(client, { signal: asked.signal });
+    return listServerModels(await clientOf(), { signal: asked.signal });
   }
 
   async function capabilities(

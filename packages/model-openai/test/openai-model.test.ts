@@ -171,6 +171,7 @@ describe('createOpenAiModel: failures', () => {
     const { model } = await start({ toolsSupported: false });
     const error = await failure(model.chat({ messages: question, tools: [addDefinition] }));
     expect(error.code).toBe('OPENAI_TOOLS_UNSUPPORTED');
+    expect(error.unsupported).toBe('tools');
     expect(model.describeError?.(error)).toMatch(/--jinja/);
   });
 

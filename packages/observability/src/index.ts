@@ -1,6 +1,7 @@
 export type { AppMetrics, AppMetricsOptions, DiscordCount } from './app-metrics.js';
 export { createAppMetrics } from './app-metrics.js';
 export type { TodayTotals } from './daily-totals.js';
+export type { ObservabilityErrorCode } from './error-codes.js';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.js';
 export { METRICS_SERVER_DEFAULTS, startMetricsServer } from './metrics-server.js';
 export type { StartAppTracingOptions } from './start-app-tracing.js';

@@ -1,4 +1,4 @@
-import { type Logger, silentLogger } from '@macstats/core';
+import { isDependencyMissing, type Logger, silentLogger } from '@macstats/core';
 import { type StartTracingOptions, startTracing, type Tracing } from './start-tracing.js';
 
 /** Options of {@link startAppTracing}. */
@@ -20,7 +20,15 @@ export interface StartAppTracingOptions extends StartTracingOptions {
  */
 export async function startAppTracing(options: StartAppTracingOptions): Promise<Tracing | undefined> {
   const logger = options.logger ?? silentLogger;
-  const started = await startTracing(options);
+  let started: Awaited<ReturnType<typeof startTracing>>;
+  try {
+    started = await startTracing(options);
+  } catch (error) {
+    // The SDK is an optional install: without it the app runs untraced and says how to add it.
+    if (!isDependencyMissing(error)) throw error;
+    logger.warn({}, error.message);
+    return undefined;
+  }
   if ('tracing' in started) {
     const { settings } = started.tracing;
     const where = settings.exporter === 'otlp' ? settings.url : 'the console';

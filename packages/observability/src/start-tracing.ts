@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { importOptional } from '@macstats/core';
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { parseKeyValueList, readTracingSettings, type TracingSettings } from './tracing-settings.js';
@@ -25,16 +26,30 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+/** What tracing installs besides `@opentelemetry/api`: optional peers, for the exporter chosen. */
+function sdkPackages(settings: Exclude<TracingSettings, { exporter: 'none' }>): string[] {
+  const protocol = settings.exporter === 'otlp' ? settings.protocol : undefined;
+  const exporter =
+    protocol === 'http/json'
+      ? '@opentelemetry/exporter-trace-otlp-http'
+      : '@opentelemetry/exporter-trace-otlp-proto';
+  return ['@opentelemetry/sdk-trace-node', '@opentelemetry/resources', ...(protocol ? [exporter] : [])];
+}
+
 /**
  * The SDK, loaded only once the settings ask for tracing: a command run without them does not
- * pay for loading it (a few hundred milliseconds).
+ * pay for loading it (a few hundred milliseconds), and an install that never traces has none of
+ * it (optional peers; a missing one is named with the command that adds it).
  */
-async function loadSdk() {
-  const [sdk, resources] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/resources'),
-  ]);
-  return { sdk, resources };
+async function loadSdk(settings: Exclude<TracingSettings, { exporter: 'none' }>) {
+  const packages = sdkPackages(settings);
+  return importOptional(packages, 'Tracing', async () => {
+    const [sdk, resources] = await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/resources'),
+    ]);
+    return { sdk, resources };
+  });
 }
 
 async function exporterOf(
@@ -43,9 +58,15 @@ async function exporterOf(
 ): Promise<SpanExporter> {
   if (settings.exporter === 'console') return new sdk.ConsoleSpanExporter();
   const config = { url: settings.url, headers: settings.headers };
+  const packages = sdkPackages(settings);
+  const neededBy = 'Tracing';
   return settings.protocol === 'http/json'
-    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(config)
-    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(config);
+    ? new (
+        await importOptional(packages, neededBy, () => import('@opentelemetry/exporter-trace-otlp-http'))
+      ).OTLPTraceExporter(config)
+    : new (
+        await importOptional(packages, neededBy, () => import('@opentelemetry/exporter-trace-otlp-proto'))
+      ).OTLPTraceExporter(config);
 }
 
 /**
@@ -65,7 +86,7 @@ export async function startTracing(
 ): Promise<{ tracing: Tracing } | { settings: Extract<TracingSettings, { exporter: 'none' }> }> {
   const settings = readTracingSettings(options.get);
   if (settings.exporter === 'none') return { settings };
-  const { sdk, resources } = await loadSdk();
+  const { sdk, resources } = await loadSdk(settings);
   const { defaultResource, detectResources, hostDetector, resourceFromAttributes } = resources;
   const detected = detectResources({ detectors: [hostDetector] });
   await detected.waitForAsyncAttributes?.();

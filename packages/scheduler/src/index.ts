@@ -18,6 +18,12 @@ export { createFileScheduleSource } from './schedule-source.js';
 export type { ScheduleToolsOptions } from './schedule-tools.js';
 export { createScheduleTools, SCHEDULE_TOOLS_DEFAULTS } from './schedule-tools.js';
 export { createScheduler } from './scheduler.js';
+export {
+  isLockLost,
+  isSchedulesFileInvalid,
+  lockLostError,
+  type SchedulerErrorCode,
+} from './scheduler-errors.js';
 export type {
   LeaderLock,
   RunHistoryStore,

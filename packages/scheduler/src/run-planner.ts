@@ -121,6 +121,7 @@ function copyRunFields(from: ScheduleState, to: ScheduleState): void {
   if (from.pending !== undefined) to.pending = from.pending;
 }
 
-function iso(ms: number): string {
+/** A time in ms as an ISO string, as the state and the history store times. */
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

@@ -1,23 +1,20 @@
 import { MacstatsError } from '@macstats/core';
+import { commitRun } from './commit-run.js';
 import { runManually, type StartedRun } from './manual-run.js';
-import { nextRunTimes } from './next-run-times.js';
-import { addPending, pendingOf, removePending, resultOf } from './outbox.js';
+import { addPending, pendingOf } from './outbox.js';
+import { type Planned, planTick } from './plan-tick.js';
 import type { LockHolder } from './process-lock.js';
+import { ResultDelivery } from './result-delivery.js';
 import type { RunRecord } from './run-history.js';
-import { planSchedule, type SchedulePlan } from './run-planner.js';
+import { iso } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
-import { isRecurring, type Schedule } from './schedule.js';
+import type { Schedule } from './schedule.js';
+import { scheduleStatus } from './schedule-status.js';
 import type { SchedulerCoreOptions } from './scheduler-core-options.js';
+import { isLockLost } from './scheduler-errors.js';
 import type { RunNowOptions, RunResult, ScheduleStatus } from './scheduler-types.js';
-import { emptyState, pruneState, type SchedulerState } from './state-store.js';
+import { emptyState, type SchedulerState } from './state-store.js';
 import { recordUnrun } from './unrun-records.js';
-
-interface Planned {
-  signature: string;
-  nextDue: number | undefined;
-  /** A one-shot that came due during its manual run: it fires when that run ends, not skipped. */
-  held?: true;
-}
 
 /**
  * The leader's loop: plans every schedule against the saved state, saves the state *before*
@@ -38,17 +35,27 @@ export class SchedulerCore {
   #draining = false;
   /** Set on taking the lead: the next tick delivers again the results the state holds as pending. */
   #redeliver = false;
-  /** Delivery ids being delivered by this scheduler now, so none is handed over twice at once. */
-  readonly #delivering = new Set<string>();
   #timer: unknown;
   /** Per schedule id: the timing it was planned with and when it is next due. */
   #planned = new Map<string, Planned>();
   readonly #running = new Map<string, ActiveRun>();
   readonly #completions = new Set<Promise<unknown>>();
   readonly #settling = new Set<Promise<void>>();
+  readonly #delivery: ResultDelivery;
 
   constructor(options: SchedulerCoreOptions) {
     this.#options = options;
+    this.#delivery = new ResultDelivery({
+      options,
+      state: () => this.#state,
+      isLeader: () => this.#leader,
+      lose: () => this.#lose(),
+      enqueue: (step) => this.enqueue(step),
+      track: (work) => {
+        this.#settling.add(work);
+        void work.finally(() => this.#settling.delete(work));
+      },
+    });
     // A lease found lost in the background: stop leading at once, not at the next due run.
     options.lock.onLost?.(() => {
       void this.enqueue(async () => {
@@ -129,53 +136,20 @@ export class SchedulerCore {
     if (!this.#leader || this.#stopping || this.#draining) return;
     if (this.#redeliver) {
       this.#redeliver = false;
-      this.#redeliverPending();
+      this.#delivery.redeliverPending();
     }
     const now = clock.now();
-    const next = structuredClone(this.#state);
-    const planned = new Map<string, Planned>();
-    const plans: Array<[Schedule, SchedulePlan]> = [];
-    let changed = false;
-    for (const schedule of schedules()) {
-      const signature = signatureOf(schedule);
-      const known = this.#planned.get(schedule.id);
-      // cron-parser costs about a millisecond per step: skip schedules that cannot be due yet.
-      if (
-        !this.#careful &&
-        known?.signature === signature &&
-        next.schedules[schedule.id]?.signature === signature &&
-        (known.nextDue === undefined || known.nextDue > now)
-      ) {
-        planned.set(schedule.id, known);
-        continue;
-      }
-      const plan = planSchedule(
-        schedule,
-        zoneOf(schedule),
-        signature,
-        next.schedules[schedule.id],
-        now,
-        settings,
-        this.#careful,
-      );
-      if (plan.fire !== undefined && !isRecurring(schedule) && this.#running.get(schedule.id)?.manual) {
-        // Its one firing must not be lost as "skipped" to a test run: plan it again when that ends.
-        planned.set(schedule.id, { signature, nextDue: plan.fire, held: true });
-        continue;
-      }
-      next.schedules[schedule.id] = plan.state;
-      planned.set(schedule.id, { signature, nextDue: plan.nextDue });
-      changed ||= plan.changed;
-      plans.push([schedule, plan]);
-    }
-    changed = pruneState(next, new Set(schedules().map((schedule) => schedule.id)), now) || changed;
-    const due = plans.filter(
-      ([schedule, plan]) => plan.fire !== undefined && !this.#running.has(schedule.id),
-    );
-    for (const [schedule, plan] of due) {
-      const record = next.schedules[schedule.id];
-      if (record) record.running = { due: iso(plan.fire ?? now), start: iso(now) };
-    }
+    const { next, planned, plans, due, changed } = planTick({
+      schedules: schedules(),
+      state: this.#state,
+      planned: this.#planned,
+      careful: this.#careful,
+      now,
+      settings,
+      running: this.#running,
+      signatureOf,
+      zoneOf,
+    });
     if (due.length > 0 && !(await this.#stillLeader())) return;
     if (changed) {
       try {
@@ -234,28 +208,14 @@ export class SchedulerCore {
 
   /** Status of one schedule for `list()`. */
   status(schedule: Schedule): ScheduleStatus {
-    const record = this.#state.schedules[schedule.id];
-    const current = record?.signature === this.#options.signatureOf(schedule) ? record : undefined;
-    const timezone = this.#options.zoneOf(schedule);
-    const done = current?.done === true;
-    const nextRun = this.#leader
-      ? this.#planned.get(schedule.id)?.nextDue
-      : done
-        ? undefined
-        : nextRunTimes(schedule, 1, new Date(this.#options.clock.now()), { timezone })[0]?.getTime();
-    const status: ScheduleStatus = { schedule, timezone, running: this.#running.has(schedule.id), done };
-    if (nextRun !== undefined) status.nextRun = new Date(nextRun);
-    const last = current?.lastRun;
-    if (last !== undefined) {
-      status.lastRun = {
-        due: new Date(last.due),
-        startedAt: new Date(last.start),
-        durationMs: last.durationMs,
-        outcome: last.outcome,
-      };
-      if (last.manual) status.lastRun.manual = true;
-    }
-    return status;
+    const { clock, signatureOf, zoneOf } = this.#options;
+    const source = {
+      state: this.#state,
+      leader: this.#leader,
+      planned: this.#planned,
+      running: this.#running,
+    };
+    return scheduleStatus(schedule, { ...source, clock, signatureOf, zoneOf });
   }
 
   /**
@@ -395,81 +355,12 @@ export class SchedulerCore {
     }
     logger.info({ ...record }, 'run finished');
     emit({ type: 'run-end', id: schedule.id, record });
-    if (result !== undefined) await this.#deliver(schedule, result);
+    if (result !== undefined) await this.#delivery.deliver(schedule, result);
   }
 
-  /** Hands a result to `onDeliver`; once accepted, removes it from the outbox (through the queue). */
-  async #deliver(schedule: Schedule, result: RunResult): Promise<void> {
-    const id = result.deliveryId;
-    if (this.#delivering.has(id)) return;
-    this.#delivering.add(id);
-    try {
-      if (await this.#options.deliver(schedule, result)) {
-        await this.enqueue(() => this.#markDelivered(schedule.id, id));
-      }
-    } finally {
-      this.#delivering.delete(id);
-    }
-  }
-
-  /**
-   * Delivers again every result the state holds as pending, in the order they were recorded:
-   * a crash, a kill or a lost lease came between recording a run and delivering it. Each keeps
-   * its delivery id, so a post that did happen is not made twice (see `RunResult.deliveryId`).
-   */
-  #redeliverPending(): void {
-    const { schedules, logger } = this.#options;
-    for (const [id, record] of Object.entries(this.#state.schedules)) {
-      const schedule = schedules().find((candidate) => candidate.id === id);
-      if (schedule === undefined || record.pending === undefined) continue;
-      const list = [...record.pending];
-      logger.info({ id, results: list.length }, 'delivering results recorded but not yet delivered');
-      const delivered = (async () => {
-        for (const pending of list) await this.#deliver(schedule, resultOf(pending));
-      })();
-      this.#settling.add(delivered);
-      void delivered.finally(() => this.#settling.delete(delivered));
-    }
-  }
-
-  /** Drops a delivered result from the outbox and saves; a lost lease leaves it to the new leader. */
-  async #markDelivered(id: string, deliveryId: string): Promise<void> {
-    const record = this.#state.schedules[id];
-    if (!this.#leader || record === undefined || !removePending(record, deliveryId)) return;
-    try {
-      await this.#options.store.save(this.#state);
-    } catch (error) {
-      if (isLockLost(error)) {
-        if (this.#leader) this.#lose();
-        return;
-      }
-      this.#options.fail(
-        'STATE_WRITE_FAILED',
-        `Cannot save ${this.#options.store.description} after delivering a result of schedule "${id}"; it may be delivered again.`,
-        error,
-      );
-    }
-  }
-
-  /** Saves the state (unless `saveState` is false) and appends `records`: in one step when the store can. */
-  async #commit(records: RunRecord[], saveState = true): Promise<void> {
-    const { store, history } = this.#options;
-    if (saveState && store.commit !== undefined) {
-      await store.commit(this.#state, records);
-      return;
-    }
-    // A state that cannot be written (a full disk) must not lose the history lines too.
-    let saveFailure: unknown;
-    if (saveState) {
-      try {
-        await store.save(this.#state);
-      } catch (error) {
-        if (isLockLost(error)) throw error;
-        saveFailure = error;
-      }
-    }
-    for (const record of records) await history.append(record);
-    if (saveFailure !== undefined) throw saveFailure;
+  /** Saves the state (unless `saveState` is false) and appends `records`; see {@link commitRun}. */
+  #commit(records: RunRecord[], saveState = true): Promise<void> {
+    return commitRun(this.#options, this.#state, records, saveState);
   }
 
   #arm(at: number): void {
@@ -479,13 +370,4 @@ export class SchedulerCore {
     const delay = Math.min(Math.max(0, at - clock.now()), settings.maxSleepMs);
     this.#timer = clock.setTimeout(() => void this.enqueue(() => this.tick()), delay);
   }
-}
-
-/** Whether a shared store refused a write because this scheduler no longer holds the lock. */
-function isLockLost(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && error.code === 'LOCK_LOST';
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@macstats/core';
 import type { RunRecord } from './run-history.js';
-import type { SchedulePlan } from './run-planner.js';
+import { iso, type SchedulePlan } from './run-planner.js';
 import type { ActiveRun } from './run-task.js';
 import type { Schedule } from './schedule.js';
 import type { RunHistoryStore } from './scheduler-stores.js';
@@ -56,8 +56,4 @@ export async function recordUnrun(
     await history.append(record);
     emit({ type: 'run-skipped', id: schedule.id, record });
   }
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

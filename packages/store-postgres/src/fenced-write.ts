@@ -1,5 +1,6 @@
-import { MacstatsError } from '@macstats/core';
+import type { MacstatsError } from '@macstats/core';
 import type { RunRecord, ScheduleState } from '@macstats/scheduler';
+import { lockLostError } from '@macstats/scheduler';
 import type { JSONValue, Sql } from 'postgres';
 
 /** What one fenced write changes: state rows to set, state rows to delete, run records to append. */
@@ -65,8 +66,7 @@ export async function writeFenced(
 
 /** The error a write from a scheduler that no longer leads gets. */
 export function lockLost(description: string): MacstatsError {
-  return new MacstatsError(
-    'LOCK_LOST',
+  return lockLostError(
     `This scheduler no longer holds ${description}; another host leads, so nothing was recorded.`,
   );
 }

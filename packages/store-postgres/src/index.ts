@@ -6,6 +6,7 @@ export type {
 } from './connect-postgres.js';
 export { connectPostgres } from './connect-postgres.js';
 export { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+export type { StorePostgresErrorCode } from './error-codes.js';
 export { PostgresLeaderLease } from './leader-lease.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { createPostgresMemoryStore } from './postgres-memory-store.js';

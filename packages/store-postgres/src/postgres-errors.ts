@@ -42,14 +42,14 @@ export function describeDatabaseError(error: unknown, where: string): unknown {
     return new MacstatsError(
       'DATABASE_UNREACHABLE',
       `Cannot reach PostgreSQL at ${where} (${code}); check DATABASE_URL and that the server is running.`,
-      { cause: error },
+      { cause: error, unreachable: true },
     );
   }
   if (code === '28P01' || code === '28000' || code === '3D000') {
     return new MacstatsError(
       'DATABASE_REFUSED',
       `PostgreSQL at ${where} refused the connection (${(error as Error).message}); check the user, password and database in DATABASE_URL.`,
-      { cause: error },
+      { cause: error, unreachable: true },
     );
   }
   return error;

@@ -1,5 +1,6 @@
 export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
+export type { TaskErrorCode } from './error-codes.js';
 export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
 export { createRunnerLock, type RunnerLock } from './runner-lock.js';

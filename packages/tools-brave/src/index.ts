@@ -6,6 +6,7 @@ export {
   type SearchToolOptions,
 } from './brave-search-tool.js';
 export { BRAVE_SEARCH_DEFAULTS } from './defaults.js';
+export type { SearchErrorCode } from './error-codes.js';
 export type { BraveSearchResponse, BraveWebResult } from './format-results.js';
 export {
   createWebSearchTool,

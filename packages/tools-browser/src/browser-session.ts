@@ -3,6 +3,7 @@ import type { Logger } from '@macstats/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from './defaults.js';
 import { type GuardProxy, startGuardProxy } from './guard-proxy.js';
+import { loadPlaywright } from './playwright-driver.js';
 
 /** What the session needs: where the browser is and the rules its pages live by. */
 export interface BrowserSessionOptions {
@@ -192,8 +193,8 @@ export class BrowserSession {
   private async launch(): Promise<Browser> {
     const { options } = this;
     // playwright-core costs about 70 MB resident once imported: a process that never browses
-    // never loads it.
-    const { chromium } = await import('playwright-core');
+    // never loads it, and an install without the browser tool has none of it.
+    const { chromium } = await loadPlaywright();
     const browser = options.cdpUrl
       ? await chromium.connectOverCDP(options.cdpUrl, { timeout: options.actionTimeoutMs })
       : await chromium.launch({

@@ -83,10 +83,10 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
   const policy = createHostPolicy({
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? BROWSER_DEFAULTS.allowPrivateNetwork,
-    optionErrorCode: 'BROWSER_BAD_OPTION',
+    optionErrorCode: 'INVALID_OPTION',
   });
   // The hosts the user listed are destinations they configured; allowPrivateNetwork names none.
-  const listed = createHostPolicy({ allowHosts: options.allowHosts, optionErrorCode: 'BROWSER_BAD_OPTION' });
+  const listed = createHostPolicy({ allowHosts: options.allowHosts, optionErrorCode: 'INVALID_OPTION' });
   const logger = options.logger ?? silentLogger;
   const session = new BrowserSession({
     executablePath: () => {

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { type HostPolicy, isIpAddress, unbracket } from '@macstats/address-policy';
 import { type Logger, MacstatsError } from '@macstats/core';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type BodyRead, readBody } from './read-body.js';
 
 /** A response FETCH_URL got to the end of: the final URL, status, headers and (capped) body. */
@@ -45,6 +45,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * the policy like the first, and reads the final body up to `maxBytes`.
  */
 export async function fetchPage(url: URL, options: FetchPageOptions): Promise<FetchedPage> {
+  const { request } = await import('undici');
   const redirects: URL[] = [];
   let current = url;
   for (;;) {

@@ -7,6 +7,7 @@ import {
   type ToolContext,
   type ToolResult,
 } from '@macstats/core';
+import type { Dispatcher } from 'undici';
 import { FETCH_URL_DEFAULTS } from './defaults.js';
 import { describeFailure } from './describe-failure.js';
 import { fetchPage } from './fetch-page.js';
@@ -79,7 +80,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
   const policy = createHostPolicy({
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? FETCH_URL_DEFAULTS.allowPrivateNetwork,
-    optionErrorCode: 'FETCH_BAD_OPTION',
+    optionErrorCode: 'INVALID_OPTION',
   });
   // The hosts the user listed are destinations they configured: data may go there whatever the model read.
   const listed = createHostPolicy({ allowHosts: options.allowHosts });
@@ -94,8 +95,9 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     context.onStatus?.(`Fetching ${target.href}`);
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     const signal = AbortSignal.any([context.signal, timeout]);
-    const dispatcher = createPinnedAgent({ policy, resolver, timeoutMs: settings.timeoutMs, logger });
+    let dispatcher: Dispatcher | undefined;
     try {
+      dispatcher = await createPinnedAgent({ policy, resolver, timeoutMs: settings.timeoutMs, logger });
       const page = await fetchPage(target, {
         ...settings,
         dispatcher,
@@ -115,7 +117,7 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
       logger.info({ url: target.href, error: text }, 'fetch-url: failed');
       return { isError: true, text };
     } finally {
-      dispatcher.destroy().catch(() => {});
+      dispatcher?.destroy().catch(() => {});
     }
   }
 

@@ -1,7 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { type HostPolicy, type HostResolver, resolveChecked } from '@macstats/address-policy';
 import type { Logger } from '@macstats/core';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -14,13 +14,17 @@ type LookupCallback = (
  * resolved once, every address it resolves to is checked, and the socket is handed exactly
  * those addresses. There is no second resolution between the check and the connect for a
  * rebinding DNS server to answer differently.
+ *
+ * undici is imported on the first fetch, not with the package: a process that never fetches
+ * does not load it.
  */
-export function createPinnedAgent(options: {
+export async function createPinnedAgent(options: {
   policy: HostPolicy;
   resolver: HostResolver;
   timeoutMs: number;
   logger: Logger;
-}): Agent {
+}): Promise<Agent> {
+  const { Agent } = await import('undici');
   const { policy, resolver, logger } = options;
   const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
     resolveChecked(hostname, {

@@ -9,7 +9,6 @@ import {
 } from '@macstats/core';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { ElicitationRouter } from './elicitation.js';
@@ -290,11 +289,7 @@ export class McpConnection {
         knownKind: this.#kind,
         authProvider: this.#provider,
         elicitation: this.#questions?.answer,
-        prepare: (client) => {
-          client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
-            this.#onToolsChanged(client),
-          );
-        },
+        onToolsChanged: (client) => this.#onToolsChanged(client),
         onClose: () => {
           if (opened) this.#drop(opened, this.#exitReason(opened));
         },

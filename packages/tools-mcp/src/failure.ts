@@ -1,4 +1,15 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+// The SDK's `McpError` codes for a closed link and a request timeout (JSON-RPC server errors).
+// Matched by value and by the error's name, not by importing the SDK: this module is loaded with
+// the package, the SDK only on the first connection.
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+
+/** The code of the SDK's `McpError`, else undefined. */
+function mcpErrorCode(error: unknown): number | undefined {
+  if (!(error instanceof Error) || error.name !== 'McpError') return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' ? code : undefined;
+}
 
 const transientCodes = new Set([
   'ECONNREFUSED',
@@ -38,10 +49,9 @@ function messagesOf(error: unknown): string {
  * a call is worth one retry on a fresh connection. A timeout is not: it has spent the budget.
  */
 export function isTransientFailure(error: unknown): boolean {
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.ConnectionClosed) return true;
-    if (error.code === ErrorCode.RequestTimeout) return false;
-  }
+  const mcpCode = mcpErrorCode(error);
+  if (mcpCode === CONNECTION_CLOSED) return true;
+  if (mcpCode === REQUEST_TIMEOUT) return false;
   const code = codeOf(error);
   if (code !== undefined && transientCodes.has(code)) return true;
   return transientText.test(messagesOf(error));
@@ -49,7 +59,7 @@ export function isTransientFailure(error: unknown): boolean {
 
 /** True for the SDK's request timeout. */
 export function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+  return mcpErrorCode(error) === REQUEST_TIMEOUT;
 }
 
 /**
@@ -63,7 +73,7 @@ export function failureReason(error: unknown): string {
     return `the program ${program} was not found`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (mcpErrorCode(error) === CONNECTION_CLOSED) {
     return 'the server closed the connection';
   }
   const text = error instanceof Error ? error.message : String(error);

@@ -25,6 +25,7 @@ export {
   mcpServersFromEnvironment,
   parseMcpConfig,
 } from './mcp-config.js';
+export { type McpErrorCode, needsSignIn } from './mcp-errors.js';
 export type { McpTool } from './mcp-tool.js';
 export {
   createMcpOAuthProvider,

@@ -1,11 +1,13 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpOAuthProvider } from './oauth-provider.js';
 
-/** True when the error, or one of its causes, is the SDK's "sign-in required" error. */
+/**
+ * True when the error, or one of its causes, is the SDK's "sign-in required" error, told by its
+ * class name: the SDK is loaded on the first connection, not with this module.
+ */
 export function isUnauthorized(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof UnauthorizedError) return true;
+    if (current.constructor.name === 'UnauthorizedError') return true;
     current = current.cause;
   }
   return false;

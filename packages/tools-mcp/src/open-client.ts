@@ -1,11 +1,7 @@
 import { type Logger, redactUrl } from '@macstats/core';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { trackChild, untrackChild } from './child-registry.js';
 import type { McpElicitationHandler } from './elicitation.js';
 import { isUnauthorized } from './oauth-failure.js';
@@ -44,8 +40,8 @@ export interface OpenClientOptions {
   authProvider?: OAuthClientProvider | undefined;
   /** Answers servers' questions to the user; when absent, elicitation is not offered. */
   elicitation?: McpElicitationHandler | undefined;
-  /** Called on a fresh client before it connects: notification handlers go here. */
-  prepare(client: Client): void;
+  /** Called when the server says its tool list changed. */
+  onToolsChanged(client: Client): void;
   /** Called when the transport closes without `close()`: the server died or hung up. */
   onClose(): void;
 }
@@ -55,9 +51,16 @@ const stderrLines = 5;
 /**
  * Starts or reaches the server, runs the MCP handshake and resolves with the client. A stdio
  * child is tracked so it dies with this process. A URL tries Streamable HTTP, then SSE.
+ *
+ * The SDK is imported here, on the first connection, not with the package: it and its schema
+ * library cost tens of megabytes resident in a process that has no MCP server configured.
  */
 export async function openClient(server: McpServerSpec, options: OpenClientOptions): Promise<OpenClient> {
   if (!isUrlServer(server)) return openStdio(server, options);
+  const [{ SSEClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const url = new URL(server.url);
   const wanted = server.transport ?? 'auto';
   const transportOptions = {
@@ -93,6 +96,7 @@ async function openStdio(
   options: OpenClientOptions,
 ): Promise<OpenClient> {
   const { command, args } = commandLineOf(server);
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const transport = new StdioClientTransport({
     command,
     args,
@@ -148,6 +152,10 @@ async function connectWith(
   onTransportClose?: () => void,
 ): Promise<{ client: Client; kind: McpTransportKind }> {
   const { elicitation } = options;
+  const [{ Client }, { ElicitRequestSchema, ToolListChangedNotificationSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
   const client = new Client(
     { name: options.clientName, version: options.clientVersion },
     { capabilities: elicitation ? { elicitation: { form: { applyDefaults: true } } } : {} },
@@ -160,7 +168,7 @@ async function connectWith(
       ),
     );
   }
-  options.prepare(client);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged(client));
   let connected = false;
   let closedByUs = false;
   client.onclose = () => {

@@ -1,7 +1,7 @@
 import { MacstatsError } from '@macstats/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { isUnauthorized } from './oauth-failure.js';
@@ -83,7 +83,7 @@ export async function signInMcpServer(
     });
     const probe = options.probe ?? ((client: Client) => client.listTools());
     for (let round = 0; ; round++) {
-      const transport = transportFor(server, provider);
+      const transport = await transportFor(server, provider);
       if (await succeeds(transport, clientName, probe, options.signal)) {
         return { status: round === 0 ? 'not-needed' : 'signed-in' };
       }
@@ -112,8 +112,12 @@ export async function signInMcpServer(
 
 type AuthTransport = StreamableHTTPClientTransport | SSEClientTransport;
 
-function transportFor(server: McpUrlServer, provider: McpOAuthProvider): AuthTransport {
+async function transportFor(server: McpUrlServer, provider: McpOAuthProvider): Promise<AuthTransport> {
   const url = new URL(server.url);
+  const [{ SSEClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const options = {
     authProvider: provider,
     ...(server.headers ? { requestInit: { headers: server.headers } } : {}),
@@ -130,6 +134,7 @@ async function succeeds(
   probe: (client: Client) => Promise<unknown>,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: clientName, version: MCP_DEFAULTS.clientVersion }, { capabilities: {} });
   try {
     await client.connect(transport, signal ? { signal } : {});

@@ -1,4 +1,5 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createRequire } from 'node:module';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describeParameters, singleTextParameter } from './describe-schema.js';
 import type { McpToolInfo } from './tool-info.js';
 
@@ -70,13 +71,19 @@ function unquote(text: string): string {
 }
 
 type Check = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
-const validator = new AjvJsonSchemaValidator();
+// The SDK's ajv validator is required on the first check, not when the package is imported: a
+// process with no MCP server never loads ajv.
+const require = createRequire(import.meta.url);
+let validator: AjvJsonSchemaValidator | undefined;
 const checks = new WeakMap<object, Check | null>();
 
 function checkFor(schema: Record<string, unknown>): Check | null {
   let check = checks.get(schema);
   if (check === undefined) {
     try {
+      validator ??= new (
+        require('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv')
+      ).AjvJsonSchemaValidator();
       check = validator.getValidator(schema) as Check;
     } catch {
       // A schema ajv cannot compile is the server's business: it validates on its side.

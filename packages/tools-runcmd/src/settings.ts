@@ -8,7 +8,7 @@ import type { Sandbox } from './resolve-path.js';
 /** Options with every default filled in and checked. */
 export type Settings = ReturnType<typeof resolveSettings>;
 
-/** Fills in and checks the options; throws `RUN_CMD_BAD_OPTION` for a bad number. */
+/** Fills in and checks the options; throws `INVALID_OPTION` for a bad number. */
 export function resolveSettings(options: RunCmdOptions) {
   const homeDir = resolve(options.homeDir ?? homedir());
   const configured = options.baseDir ?? `~/${RUN_CMD_DEFAULTS.baseDirName}`;
@@ -23,10 +23,7 @@ export function resolveSettings(options: RunCmdOptions) {
   const whole = (name: keyof typeof RUN_CMD_DEFAULTS & keyof RunCmdOptions): number => {
     const value = options[name] ?? RUN_CMD_DEFAULTS[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new MacstatsError(
-        'RUN_CMD_BAD_OPTION',
-        `createRunCmdTool: ${name} must be a whole number above 0`,
-      );
+      throw new MacstatsError('INVALID_OPTION', `createRunCmdTool: ${name} must be a whole number above 0`);
     }
     return value;
   };

@@ -4,8 +4,8 @@ import { mcpOAuthOptions } from '@macstats/app-runtime';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
-import { findChromium } from '@macstats/tools-browser';
-import { connectMcpServers, loadMcpServers } from '@macstats/tools-mcp';
+import { findChromium, findPlaywright } from '@macstats/tools-browser';
+import { connectMcpServers, loadMcpServers, needsSignIn } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
 
@@ -266,6 +266,8 @@ export async function checkBrave(config: AppConfig): Promise<Check[]> {
 /** BROWSER: off, attached to BROWSER_CDP_URL, or a Chromium found (launched only on first use). */
 export async function checkBrowser(config: AppConfig): Promise<Check[]> {
   if (!config.allowBrowser) return [{ status: 'skip', text: 'BROWSER: ALLOW_BROWSER is off' }];
+  const driver = findPlaywright();
+  if (driver) return [{ status: 'skip', text: `BROWSER is left out: ${driver.replace(/\.$/, '')}` }];
   if (config.browserCdpUrl) {
     try {
       const response = await fetch(`${config.browserCdpUrl.replace(/\/+$/, '')}/json/version`, {
@@ -356,10 +358,7 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
         checks.push({
           status: 'fail',
           text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix:
-            (error as { code?: string }).code === 'MCP_AUTH_REQUIRED'
-              ? `macstats mcp login ${name}`
-              : 'check its command or URL',
+          fix: needsSignIn(error) ? `macstats mcp login ${name}` : 'check its command or URL',
         });
       }
     }

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { MacstatsError } from '@macstats/core';
-import { parseSchedules } from '@macstats/scheduler';
+import { isSchedulesFileInvalid, parseSchedules } from '@macstats/scheduler';
 import writeFileAtomic from 'write-file-atomic';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -44,7 +43,7 @@ export async function importSchedulesCommand(
     try {
       result = await store.import(text);
     } catch (error) {
-      if (!MacstatsError.isInstance(error) || error.code !== 'SCHEDULES_FILE_INVALID') throw error;
+      if (!isSchedulesFileInvalid(error)) throw error;
       io.err(`Cannot import ${input}: ${error.message}`);
       return EXIT.config;
     }

@@ -1,5 +1,4 @@
 import { withTaskStarts } from '@macstats/app-runtime';
-import { MacstatsError } from '@macstats/core';
 import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
 import {
@@ -103,9 +102,13 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   let bot: DiscordBot | undefined;
   // Set once the bot has disconnected: later scheduled results can only go to the log.
   let botStopped = false;
+  // Whether a failed start was Discord refusing the bot (a bad token): settings, not a retry.
+  let isLoginRefused: (error: unknown) => boolean = () => false;
   if (config.discordToken) {
     // discord.js costs about 25 MB resident: loaded only when there is a token to use it.
-    const { createDiscordBot } = await import('@macstats/discord');
+    const discord = await import('@macstats/discord');
+    const { createDiscordBot } = discord;
+    isLoginRefused = discord.isLoginRefused;
     bot = createDiscordBot({
       token: config.discordToken,
       agent: runtime.agent,
@@ -201,7 +204,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       bot ? createTaskAskOwner(bot) : undefined,
     );
   } catch (error) {
-    const refused = isRefusal(error);
+    const refused = isLoginRefused(error);
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);
     io.err(`macstats could not start: ${(error as Error).message}`);
     await tasks?.stop();
@@ -260,14 +263,6 @@ async function closeAll(
     drained.then(() => scheduler.stop()),
   ]);
   await runtime.close();
-}
-
-/** A bad token or refused intents: restarting the process would not help. */
-function isRefusal(error: unknown): boolean {
-  if (!MacstatsError.isInstance(error)) return false;
-  if (error.code === 'DISCORD_GATEWAY_REFUSED') return true;
-  const cause = error.cause as { code?: unknown; status?: unknown } | undefined;
-  return error.code === 'DISCORD_LOGIN_FAILED' && (cause?.code === 'TokenInvalid' || cause?.status === 401);
 }
 
 /** Logs the scheduler's events; `shared`: the lock is the database's lease, not this home's lock file. */

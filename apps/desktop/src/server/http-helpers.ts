@@ -14,7 +14,7 @@ export class HttpError extends Error {
 
 /** An error saying a server the dashboard relies on cannot be reached or refused it (`DATABASE_UNREACHABLE`, say). */
 export function isServerAway(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && /_(UNREACHABLE|REFUSED)$/.test(error.code);
+  return MacstatsError.isInstance(error) && error.unreachable;
 }
 
 /** Largest JSON body the API accepts (schedules and chat messages are small). */

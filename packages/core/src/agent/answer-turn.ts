@@ -103,11 +103,10 @@ async function runCalls(
       continue;
     }
     budget.used++;
-    const { text, outcome, images } = await attempt(turn, guard, call, budget.used);
-    const made = turn.toolCalls.at(-1);
-    if (made) step.results.push(made);
+    const { text, outcome, images, record } = await attempt(turn, guard, call, budget.used);
+    step.results.push(record);
     // Runs another agent made for this call (a handoff) come out of this answer's budget too.
-    budget.used += Math.max(0, made?.result.toolRuns ?? 0);
+    budget.used += Math.max(0, record.result.toolRuns ?? 0);
     texts.push(images ? { call, text, images } : { call, text });
     if (outcome === 'cycle') stop = 'cycle';
     else if (outcome !== 'repeat' && guard.recordOutcome(outcome === 'failed') >= settings.maxFailuresInARow)

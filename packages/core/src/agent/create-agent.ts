@@ -1,27 +1,19 @@
 import { ContextLabels } from '../containment/context-labels.js';
-import { AGENT_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
+import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
-import type { ChatModel, ModelMessage } from '../model/chat-model.js';
-import { createOllamaModel } from '../ollama/ollama-model.js';
+import type { ModelMessage } from '../model/chat-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
-import { buildNativeFunctions } from '../prompt/native-functions.js';
+import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { AnswerTrace } from '../telemetry/agent-trace.js';
-import { silentLogger, type Tool } from '../types.js';
+import type { Tool } from '../types.js';
+import { positive, resolveAgentConfig } from './agent-config.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
-import { ContextWindow } from './context-window.js';
-import { unavailableTools } from './resolve-calls.js';
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0)
-    throw new MacstatsError('INVALID_OPTIONS', `${name} must be a number >= 0`);
-  return value;
-}
+import { createModelFacts } from './model-facts.js';
 
 /**
  * What an answer's context holds before any tool runs: the caller's labels, the tools'
@@ -63,27 +55,6 @@ function startingLabels(
   return labels;
 }
 
-/** The model of the options: `model` as given, or `ollama` as sugar for `createOllamaModel`. */
-function chosenModel(
-  options: AgentOptions,
-  limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
-): ChatModel {
-  if (options.model && options.ollama)
-    throw new MacstatsError('INVALID_OPTIONS', 'createAgent takes model or ollama, not both');
-  if (options.model) {
-    if (typeof options.model.chat !== 'function' || typeof options.model.capabilities !== 'function')
-      throw new MacstatsError('INVALID_OPTIONS', 'createAgent needs model to have chat() and capabilities()');
-    return options.model;
-  }
-  const name = options.ollama?.model;
-  if (typeof name !== 'string' || name.trim() === '')
-    throw new MacstatsError(
-      'INVALID_OPTIONS',
-      'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
-    );
-  return createOllamaModel({ host: options.ollama?.host, model: name, ...limits });
-}
-
 /**
  * Creates an agent that answers each message with one reply, running tools in between, on any
  * model behind core's `ChatModel` port (Ollama by default). See `docs/agent.md` for the protocol,
@@ -94,75 +65,20 @@ function chosenModel(
  * const { text } = await agent.answer('What is on example.com?', { conversationId: 'alice' });
  */
 export function createAgent(options: AgentOptions): Agent {
-  const logger = options.logger ?? silentLogger;
-  const now = options.now ?? (() => new Date());
-  const maxToolIterations = positive(
-    options.maxToolIterations,
-    AGENT_DEFAULTS.maxToolIterations,
-    'maxToolIterations',
-  );
-  const firstTokenTimeoutMs = positive(
-    options.firstTokenTimeoutMs ?? options.requestTimeoutMs,
-    AGENT_DEFAULTS.firstTokenTimeoutMs,
-    'firstTokenTimeoutMs',
-  );
-  const betweenTokensTimeoutMs = positive(
-    options.betweenTokensTimeoutMs,
-    AGENT_DEFAULTS.betweenTokensTimeoutMs,
-    'betweenTokensTimeoutMs',
-  );
-  const toolTimeoutMs = positive(options.toolTimeoutMs, AGENT_DEFAULTS.toolTimeoutMs, 'toolTimeoutMs');
-  const approvalTimeoutMs = positive(
-    options.approvalTimeoutMs,
-    AGENT_DEFAULTS.approvalTimeoutMs,
-    'approvalTimeoutMs',
-  );
-  const maxToolOutputChars = positive(
-    options.maxToolOutputChars,
-    AGENT_DEFAULTS.maxToolOutputChars,
-    'maxToolOutputChars',
-  );
-  const model = chosenModel(options, { firstTokenTimeoutMs, betweenTokensTimeoutMs });
-  const unavailable = unavailableTools(options.unavailableTools);
-  const native = options.native ?? AGENT_DEFAULTS.native;
-  const systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
-  const nativeByModel = new Map<string, boolean>();
-  const visionByModel = new Map<string, boolean>();
-  const contextDefaults = AGENT_DEFAULTS.context;
-  const contextSettings = {
-    ...(options.contextLength !== undefined
-      ? { contextLength: positive(options.contextLength, 0, 'contextLength') }
-      : {}),
-    maxContextLength: positive(
-      options.maxContextLength,
-      contextDefaults.maxContextLength,
-      'maxContextLength',
-    ),
-    step: contextDefaults.step,
-    replyTokens: contextDefaults.replyTokens,
-  };
-  const windows = new Map<string, ContextWindow>();
+  const config = resolveAgentConfig(options);
+  const { logger, now, model, unavailable, systemPrompt, maxToolIterations, firstTokenTimeoutMs } = config;
+  const { betweenTokensTimeoutMs, toolTimeoutMs, approvalTimeoutMs, maxToolOutputChars } = config;
+  const facts = createModelFacts(model, { native: config.native, context: config.context, logger });
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
   const memory =
-    options.memory === false
+    config.memory === false || options.memory === false
       ? null
       : new ConversationMemory({
           store:
             options.memory?.store ??
             createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
-          keepTurns: positive(options.memory?.keepTurns, memoryDefaults.keepTurns, 'memory.keepTurns'),
-          ttlMs: positive(options.memory?.ttlMs, memoryDefaults.ttlMs, 'memory.ttlMs'),
-          summaryChars: positive(
-            options.memory?.summaryChars,
-            memoryDefaults.summaryChars,
-            'memory.summaryChars',
-          ),
-          summaryHardCapChars: Math.round(
-            (positive(options.memory?.summaryChars, memoryDefaults.summaryChars, 'memory.summaryChars') *
-              memoryDefaults.summaryHardCapChars) /
-              memoryDefaults.summaryChars,
-          ),
+          ...config.memory,
           now,
           logger,
           summarise: async (messages, signal) => {
@@ -190,81 +106,6 @@ export function createAgent(options: AgentOptions): Agent {
 
   // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
   memory?.startSweeping(memoryDefaults.sweepIntervalMs);
-
-  /** Whether to send native tool definitions to this model: asks its capabilities once per model. */
-  async function useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
-    if (native !== 'auto') return native;
-    const known = nativeByModel.get(forModel);
-    if (known !== undefined) return known;
-    try {
-      const { tools: hasTools } = await model.capabilities({
-        model: forModel,
-        ...(signal ? { signal } : {}),
-      });
-      nativeByModel.set(forModel, hasTools);
-      return hasTools;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // Not cached: the server may be down or the model missing; the chat request will say which.
-      logger.debug(
-        { model: forModel, err: error },
-        'could not read model capabilities; using the text protocol',
-      );
-      return false;
-    }
-  }
-
-  /**
-   * Says "loading <model>…" when the server reports the model is not in memory, so a first answer
-   * that waits for the model to load does not look stuck. Asks only servers that can tell.
-   */
-  async function announceLoading(
-    forModel: string,
-    emit: (event: AgentEvent) => void,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    if (!model.isLoaded) return;
-    try {
-      const loaded = await model.isLoaded({ model: forModel, ...(signal ? { signal } : {}) });
-      if (loaded === false) emit({ type: 'status', text: `loading ${forModel}…` });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // The chat request will say what is wrong with the server.
-      logger.debug({ model: forModel, err: error }, 'could not ask whether the model is loaded');
-    }
-  }
-
-  /** Whether a model reads images: asked once per model; a server that cannot say counts as no. */
-  async function canSeeImages(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
-    const known = visionByModel.get(forModel);
-    if (known !== undefined) return known;
-    try {
-      const { vision } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
-      visionByModel.set(forModel, vision);
-      return vision;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      logger.debug({ model: forModel, err: error }, 'could not read whether the model reads images');
-      return false;
-    }
-  }
-
-  /** The model's context window, from its capabilities once they could be read. */
-  async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
-    const known = windows.get(forModel);
-    if (known) return known;
-    try {
-      const { contextLength } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
-      const window = new ContextWindow(contextSettings, contextLength);
-      windows.set(forModel, window);
-      return window;
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      // Not kept: the length is read again once the server answers.
-      logger.debug({ model: forModel, err: error }, 'could not read the context length; assuming the cap');
-      return new ContextWindow(contextSettings, null);
-    }
-  }
 
   async function answer(question: string, answerOptions: AnswerOptions = {}): Promise<AgentAnswer> {
     const { signal, conversationId } = answerOptions;
@@ -306,16 +147,16 @@ export function createAgent(options: AgentOptions): Agent {
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
-      if (emit) await announceLoading(forModel, emit, signal);
+      if (emit) await facts.announceLoading(forModel, emit, signal);
       const result = await answerTurn({
         model,
         modelName: forModel,
         tools,
-        table: buildNativeFunctions(tools),
+        table: nativeFunctionsOf(tools),
         unavailable,
-        native: tools.length > 0 && (await useNative(forModel, signal)),
+        native: tools.length > 0 && (await facts.useNative(forModel, signal)),
         messages,
-        context: await contextWindow(forModel, signal),
+        context: await facts.contextWindow(forModel, signal),
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations: positive(answerOptions.maxToolIterations, maxToolIterations, 'maxToolIterations'),
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
@@ -328,11 +169,11 @@ export function createAgent(options: AgentOptions): Agent {
         askedBy: answerOptions.askedBy,
         logger,
         emit,
-        onNativeRefused: () => nativeByModel.set(forModel, false),
+        onNativeRefused: () => facts.refusedNative(forModel),
         containment: startingLabels(question, answerOptions, tools, remembered),
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
-        canSeeImages: () => canSeeImages(forModel, signal),
+        canSeeImages: () => facts.canSeeImages(forModel, signal),
         trace,
       });
       const { failure, ...outcome } = result;

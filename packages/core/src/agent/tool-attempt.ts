@@ -3,7 +3,7 @@ import { type CallLabels, labelsOf } from '../containment/labels.js';
 import { parseToolCalls } from '../parser/parse-tool-call.js';
 import { wrapUntrusted, wrapUsersWords } from '../prompt/untrusted.js';
 import type { Tool } from '../types.js';
-import type { ContainmentDecision, ToolSkipReason } from './agent-types.js';
+import type { AgentToolCall, ContainmentDecision, ToolSkipReason } from './agent-types.js';
 import { type CallGuard, callKey } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';
 import { runTool } from './run-tool.js';
@@ -108,13 +108,21 @@ function refusedText(decision: ContainmentDecision, asked: boolean, canAsk: bool
   return `Not run: ${decision.reason} ${who} Do not try it another way; tell the user what you could not do and answer with what you have.`;
 }
 
-/** Runs or refuses one requested call; returns the text the model reads and whether it failed. */
+/**
+ * Runs or refuses one requested call; returns the text the model reads, whether it failed, and
+ * the record of the call it added to the answer's `toolCalls`.
+ */
 export async function attempt(
   turn: Turn,
   guard: CallGuard,
   call: RequestedCall,
   iteration: number,
-): Promise<{ text: string; outcome: 'ok' | 'failed' | 'repeat' | 'cycle'; images?: string[] }> {
+): Promise<{
+  text: string;
+  outcome: 'ok' | 'failed' | 'repeat' | 'cycle';
+  images?: string[];
+  record: AgentToolCall;
+}> {
   const { settings } = turn;
   const { tool, argument } = call;
   let skipped: ToolSkipReason | undefined;
@@ -159,10 +167,15 @@ export async function attempt(
           ? refusedText(decision, asked, settings.approve !== undefined)
           : skipText(skipped, call, turn);
     const result = { text, isError: true };
-    turn.toolCalls.push({ ...recorded, result, durationMs: 0, skipped });
+    const record: AgentToolCall = { ...recorded, result, durationMs: 0, skipped };
+    turn.toolCalls.push(record);
     settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs: 0, skipped });
     span.end({ result, skipped, decision });
-    return { text: result.text, outcome: skipped === 'repeat' || skipped === 'cycle' ? skipped : 'failed' };
+    return {
+      text: result.text,
+      outcome: skipped === 'repeat' || skipped === 'cycle' ? skipped : 'failed',
+      record,
+    };
   }
   // Only now may the call run: a call skipped or refused never showed its argument as started
   // (a status line would otherwise show, say, the URL a refused call built).
@@ -202,7 +215,8 @@ export async function attempt(
   for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);
   for (const source of result.labels?.private ?? []) settings.containment.addPrivate(source);
   for (const origin of result.labels?.origins ?? []) settings.containment.addOutsideOrigin(origin);
-  turn.toolCalls.push({ ...recorded, result, durationMs });
+  const record: AgentToolCall = { ...recorded, result, durationMs };
+  turn.toolCalls.push(record);
   settings.emit?.({ type: 'tool-call-end', tool, argument, iteration, result, durationMs });
   const images = result.images ?? [];
   const unseen = images.length > 0 && !(await settings.canSeeImages());
@@ -219,5 +233,6 @@ export async function attempt(
     text,
     outcome: result.isError === true ? 'failed' : 'ok',
     ...(images.length > 0 && !unseen ? { images } : {}),
+    record,
   };
 }

@@ -63,9 +63,9 @@ export interface Turn {
   outputs: string[];
 }
 
-/** A model's refusal of native tools, in the adapter's words (`OLLAMA_TOOLS_UNSUPPORTED`, say). */
+/** A model's refusal of native tools, as the adapter reports it (`unsupported: 'tools'`). */
 function refusedTools(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && error.code.endsWith('TOOLS_UNSUPPORTED');
+  return MacstatsError.isInstance(error) && error.unsupported === 'tools';
 }
 
 /**

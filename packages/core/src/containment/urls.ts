@@ -10,6 +10,21 @@ const TRAILING = /[.,;:!?*_]+$/;
  * is never sent. A bare host (`example.com/a`) is read as https. Undefined when it is no URL.
  */
 export function canonicalUrl(text: string, keepFragment = false): string | undefined {
+  // The same URLs come back within an answer (the question, each call, each output): a URL parse
+  // costs microseconds, a lookup next to nothing. Bounded, so a flood of URLs cannot grow it.
+  const key = keepFragment ? `#${text}` : text;
+  const known = canonicalCache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = parseCanonical(text, keepFragment);
+  if (canonicalCache.size >= CANONICAL_CACHE_SIZE) canonicalCache.clear();
+  canonicalCache.set(key, found ?? null);
+  return found;
+}
+
+const CANONICAL_CACHE_SIZE = 512;
+const canonicalCache = new Map<string, string | null>();
+
+function parseCanonical(text: string, keepFragment: boolean): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;

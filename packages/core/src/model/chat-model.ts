@@ -111,8 +111,8 @@ export interface ModelCapabilities {
  * application may pass any object of this shape (another server, a test double, a pool).
  *
  * Failures reject with an error the model can put in words through {@link ChatModel.describeError};
- * a model that refuses native tools rejects with a `MacstatsError` whose code ends in
- * `TOOLS_UNSUPPORTED`, and the agent falls back to the text protocol.
+ * a model that refuses native tools rejects with a `MacstatsError` whose `unsupported` is
+ * `'tools'`, and the agent falls back to the text protocol.
  */
 export interface ChatModel {
   /** The model's name, as shown to users and logged: `llama3.2:3b`. */

@@ -144,7 +144,9 @@ describe('createModelPool', () => {
 
   it("does not retry the caller's abort or a refusal of native tools", async () => {
     const calls: string[] = [];
-    const refusal = new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', 'm does not support tools');
+    const refusal = new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', 'm does not support tools', {
+      unsupported: 'tools',
+    });
     const refusing = createModelPool({ members: [failingModel(refusal), answeringModel('b', calls)] });
     await expect(refusing.chat(question)).rejects.toBe(refusal);
     const controller = new AbortController();

@@ -278,5 +278,5 @@ function sameModel(listed: string, wanted: string): boolean {
 }
 
 function isToolsRefusal(error: unknown): boolean {
-  return MacstatsError.isInstance(error) && error.code.endsWith('TOOLS_UNSUPPORTED');
+  return MacstatsError.isInstance(error) && error.unsupported === 'tools';
 }

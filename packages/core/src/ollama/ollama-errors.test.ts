@@ -66,5 +66,6 @@ describe('toOllamaError', () => {
   it('classifies refused native tools', () => {
     const error = Object.assign(new Error('"gemma2:2b" does not support tools'), { status_code: 400 });
     expect(toOllamaError(error).code).toBe('OLLAMA_TOOLS_UNSUPPORTED');
+    expect(toOllamaError(error).unsupported).toBe('tools');
   });
 });

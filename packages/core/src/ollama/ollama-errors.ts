@@ -28,7 +28,10 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
     if (status === 404 && /not found/i.test(message))
       return new MacstatsError('OLLAMA_MODEL_NOT_FOUND', oneLine(message), { cause: error });
     if (status === 400 && /does not support tools/i.test(message))
-      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', oneLine(message), { cause: error });
+      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', oneLine(message), {
+        cause: error,
+        unsupported: 'tools',
+      });
     if (status >= 500)
       return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${oneLine(message)}`, {
         cause: error,
@@ -40,14 +43,15 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
     return new MacstatsError('OLLAMA_BAD_RESPONSE', 'the reply was cut off', { cause: error });
   const code = errorCode(error);
   if (code && UNREACHABLE_CODES.has(code))
-    return new MacstatsError('OLLAMA_UNREACHABLE', oneLine(message), { cause: error });
+    return new MacstatsError('OLLAMA_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
   if (code && CONNECTION_LOST_CODES.has(code))
     return new MacstatsError('OLLAMA_CONNECTION_LOST', oneLine(message), { cause: error });
   if ((error as Error)?.name === 'TimeoutError')
     return new MacstatsError('OLLAMA_TIMEOUT', oneLine(message), { cause: error });
   if (error instanceof SyntaxError || /did not receive done|unexpected end|json/i.test(message))
     return new MacstatsError('OLLAMA_BAD_RESPONSE', oneLine(message), { cause: error });
-  if (message === 'fetch failed') return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error });
+  if (message === 'fetch failed')
+    return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error, unreachable: true });
   if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', oneLine(message), { cause: error });
   return new MacstatsError('OLLAMA_ERROR', oneLine(message), { cause: error });
 }

@@ -85,3 +85,21 @@ export function buildNativeFunctions(tools: readonly Tool[]): NativeFunctionTabl
     resolve: (name) => exact.get(name) ?? loose.get(looseKey(name)),
   };
 }
+
+const tables = new WeakMap<readonly Tool[], NativeFunctionTable>();
+
+/**
+ * {@link buildNativeFunctions} for the tools of one answer, built once per tool list when every
+ * tool's functions follow from its fixed fields (name, description, usage, parameters). A list
+ * with a `nativeFunctions()` hook (an MCP server's tools, which can change) is built every time.
+ * Sharing the table also keeps its definitions array the same, so their token estimate is kept.
+ */
+export function nativeFunctionsOf(tools: readonly Tool[]): NativeFunctionTable {
+  if (tools.some((tool) => tool.nativeFunctions !== undefined)) return buildNativeFunctions(tools);
+  let table = tables.get(tools);
+  if (table === undefined) {
+    table = buildNativeFunctions(tools);
+    tables.set(tools, table);
+  }
+  return table;
+}

@@ -17,6 +17,8 @@ const CONTROL_TOKENS: RegExp[] = [
 
 /** Makes chat-template control tokens inert: `<|im_start|>` becomes `‹|im_start|›`, `[INST]` `‹INST›`. */
 export function neutraliseControlTokens(text: string): string {
+  // Every token opens with `<` or `[`: most tool outputs (plain page text) have neither to scan for.
+  if (!text.includes('<') && !text.includes('[')) return text;
   let result = text;
   for (const pattern of CONTROL_TOKENS) {
     result = result.replace(pattern, (token) => token.replace(/^<<|^<|^\[/, '‹').replace(/>>$|>$|\]$/, '›'));
@@ -26,6 +28,7 @@ export function neutraliseControlTokens(text: string): string {
 
 /** Escapes anything that would open or close the envelope from inside: `</tool_output` → `&lt;/tool_output`. */
 export function escapeEnvelope(text: string): string {
+  if (!text.includes('<')) return text;
   return text.replace(/<(\s*\/?\s*)(tool_output)/gi, '&lt;$1$2');
 }
 

@@ -1,0 +1,2 @@
+/** Codes of the errors this package throws (each is in the README's error table). */
+export type SearchErrorCode = 'BRAVE_NO_API_KEY' | 'SEARXNG_BAD_URL';

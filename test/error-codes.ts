@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** Every `.ts` source file (not tests) under a folder. */
+function sources(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...sources(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+/** A package (or app) with the error codes its source throws. */
+export interface ErrorOwner {
+  folder: string;
+  readme: string;
+  /** Code → the files that throw it. */
+  thrown: Map<string, string[]>;
+}
+
+// `new MacstatsError('CODE'`, a subclass's `super('CODE'`, and the generic `MacstatsError<…>('CODE'`.
+const THROWN = /(?:new MacstatsError(?:<[^>]*>)?|super)\(\s*'([A-Z][A-Z0-9_]+)'/g;
+
+/** The packages and apps of the workspace that throw `MacstatsError`s, with their codes. */
+export function errorOwners(root: string): ErrorOwner[] {
+  const owners: ErrorOwner[] = [];
+  for (const group of ['packages', 'apps']) {
+    for (const name of readdirSync(join(root, group))) {
+      const folder = join(root, group, name);
+      const src = join(folder, 'src');
+      if (!statSync(src, { throwIfNoEntry: false })?.isDirectory()) continue;
+      const thrown = new Map<string, string[]>();
+      for (const file of sources(src)) {
+        for (const match of readFileSync(file, 'utf8').matchAll(THROWN)) {
+          const code = match[1] as string;
+          thrown.set(code, [...(thrown.get(code) ?? []), relative(root, file)]);
+        }
+      }
+      if (thrown.size === 0) continue;
+      owners.push({ folder: relative(root, folder), readme: join(folder, 'README.md'), thrown });
+    }
+  }
+  return owners;
+}
+
+/** Codes a package throws that its README does not name (as `` `CODE` ``). */
+export function undocumented(owner: ErrorOwner): string[] {
+  const readme = statSync(owner.readme, { throwIfNoEntry: false }) ? readFileSync(owner.readme, 'utf8') : '';
+  return [...owner.thrown.keys()].filter((code) => !readme.includes(`\`${code}\``)).sort();
+}
+
+// A comparison with a code: `code === 'X'`, `code !== 'X'`, `case 'X':`.
+const MATCHED = /(?:code\s*[!=]==\s*|case\s+)'([A-Z][A-Z0-9_]+)'/g;
+
+/** Places where a package's source compares an error code another package throws. */
+export function matchedElsewhere(root: string, owners: ErrorOwner[]): string[] {
+  const ownerOf = new Map<string, Set<string>>();
+  for (const owner of owners)
+    for (const code of owner.thrown.keys())
+      ownerOf.set(code, (ownerOf.get(code) ?? new Set()).add(owner.folder));
+  const found: string[] = [];
+  for (const owner of owners.length > 0 ? errorOwnersAll(root) : []) {
+    for (const file of sources(join(root, owner, 'src'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(MATCHED)) {
+        const code = match[1] as string;
+        const owning = ownerOf.get(code);
+        if (owning && !owning.has(owner))
+          found.push(`${relative(root, file)} matches ${code} (thrown in ${[...owning].join(', ')})`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** Every package and app folder with a `src`. */
+function errorOwnersAll(root: string): string[] {
+  return ['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group))
+      .map((name) => join(group, name))
+      .filter((folder) => statSync(join(root, folder, 'src'), { throwIfNoEntry: false })?.isDirectory()),
+  );
+}
+
+// `export type SomethingErrorCode = … | 'CODE' | …;`
+const UNION = /export type \w*ErrorCode\s*=([^;]+);/g;
+
+/** The codes a package's exported `*ErrorCode` types name (all of them together). */
+export function declaredCodes(root: string, owner: ErrorOwner): Set<string> {
+  const codes = new Set<string>();
+  for (const file of sources(join(root, owner.folder, 'src')))
+    for (const union of readFileSync(file, 'utf8').matchAll(UNION))
+      for (const literal of (union[1] as string).matchAll(/'([A-Z][A-Z0-9_]+)'/g))
+        codes.add(literal[1] as string);
+  return codes;
+}
