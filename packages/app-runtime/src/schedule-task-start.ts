@@ -1,6 +1,5 @@
-import { MacstatsError } from '@macstats/core';
 import type { ExecuteTask, Schedule } from '@macstats/scheduler';
-import { parseTaskCommand, type TaskStore } from '@macstats/tasks';
+import { invalidTask, parseTaskCommand, type TaskStore } from '@macstats/tasks';
 
 /** A schedule whose task is this one line starts a durable task: `TASK: add <instructions>`. */
 const TASK_LINE = /^TASK\s*:/i;
@@ -29,24 +28,19 @@ export function withTaskStarts(execute: ExecuteTask, store: TaskStore): ExecuteT
     if (!TASK_LINE.test(line) || line.includes('\n')) return execute(schedule, signal, run);
     const command = parseTaskCommand(line.replace(TASK_LINE, ''), new Date());
     if (command.verb !== 'add')
-      throw new MacstatsError(
-        'TASK_INVALID',
+      throw invalidTask(
         `Schedule "${schedule.id}" can only start a task: write its task as "TASK: add <instructions>".`,
       );
     const due = run?.due ?? new Date();
     const channel = schedule.reply_to_channel_id;
-    try {
-      const task = await store.add({
-        id: scheduledTaskId(schedule.id, due),
-        instructions: command.text,
-        after: command.after,
-        ...(schedule.agent ? { agent: schedule.agent } : {}),
-        owner: { by: `schedule:${schedule.id}`, reportTo: channel ? `discord:${channel}` : 'log' },
-      });
-      return `Started task ${task.id}: ${task.title}`;
-    } catch (error) {
-      if (MacstatsError.isInstance(error)) throw new MacstatsError('TASK_INVALID', error.message);
-      throw error;
-    }
+    // Bad input (an unknown agent, a dependency cycle) rejects with the store's one sentence.
+    const task = await store.add({
+      id: scheduledTaskId(schedule.id, due),
+      instructions: command.text,
+      after: command.after,
+      ...(schedule.agent ? { agent: schedule.agent } : {}),
+      owner: { by: `schedule:${schedule.id}`, reportTo: channel ? `discord:${channel}` : 'log' },
+    });
+    return `Started task ${task.id}: ${task.title}`;
   };
 }
