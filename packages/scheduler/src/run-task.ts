@@ -57,7 +57,9 @@ export function runTask(
     let thrown: unknown;
     try {
       text = await raceSignal(
-        context.with(active, () => Promise.resolve().then(() => execute(schedule, controller.signal))),
+        context.with(active, () =>
+          Promise.resolve().then(() => execute(schedule, controller.signal, { due: new Date(due), manual })),
+        ),
         controller.signal,
       );
       outcome = 'ok';
