@@ -18,7 +18,13 @@ if (manifest.private) {
   process.exit(0);
 }
 
-const { messages, pkg } = await publint({ pkgDir: packageDir, strict: true, level: 'suggestion' });
+// `pack: 'npm'`: the tarball npm would make, so the check runs wherever Node does (no pnpm on PATH).
+const { messages, pkg } = await publint({
+  pkgDir: packageDir,
+  strict: true,
+  level: 'suggestion',
+  pack: 'npm',
+});
 for (const message of messages) problems.push(`publint: ${formatMessage(message, pkg) ?? message.code}`);
 
 for (const [field, expected] of [
@@ -48,10 +54,22 @@ const files = packed[0].files.map((file) => file.path);
 // A library ships its entry point and types; a command-line package (a `bin`, no `exports`)
 // ships each command's file, which must start with a Node shebang.
 const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
+// Every subpath of the exports map ships its `types` and `default` files, `types` first.
+const entryPoints = Object.entries(manifest.exports ?? {}).filter(
+  ([subpath, target]) => subpath !== './package.json' && typeof target === 'object',
+);
+for (const [subpath, target] of entryPoints) {
+  if (Object.keys(target)[0] !== 'types' || !target.default)
+    problems.push(`package.json: exports["${subpath}"] must list "types" first, then "default"`);
+}
 const entryFiles =
   manifest.exports === undefined && bins.length > 0
     ? bins.map((bin) => bin.replace(/^\.\//, ''))
-    : ['dist/index.js', 'dist/index.d.ts'];
+    : entryPoints.flatMap(([, target]) =>
+        [target.types, target.default].map((file) => file?.replace(/^\.\//, '')),
+      );
+if (manifest.exports !== undefined && entryPoints.length === 0)
+  problems.push('package.json: exports has no entry point');
 for (const required of ['package.json', 'README.md', ...entryFiles]) {
   if (!files.includes(required)) problems.push(`npm pack: ${required} is not in the tarball`);
 }
@@ -78,4 +96,7 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  - ${problem}`);
   process.exit(1);
 }
-console.log(`${manifest.name}: publint, attw and npm pack clean (${files.length} files).`);
+const entries = entryPoints.length > 0 ? entryPoints.map(([subpath]) => subpath).join(', ') : bins.join(', ');
+console.log(
+  `${manifest.name}: publint clean, are-the-types-wrong clean, npm pack clean (${files.length} files; entry points: ${entries}).`,
+);

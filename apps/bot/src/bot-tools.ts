@@ -1,6 +1,7 @@
 import { type AssembledTools, assembleTools } from '@macstats/app-runtime';
 import type { Logger, ToolContext } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
+import type { TaskStore } from '@macstats/tasks';
 import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
 
@@ -22,6 +23,8 @@ export function assembleBotTools(
     scheduleSource?: ScheduleSource | undefined;
     /** Where MEMORY keeps its notes (DATABASE_URL: the database, shared by every host); default the files. */
     noteBackend?: NoteBackend | undefined;
+    /** Where TASK adds tasks (DATABASE_URL: the database, where the runners look); default the files. */
+    taskStore?: TaskStore | undefined;
   },
 ): Promise<AssembledTools> {
   return assembleTools(config, {

@@ -25,6 +25,7 @@ import {
   type RoleRouter,
   type SkillsAndAgents,
 } from '@macstats/skills';
+import type { TaskStore } from '@macstats/tasks';
 import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { assembleBotTools } from './bot-tools.js';
@@ -235,6 +236,8 @@ export async function createRuntime(
     scheduleSource?: ScheduleSource | undefined;
     memoryStore?: MemoryStore | undefined;
     noteBackend?: NoteBackend | undefined;
+    /** Where the chat's TASK adds tasks (`DATABASE_URL`: the database's); undefined: files under `tasks/`. */
+    taskStore?: TaskStore | undefined;
     /** Counts each answer (`METRICS_PORT`). */
     metrics?: AppMetrics | undefined;
     /** Where the daily token budgets are counted for every host (`DATABASE_URL`); undefined: a file in MACSTATS_HOME. */
@@ -249,6 +252,7 @@ export async function createRuntime(
       logger,
       scheduleSource: shared.scheduleSource,
       noteBackend: shared.noteBackend,
+      taskStore: shared.taskStore,
     }),
     loadSkillsAndAgents(config.home),
   ]);

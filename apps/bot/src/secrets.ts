@@ -1,4 +1,4 @@
-import { maskUrl } from '@macstats/core';
+import { maskUrl } from '@macstats/core/internal';
 
 /** Secrets shorter than this are not scrubbed as plain text: they would match ordinary words. */
 const MIN_SECRET_CHARS = 4;

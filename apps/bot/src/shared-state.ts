@@ -1,5 +1,6 @@
 import type { Logger, MemoryStore, TokenLedger } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
+import type { TaskStore } from '@macstats/tasks';
 import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
 
@@ -13,6 +14,8 @@ export interface SharedState {
   noteBackend: NoteBackend | undefined;
   /** Where the daily token budgets are counted for every host; undefined: `token-budget.json`. */
   tokenLedger: TokenLedger | undefined;
+  /** Where the chat's TASK adds tasks, shared by every host; undefined: files under `tasks/`. */
+  taskStore: TaskStore | undefined;
   /** Closes the database's connections (nothing to do without one). */
   close(): Promise<void>;
 }
@@ -32,6 +35,7 @@ export async function connectSharedState(
       memoryStore: undefined,
       noteBackend: undefined,
       tokenLedger: undefined,
+      taskStore: undefined,
       close: async () => {},
     };
   }
@@ -43,6 +47,7 @@ export async function connectSharedState(
     memoryStore: database.memoryStore(),
     noteBackend: database.noteBackend(),
     tokenLedger: database.tokenLedger(),
+    taskStore: database.taskStore(),
     close: () => database.close(),
   };
 }

@@ -4,7 +4,7 @@ import type { CommandIo } from './command-io.js';
 
 type Run = (logTo: 'file-only', body: (config: AppConfig, io: CommandIo) => Promise<number>) => Promise<void>;
 
-/** Registers `macstats task add|list|show|cancel|resume` on the program. */
+/** Registers `macstats task add|list|show|cancel|resume|approve` on the program. */
 export function registerTaskCommands(program: Command, run: Run, positive: (value: string) => number): void {
   const load = () => import('./commands/task-command.js');
   const codes = (ok: string) =>
@@ -49,6 +49,19 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     .addHelpText('after', codes('shown'))
     .action((id: string, options: { json?: boolean }) =>
       run('file-only', async (config, io) => (await load()).taskShowCommand(config, io, { id, ...options })),
+    );
+  task
+    .command('approve')
+    .description(
+      "answer the approval a task waits for (a step's call the containment policy holds): it runs, or with --deny is refused",
+    )
+    .argument('<id>')
+    .option('--deny', 'refuse the call instead')
+    .addHelpText('after', codes('answered: the task resumes'))
+    .action((id: string, options: { deny?: boolean }) =>
+      run('file-only', async (config, io) =>
+        (await load()).taskApproveCommand(config, io, { id, ...options }),
+      ),
     );
   for (const action of ['cancel', 'resume'] as const)
     task

@@ -1,6 +1,6 @@
 import type { Logger } from '@macstats/core';
 import type { DiscordBot, DiscordTasks } from '@macstats/discord';
-import type { TaskDeliver, TaskStore } from '@macstats/tasks';
+import { ownerUser, type TaskAskOwner, type TaskDeliver, type TaskStore } from '@macstats/tasks';
 
 /** What posting a task's deliveries needs from `macstats start`. */
 export interface TaskDeliveryOptions {
@@ -60,5 +60,31 @@ export function discordTasks(store: () => Promise<TaskStore>): DiscordTasks {
       });
       return { id: task.id };
     },
+  };
+}
+
+/**
+ * Asks a task's owner in Discord to approve a step's call: Approve and Deny buttons in the channel
+ * the task reports to, addressed to the owner (`discord:<user id>`), who alone decides; the call
+ * itself is shown to them alone. A task owned from the CLI is answered with `macstats task approve`
+ * or in the dashboard.
+ */
+export function createTaskAskOwner(bot: DiscordBot): TaskAskOwner {
+  return async (task, approval, signal) => {
+    const userId = ownerUser(task);
+    const channelId = /^discord:(\d{1,20})$/.exec(task.owner.reportTo ?? '')?.[1];
+    if (!userId || !channelId) return undefined;
+    const decision = await bot.askOwner({
+      channelId,
+      userId,
+      tool: approval.tool,
+      argument: approval.argument,
+      rule: approval.rule === 'send' ? 'send' : 'persist',
+      reason: approval.reason,
+      expiresAt: new Date(approval.expiresAt),
+      signal,
+      where: { task: task.id, approval: approval.id },
+    });
+    return decision ? { decision, by: `discord:${userId}` } : undefined;
   };
 }

@@ -1,11 +1,14 @@
+import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import type { PostgresStore } from '@macstats/store-postgres';
 import {
   createTaskRunner,
   createTaskStore,
+  type TaskAskOwner,
   type TaskDeliver,
   type TaskEvent,
   type TaskRunner,
+  type TaskStore,
 } from '@macstats/tasks';
 import type { AppConfig } from './app-config.js';
 import { tasksDir } from './commands/task-command.js';
@@ -50,8 +53,25 @@ function logTaskEvent(logger: Logger, event: TaskEvent): void {
 }
 
 /**
+ * The task store of `macstats start`: `$MACSTATS_HOME/tasks`, or with `DATABASE_URL` the
+ * database's tasks (the hosts share them; each step runs on the one holding the task's lease),
+ * knowing the app's agents.
+ */
+export function appTaskStore(
+  config: AppConfig,
+  runtime: Runtime,
+  database?: Pick<PostgresStore, 'taskStore'>,
+): TaskStore {
+  const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
+  return database
+    ? database.taskStore({ agents: agentIds })
+    : createTaskStore({ dir: tasksDir(config), agents: agentIds });
+}
+
+/**
  * Starts the task runner of `macstats start` over `$MACSTATS_HOME/tasks` (or the database's tasks,
- * given `database`); `deliver` posts each task's result (or state changes) where the task reports to.
+ * given `database`); `deliver` posts each task's result (or state changes) where the task reports
+ * to; `askOwner` puts a step's call that needs approval to the task's owner.
  */
 export async function startTaskRunner(
   config: AppConfig,
@@ -59,20 +79,21 @@ export async function startTaskRunner(
   logger: Logger,
   deliver?: TaskDeliver,
   database?: Pick<PostgresStore, 'taskStore'>,
+  askOwner?: TaskAskOwner,
 ): Promise<TaskRunner> {
-  const agentIds = () => ['default', ...runtime.agents.profiles.map((profile) => profile.id)];
   const runner = createTaskRunner({
-    // DATABASE_URL: the hosts share the tasks; each step runs on the one holding the task's lease.
-    store: database
-      ? database.taskStore({ agents: agentIds })
-      : createTaskStore({ dir: tasksDir(config), agents: agentIds }),
+    store: appTaskStore(config, runtime, database),
     tools: taskTools(runtime),
     agentFor: (id, tools) => {
       const agents = runtime.agentsWith(tools);
       return id === 'default' ? agents.agent : agents.get(id);
     },
     logger,
+    // One runner per home: the dashboard's waits while this one runs, and the other way round
+    // (on the database, each task's lease keeps its steps to one host instead).
+    ...(database ? {} : { lockFile: join(tasksDir(config), '.runner.lock') }),
     ...(deliver ? { deliver } : {}),
+    ...(askOwner ? { askOwner } : {}),
     onEvent: (event) => logTaskEvent(logger, event),
   });
   await runner.start();

@@ -1,14 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import type { ApprovalRequest, ApproveFunction, Logger } from '@macstats/core';
+import { oneLine } from '@macstats/core/internal';
 
 /** The longest argument the prompt shows; the rest is cut with "…". */
 const MAX_ARGUMENT_CHARS = 300;
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
 
 /** True for the answers that approve: `y` or `yes`, any case. Anything else, Enter included, denies. */
 export function isYes(answer: string): boolean {

@@ -1,4 +1,4 @@
-import { FOLLOWABLE_LINKS } from '@macstats/core';
+import { FOLLOWABLE_LINKS } from '@macstats/core/internal';
 import { describe, expect, it } from 'vitest';
 import { runAdversary } from '../attacks/adversary.js';
 

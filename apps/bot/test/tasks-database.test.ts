@@ -152,4 +152,22 @@ describe('macstats task with DATABASE_URL', () => {
     hostB.child.kill('SIGTERM');
     expect(await hostB.exited).toBe(0);
   }, 120_000);
+
+  it("adds a chat answer's task (TASK: add in macstats ask) to the database, where the runners look", async () => {
+    const url = await server.createDatabase('cli_chat_task');
+    const home = await tempHome();
+    ollama = await startFakeOllama({
+      reply: (request) =>
+        request.messages.some((message) => message.content.includes('Added task'))
+          ? 'I will check it tomorrow.'
+          : 'TASK: add Check the backup tomorrow.',
+    });
+    const env = { DATABASE_URL: url, OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'gemma2:2b' };
+    const asked = await runCli(['ask', 'check the backup tomorrow'], home, env);
+    expect(asked.code).toBe(0);
+    const listed = await runCli(['task', 'list', '--json'], home, env);
+    const tasks = JSON.parse(listed.stdout) as Array<{ title: string }>;
+    expect(tasks.map((task) => task.title)).toEqual(['Check the backup tomorrow']);
+    expect((await createTaskStore({ dir: join(home, 'tasks') }).list()).tasks).toEqual([]);
+  }, 60_000);
 });

@@ -60,7 +60,7 @@ describe('the tools a dashboard run is offered', () => {
     expect(offered(await requestAsking('Summarise the morning'))).toEqual(['FETCH_URL', 'METRICS']);
   });
 
-  it('offers the chat every tool: FETCH_URL, METRICS, SCHEDULER, MEMORY and RUN_JS', async () => {
+  it('offers the chat every tool: FETCH_URL, METRICS, SCHEDULER, MEMORY, TASK and RUN_JS', async () => {
     const started = await api('POST', '/api/chat', {
       conversationId: 'c1',
       clientId: 'c',
@@ -73,6 +73,7 @@ describe('the tools a dashboard run is offered', () => {
       'METRICS',
       'RUN_JS',
       'SCHEDULER',
+      'TASK',
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { maskUrl } from '@macstats/core';
+import { maskUrl } from '@macstats/core/internal';
 
 const SECRET_KEY =
   /(token|secret|password|passwd|api_?key|_key$|^key$|auth|credential|private|cookie|session|headers$)/i;

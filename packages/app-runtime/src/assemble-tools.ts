@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Logger, Tool, ToolContext } from '@macstats/core';
 import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
 import type { ScheduleSource } from '@macstats/scheduler';
+import { createTaskStore, type TaskStore } from '@macstats/tasks';
 import { createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { buildConfiguredTools, type OmittedTool, type ToolSettings } from './configured-tools.js';
 import { createStateTools } from './state-tools.js';
@@ -16,6 +17,8 @@ export interface AssembleToolsOptions {
   scheduleSource?: ScheduleSource | undefined;
   /** Where MEMORY keeps its notes (DATABASE_URL: the database); default the files in `memory/`. */
   noteBackend?: NoteBackend | undefined;
+  /** Where TASK keeps tasks; default the files in `tasks/` (the runner of `macstats start` reads them). */
+  taskStore?: TaskStore | undefined;
   /** The channel a schedule added in a conversation replies to. */
   replyTo?: ((context: ToolContext) => string | undefined) | undefined;
 }
@@ -39,7 +42,7 @@ export interface AssembledTools {
 
 /**
  * The bot's tools (`macstats start`, `ask`, `tools`, `mcp`): those the settings build, then
- * METRICS, SCHEDULER and MEMORY. RUN_JS is never built here: the agent answers it with
+ * METRICS, SCHEDULER, MEMORY and TASK. RUN_JS is never built here: the agent answers it with
  * {@link RUN_JS_UNAVAILABLE}.
  *
  * @example
@@ -68,6 +71,7 @@ export async function assembleTools(
       schedules: options.scheduleSource ?? { file: join(settings.home, 'schedules.json') },
       replyTo: options.replyTo,
       notes,
+      tasks: options.taskStore ?? createTaskStore({ dir: join(settings.home, 'tasks') }),
     }),
   );
   return {

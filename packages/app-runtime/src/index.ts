@@ -17,6 +17,7 @@ export {
   signInConfiguredMcpServer,
 } from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
+export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';
 export {
   type CatalogEntry,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { redactUrl } from '@macstats/core';
+import { redactUrl } from '@macstats/core/internal';
 import type { McpConnectOAuthOptions } from '@macstats/tools-mcp';
 import type { ToolSettings } from './configured-tools.js';
 

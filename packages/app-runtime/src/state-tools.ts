@@ -1,6 +1,7 @@
 import type { Logger, Tool, ToolContext } from '@macstats/core';
 import { createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
+import { createTaskTool, type TaskStore } from '@macstats/tasks';
 import { createMemoryTool, type NoteStore } from '@macstats/tools-memory';
 import { metricsSourceWithRates } from './metrics-source.js';
 
@@ -20,11 +21,17 @@ export interface StateToolsOptions {
    * may. Default false.
    */
   canWriteGlobal?: boolean | undefined;
+  /**
+   * Where TASK adds, lists and shows tasks (`$MACSTATS_HOME/tasks`); a task a chat answer adds
+   * belongs to the asker and reports to a Discord answer's channel. Without it, no TASK.
+   */
+  tasks?: TaskStore | undefined;
 }
 
 /**
  * The tools built from the app's own state rather than a setting, as the catalog says: METRICS
- * (the metrics collector), SCHEDULER (the schedules) and MEMORY (the notes), in that order.
+ * (the metrics collector), SCHEDULER (the schedules), MEMORY (the notes) and TASK (the tasks, when
+ * a store is given), in that order.
  */
 export function createStateTools(options: StateToolsOptions): Tool[] {
   const { logger, schedules } = options;
@@ -39,5 +46,6 @@ export function createStateTools(options: StateToolsOptions): Tool[] {
       logger,
       ...(options.canWriteGlobal ? { canWriteGlobal: true } : {}),
     }),
+    ...(options.tasks ? [createTaskTool({ store: options.tasks })] : []),
   ];
 }

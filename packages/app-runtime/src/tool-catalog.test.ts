@@ -18,6 +18,7 @@ const EXPECTED: Record<ToolUse, string[]> = {
     'METRICS',
     'SCHEDULER',
     'MEMORY',
+    'TASK',
     'RUN_JS',
   ],
   // Unattended: nothing that plants schedules or notes for later, and no page for RUN_JS.
@@ -82,6 +83,7 @@ describe('assembleTools', () => {
         'METRICS',
         'SCHEDULER',
         'MEMORY',
+        'TASK',
       ]);
       expect(names('scheduled')).toEqual(['FETCH_URL', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS']);
       expect(names('step')).toEqual(['FETCH_URL', 'BRAVE_SEARCH']);

@@ -29,6 +29,8 @@ const UNATTENDED_SCHEDULER =
 const UNATTENDED_MEMORY = 'a page an unattended run fetched could plant notes that later answers would read';
 const NOT_A_STEP = 'only FETCH_URL and BRAVE_SEARCH run as a one-line step, without the model';
 const NO_PAGE = 'it runs in the dashboard page, which only the chat has';
+const UNATTENDED_TASK =
+  'a page an unattended run fetched could plant tasks that would run later, unattended, with tools';
 
 /** Offered to every use. */
 const EVERYWHERE = { chat: true, scheduled: true, step: true, task: true, mcp: true } as const;
@@ -71,6 +73,17 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     name: 'MEMORY',
     when: 'always',
     uses: { chat: true, scheduled: UNATTENDED_MEMORY, step: NOT_A_STEP, task: UNATTENDED_MEMORY, mcp: true },
+  },
+  {
+    name: 'TASK',
+    when: 'always',
+    uses: {
+      chat: true,
+      scheduled: UNATTENDED_TASK,
+      step: NOT_A_STEP,
+      task: "the runner gives each step a TASK bound to that step's task",
+      mcp: 'tasks are added with macstats task add, whose owner is the person at the terminal',
+    },
   },
   {
     name: 'RUN_JS',

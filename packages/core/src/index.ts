@@ -1,3 +1,11 @@
+/**
+ * `@macstats/core`: the agent (`createAgent`), the `Tool` contract, the model port
+ * (`ChatModel`, Ollama, pools, deadlines), containment labels and approvals, memory, daily token
+ * budgets and `MacstatsError`. The parser alone is `@macstats/core/parser`; helpers the
+ * macstats packages share are `@macstats/core/internal` (no semver promise).
+ *
+ * `src/public-surface.test.ts` lists every name exported here: the surface grows on purpose only.
+ */
 export type {
   Agent,
   AgentAnswer,
@@ -12,9 +20,7 @@ export type {
   MemoryOptions,
   ToolSkipReason,
 } from './agent/agent-types.js';
-export { estimateTokens } from './agent/context-budget.js';
 export { createAgent } from './agent/create-agent.js';
-export { estimateFixedPromptTokens } from './agent/prompt-size.js';
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,
@@ -23,12 +29,7 @@ export type {
   TokenBudgetScope,
   TokenBudgetStatus,
 } from './budget/daily-token-budget.js';
-export {
-  createDailyTokenBudget,
-  nextUtcMidnight,
-  TOKEN_BUDGET_SPENT,
-  utcDay,
-} from './budget/daily-token-budget.js';
+export { createDailyTokenBudget, TOKEN_BUDGET_SPENT } from './budget/daily-token-budget.js';
 export type { TokenLedger } from './budget/token-ledger.js';
 export { createFileTokenLedger } from './budget/token-ledger.js';
 export type { ApprovalRequest, ApproveFunction } from './containment/approval.js';
@@ -42,8 +43,6 @@ export type {
 export { ContextLabels } from './containment/context-labels.js';
 export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
-export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';
-export { canonicalUrl, urlsIn } from './containment/urls.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
@@ -79,20 +78,17 @@ export { createModelPool, MODEL_POOL_DEFAULTS } from './model/model-pool.js';
 export { createOllamaPoolMember } from './model/ollama-pool-member.js';
 export type { CheckOllamaOptions, OllamaCheck } from './ollama/check-ollama.js';
 export { checkOllama } from './ollama/check-ollama.js';
-export type { OllamaErrorCode, OllamaErrorContext } from './ollama/ollama-errors.js';
-export { describeOllamaError } from './ollama/ollama-errors.js';
+export type { OllamaErrorCode } from './ollama/ollama-errors.js';
 export type { OllamaChatModel, OllamaModelOptions } from './ollama/ollama-model.js';
 export { createOllamaModel } from './ollama/ollama-model.js';
 export type { ModelDescription } from './ollama/pick-model.js';
 export { isEmbeddingModel, modelNotInstalled, pickModel, sameModel } from './ollama/pick-model.js';
-export type { ToolCallCandidate } from './parser/candidate.js';
 export type { ToolSpecs } from './parser/parse-tool-call.js';
-export { findToolCallCandidates, parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
+// The parser's two entry points are in the API contract on `.`; the rest is on `./parser`.
+export { parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
 export type { ToolSyntax } from './parser/tool-syntax.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
 export type { AgentTelemetryOptions } from './telemetry/agent-trace.js';
-export type { WithSpanOptions } from './telemetry/spans.js';
-export { errorTypeOf, recordSpanError, withSpan } from './telemetry/spans.js';
 export type {
   ArgumentHints,
   JsonSchema,
@@ -105,13 +101,4 @@ export type {
   ToolResult,
 } from './types.js';
 export { silentLogger } from './types.js';
-export { formatDuration } from './util/format-duration.js';
-export { maskUrl, redactUrl } from './util/mask-url.js';
-export {
-  CONNECTION_LOST_CODES,
-  errorCode,
-  oneLine,
-  UNREACHABLE_CODES,
-} from './util/network-errors.js';
-export { dependencyMissing, importOptional, isDependencyMissing } from './util/optional-dependency.js';
-export { raceSignal } from './util/race-signal.js';
+export { isDependencyMissing } from './util/optional-dependency.js';

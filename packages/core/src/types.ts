@@ -59,6 +59,8 @@ export interface ToolContext {
   arguments?: Record<string, unknown>;
   /** The conversation this call belongs to, when the caller gave one. */
   conversationId?: string;
+  /** Who asked the answer (`discord:<user id>`, `dashboard`, `cli`), when the caller said. */
+  askedBy?: string;
   /** Where a tool writes what it did; never user-facing. */
   logger?: Logger;
   /** A short status line for the user while the tool runs ("Fetching https://…"). */

@@ -141,3 +141,21 @@ describe('a tool whose results the user wrote (a skill)', () => {
     expect(look.calls).toEqual([]);
   });
 });
+
+describe('what a tool is told about the answer it runs in', () => {
+  it('hands each tool who asked the answer, as the caller said', async () => {
+    fake = await startFakeOllama({ replies: ['WHO: me', 'Done.'] });
+    const seen: (string | undefined)[] = [];
+    const who = recordingTool('WHO', (_argument: string, context: ToolContext) => {
+      seen.push(context.askedBy);
+      return 'noted';
+    });
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: [who],
+      memory: false,
+    });
+    await agent.answer('Who am I?', { askedBy: 'discord:555' });
+    expect(seen).toEqual(['discord:555']);
+  });
+});

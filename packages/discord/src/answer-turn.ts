@@ -139,6 +139,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
       .agentFor(turn)
       .answer(question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question, {
         conversationId,
+        // A task the answer adds (TASK: add) belongs to the asker.
+        askedBy: `discord:${turn.askerId}`,
         signal,
         onEvent,
         approve: context.approvals.approverFor({

@@ -89,16 +89,24 @@ export class ApprovalPrompts {
     return (request) => this.ask(place, request);
   }
 
-  private ask(place: ApprovalPlace, request: ApprovalRequest): Promise<boolean> {
+  private async ask(place: ApprovalPlace, request: ApprovalRequest): Promise<boolean> {
+    return (await this.outcomeOf(place, request)) === 'approved';
+  }
+
+  /**
+   * Posts a prompt and resolves with how it ended: `approved` or `denied` by the asker's click,
+   * `expired` or `stopped` when `request.signal` aborted first, `not posted` when Discord refused it.
+   */
+  outcomeOf(place: ApprovalPlace, request: ApprovalRequest): Promise<ApprovalOutcome | 'not posted'> {
     const { logger } = this;
     const promptId = randomBytes(9).toString('base64url');
     const log = { ...place.where, tool: request.tool, rule: request.rule, promptId };
-    if (request.signal.aborted) return Promise.resolve(false);
+    if (request.signal.aborted) return Promise.resolve('stopped');
     const expiresAt = this.now() + request.timeoutMs;
     const text = place.inServer
       ? sharedPromptText(request, place.askerId, expiresAt)
       : approvalPromptText(request, place.askerId, expiresAt);
-    return new Promise<boolean>((resolve) => {
+    return new Promise<ApprovalOutcome | 'not posted'>((resolve) => {
       let open = true;
       const finish = (outcome: ApprovalOutcome | 'not posted') => {
         if (!open) return;
@@ -106,7 +114,7 @@ export class ApprovalPrompts {
         this.pending.delete(promptId);
         request.signal.removeEventListener('abort', onAbort);
         if (outcome !== 'not posted') logger.info({ ...log, outcome }, 'approval decided');
-        resolve(outcome === 'approved');
+        resolve(outcome);
       };
       // Open before the prompt is posted: the asker may click before Discord's answer arrives.
       this.pending.set(promptId, {

@@ -1,4 +1,5 @@
-import { MacstatsError, silentLogger, withSpan } from '@macstats/core';
+import { MacstatsError, silentLogger } from '@macstats/core';
+import { withSpan } from '@macstats/core/internal';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
 import { ActiveAnswers } from './active-answers.js';
@@ -15,10 +16,11 @@ import { visionSupport } from './image-input.js';
 import { KeyedQueue } from './keyed-queue.js';
 import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
+import { askOwner } from './owner-approval.js';
 import { RecentIds } from './recent-ids.js';
 import { handleInteraction, registerSlashCommands, type SlashContext } from './slash-commands.js';
 import { systemTimers } from './timers.js';
-import type { DiscordBot, DiscordBotEvent, DiscordBotOptions } from './types.js';
+import type { DiscordBot, DiscordBotEvent, DiscordBotOptions, OwnerApprovalRequest } from './types.js';
 
 /** How long `stop()` waits for answers to wind down before disconnecting anyway. */
 const STOP_GRACE_MS = 10_000;
@@ -375,5 +377,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     return ids;
   }
 
-  return { start, stop, sendToChannel };
+  return {
+    start,
+    stop,
+    sendToChannel,
+    askOwner: (request: OwnerApprovalRequest) => askOwner(approvals, request),
+  };
 }

@@ -10,4 +10,5 @@ export type {
   DiscordBot,
   DiscordBotEvent,
   DiscordBotOptions,
+  OwnerApprovalRequest,
 } from './types.js';

@@ -1,10 +1,10 @@
 import type { AgentEvent } from '@macstats/core';
+import { oneLine } from '@macstats/core/internal';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const max = DISCORD_BOT_DEFAULTS.maxStatusChars;
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+/** A status line: one line, cut to the status length. */
+function statusLine(text: string): string {
+  return oneLine(text, DISCORD_BOT_DEFAULTS.maxStatusChars);
 }
 
 /** A tool's argument as the status line shows it: one line, long ones cut in the middle. */
@@ -23,23 +23,23 @@ function shortArgument(text: string): string {
  */
 export function statusForEvent(event: AgentEvent): string | undefined {
   if (event.type === 'status' && typeof event.text === 'string' && event.text.trim() !== '')
-    return oneLine(event.text);
+    return statusLine(event.text);
   if (event.type === 'planning-start') return 'Planning…';
   if (event.type === 'containment' && event.decision === 'asked')
-    return oneLine(`Waiting for your approval to run ${event.tool} (the buttons below)…`);
+    return statusLine(`Waiting for your approval to run ${event.tool} (the buttons below)…`);
   if (event.type !== 'tool-call-start' || typeof event.tool !== 'string') return undefined;
   const argument = typeof event.argument === 'string' ? shortArgument(event.argument) : '';
   switch (event.tool) {
     case 'FETCH_URL':
-      return oneLine(`Fetching ${argument}…`);
+      return statusLine(`Fetching ${argument}…`);
     case 'BRAVE_SEARCH':
-      return oneLine(`Searching the web for "${argument}"…`);
+      return statusLine(`Searching the web for "${argument}"…`);
     case 'MCP':
-      return oneLine(`Calling MCP tool ${argument.split(/\s+/)[0] ?? ''}…`);
+      return statusLine(`Calling MCP tool ${argument.split(/\s+/)[0] ?? ''}…`);
     case 'RUN_CMD':
-      return oneLine(`Running \`${argument}\`…`);
+      return statusLine(`Running \`${argument}\`…`);
     default:
-      return oneLine(`Using ${event.tool}…`);
+      return statusLine(`Using ${event.tool}…`);
   }
 }
 

@@ -72,6 +72,27 @@ export interface DiscordBotOptions extends DiscordBotFeatureOptions {
   onEvent?: ((event: DiscordBotEvent) => void) | undefined;
 }
 
+/**
+ * A call put to one user outside an answer (a durable task's step that waits for its owner): the
+ * prompt goes to `channelId`, mentions `userId`, shows only the tool and the rule (the call itself
+ * to that user alone, on **Show the call**), and only that user's click decides.
+ */
+export interface OwnerApprovalRequest {
+  channelId: string;
+  userId: string;
+  tool: string;
+  argument: string;
+  /** `send` or `persist`. */
+  rule: 'send' | 'persist';
+  reason: string;
+  /** Past it, the prompt says nobody decided in time and the request resolves undefined. */
+  expiresAt: Date;
+  /** Aborts when the request was decided elsewhere or the caller stops: the prompt is closed. */
+  signal: AbortSignal;
+  /** Log fields (the task's id, say). */
+  where?: object | undefined;
+}
+
 /** A running Discord bot. */
 export interface DiscordBot {
   /** Logs in and resolves once the gateway is ready; rejects with a `MacstatsError` on a bad token or disallowed intents. */
@@ -104,4 +125,10 @@ export interface DiscordBot {
     text: string,
     options?: { nonce?: string; linkPreviews?: boolean; postedSince?: Date },
   ): Promise<string[]>;
+  /**
+   * Asks one user to approve a call with Approve and Deny buttons (see {@link OwnerApprovalRequest});
+   * resolves with that user's click, or undefined when the request expired, was aborted, or the
+   * prompt could not be posted. Clicks are taken while the bot runs.
+   */
+  askOwner(request: OwnerApprovalRequest): Promise<'approved' | 'denied' | undefined>;
 }

@@ -1,11 +1,5 @@
-import {
-  errorCode,
-  isDependencyMissing,
-  MacstatsError,
-  type ModelSettingNames,
-  oneLine,
-  UNREACHABLE_CODES,
-} from '@macstats/core';
+import { isDependencyMissing, MacstatsError, type ModelSettingNames } from '@macstats/core';
+import { errorCode, oneLine, UNREACHABLE_CODES } from '@macstats/core/internal';
 import type { APIError } from 'openai';
 
 /** Codes of the errors the OpenAI-compatible model raises. */

@@ -3,13 +3,13 @@ import {
   type ChatReply,
   type ChatRequest,
   createTokenDeadline,
-  importOptional,
   type Logger,
   MacstatsError,
   type ModelCapabilities,
   type ModelSettingNames,
   silentLogger,
 } from '@macstats/core';
+import { importOptional } from '@macstats/core/internal';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { OPENAI_MODEL_DEFAULTS } from './defaults.js';

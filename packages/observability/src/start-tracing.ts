@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { importOptional } from '@macstats/core';
+import { importOptional } from '@macstats/core/internal';
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { parseKeyValueList, readTracingSettings, type TracingSettings } from './tracing-settings.js';

@@ -34,6 +34,7 @@ export type {
   ExecuteTask,
   RunNowOptions,
   RunResult,
+  ScheduledRun,
   Scheduler,
   SchedulerEvent,
   SchedulerOptions,

@@ -1,4 +1,5 @@
-import { formatDuration, MacstatsError, raceSignal, recordSpanError } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
+import { formatDuration, raceSignal, recordSpanError } from '@macstats/core/internal';
 import { context, trace } from '@opentelemetry/api';
 import type { Clock } from './clock.js';
 import { deliveryIdOf } from './outbox.js';
@@ -56,7 +57,9 @@ export function runTask(
     let thrown: unknown;
     try {
       text = await raceSignal(
-        context.with(active, () => Promise.resolve().then(() => execute(schedule, controller.signal))),
+        context.with(active, () =>
+          Promise.resolve().then(() => execute(schedule, controller.signal, { due: new Date(due), manual })),
+        ),
         controller.signal,
       );
       outcome = 'ok';

@@ -1,13 +1,13 @@
 import {
   type CallToParse,
   defineTool,
-  formatDuration,
   MacstatsError,
   type ParseResult,
   type Tool,
   type ToolContext,
   type ToolResult,
 } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
 import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';

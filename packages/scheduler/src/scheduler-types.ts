@@ -5,8 +5,20 @@ import type { RunOutcome, RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
 import type { LeaderLock, RunHistoryStore, ScheduleSource, ScheduleStateStore } from './scheduler-stores.js';
 
-/** Runs a schedule's task. Resolves with the text to deliver; rejects when the task failed. */
-export type ExecuteTask = (schedule: Schedule, signal: AbortSignal) => Promise<string>;
+/**
+ * Runs a schedule's task. Resolves with the text to deliver; rejects when the task failed. `run`
+ * says which run it is: `due`, the time it was due (the same when a restart runs a missed run
+ * again), so work it starts can be made idempotent per run.
+ */
+export type ExecuteTask = (schedule: Schedule, signal: AbortSignal, run?: ScheduledRun) => Promise<string>;
+
+/** Which run of a schedule an {@link ExecuteTask} call is. */
+export interface ScheduledRun {
+  /** When the run was due; a manual run's is when it was asked for. */
+  due: Date;
+  /** Started by `runNow` rather than by its time. */
+  manual: boolean;
+}
 
 /** What a finished run produced, as handed to `onDeliver`. */
 export interface RunResult {

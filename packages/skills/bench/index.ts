@@ -1,7 +1,7 @@
 // `pnpm bench`: the fixed prompt with twenty skills and every tool, and the prompt prefix reused
 // across the requests and answers of a conversation that loads skills; fake Ollama on loopback.
 import { rm } from 'node:fs/promises';
-import { estimateFixedPromptTokens } from '@macstats/core';
+import { estimateFixedPromptTokens } from '@macstats/core/internal';
 import { type AgentProfile, createAgentDirectory, createSkillTool, loadSkills } from '../src/index.js';
 import { everyTool } from './every-tool.js';
 import { measureSkillPrefixReuse } from './prefix-reuse.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { estimateFixedPromptTokens } from '@macstats/core';
+import { estimateFixedPromptTokens } from '@macstats/core/internal';
 import { describe, expect, it } from 'vitest';
 import { everyTool } from '../bench/every-tool.js';
 import { createSkillTool, firstSentence, loadSkills, type Skill, skillListFits } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { formatDuration } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import type { Task } from './task-types.js';
 
 /** What a task has spent so far: steps ended, tokens, and the time its steps took. */

@@ -12,4 +12,6 @@ export const TASK_DEFAULTS = {
   pollMs: 2_000,
   /** Characters of the instructions used as the title when none is given. */
   titleChars: 60,
+  /** How long the owner has to approve a step's call that needs it, in milliseconds; then it is refused. */
+  approvalTtlMs: 24 * 60 * 60_000,
 } as const;

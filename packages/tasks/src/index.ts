@@ -2,7 +2,17 @@ export { budgetSentence, spent } from './budget.js';
 export { TASK_DEFAULTS } from './defaults.js';
 export type { TaskErrorCode } from './error-codes.js';
 export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN } from './new-task.js';
+export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
+export { createRunnerLock, type RunnerLock } from './runner-lock.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
+export { cancelTask, resumeTask, type TaskActionOutcome } from './task-actions.js';
+export {
+  type ApprovalDecision,
+  approvalWaitSentence,
+  createStepApprover,
+  decideApproval,
+  pendingApproval,
+} from './task-approval.js';
 export { parseTaskCommand, parseWakeTime, type TaskCommand } from './task-command.js';
 export {
   MAX_PENDING_DELIVERIES,
@@ -26,6 +36,7 @@ export { createTaskTool, type TaskToolOptions } from './task-tool.js';
 export {
   FINAL_STATES,
   type Task,
+  type TaskApproval,
   type TaskBudget,
   type TaskCall,
   type TaskDelivery,

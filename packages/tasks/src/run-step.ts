@@ -1,6 +1,7 @@
 import { type Agent, type AgentAnswer, TOKEN_BUDGET_SPENT, type Tool } from '@macstats/core';
 import { stepContext, stepLabels, stepQuestion } from './step-prompt.js';
 import { createStepRecorder } from './step-recorder.js';
+import { createStepApprover } from './task-approval.js';
 import type { TaskStore } from './task-store.js';
 import { createTaskTool } from './task-tool.js';
 import { FINAL_STATES, type Task, type TaskOutcome, type TaskStep } from './task-types.js';
@@ -16,6 +17,8 @@ export interface StepInput {
   signal: AbortSignal;
   /** How long the model may be retried after a failed answer, in milliseconds. */
   retryMs: number;
+  /** How long the owner has to approve a call, in milliseconds. */
+  approvalTtlMs: number;
 }
 
 /** How a step went: the task as saved after it, or why it did not finish. */
@@ -75,6 +78,16 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
     // The same id for the same add of the same step: a repeat after a crash finds it.
     nextAddId: () => `${task.id}-${number}-${++addCount}`,
   });
+  // A call that needs approval stops the step; the task waits for its owner, then resumes here.
+  const paused = new AbortController();
+  const approve = createStepApprover({
+    store,
+    taskId: task.id,
+    step: number,
+    now,
+    ttlMs: input.approvalTtlMs,
+    onWait: () => paused.abort(new Error("the task waits for its owner's approval")),
+  });
   const agent = input.agentFor(task.agent, recorder.wrap([...input.tools, taskTool]));
   if (!agent) return { kind: 'no-agent' };
   const started = await store.update(task.id, (saved) => {
@@ -90,16 +103,20 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   let answer: AgentAnswer;
   try {
     answer = await agent.answer(question, {
-      signal: AbortSignal.any([input.signal, cancelled.signal]),
+      signal: AbortSignal.any([input.signal, cancelled.signal, paused.signal]),
+      approve,
       ...(context ? { context, contextSource: "the task's notes and earlier steps" } : {}),
       contextLabels: stepLabels(started, number),
       // The task's tokens count against the channel it reports to, as an answer there would.
       ...(channel ? { account: { channel } } : {}),
     });
   } catch (error) {
-    if (input.signal.aborted || cancelled.signal.aborted) return { kind: 'interrupted' };
+    if (input.signal.aborted || cancelled.signal.aborted || paused.signal.aborted)
+      return { kind: 'interrupted' };
     throw error;
   }
+  // Stopped for an approval: the step stays unfinished, and resumes once the owner answers.
+  if (paused.signal.aborted) return { kind: 'interrupted' };
   const retryAt = answer.error?.code === TOKEN_BUDGET_SPENT ? answer.error.retryAt : undefined;
   const saved = await store.update(task.id, (current) => {
     const step = current.steps.find((s) => s.number === number);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { approvalWaitSentence, pendingApproval } from './task-approval.js';
 import type { Task, TaskState } from './task-types.js';
 
 /** How many posts one task keeps waiting for delivery; the oldest go first past it. */
@@ -43,8 +44,11 @@ export function taskDeliveryText(task: Task): string {
       return `${head} failed: ${task.title}\n${task.error ?? ''}`.trimEnd();
     case 'cancelled':
       return `${head} cancelled: ${task.title}\n${task.error ?? ''}`.trimEnd();
-    case 'waiting':
+    case 'waiting': {
+      const approval = pendingApproval(task);
+      if (approval) return approvalWaitSentence(task, approval);
       return `${head} waits until ${task.wakeAt ?? 'later'}: ${task.title}`;
+    }
     case 'running':
       return `${head} started: ${task.title}`;
     case 'open':

@@ -1,3 +1,4 @@
+import { pendingApproval } from './task-approval.js';
 import type { Task, TaskStep } from './task-types.js';
 
 const RECORD_HEADING = '## Record';
@@ -31,6 +32,7 @@ function formatStep(step: TaskStep): string {
  * then the record the runner reads back, as JSON under `## Record`.
  */
 export function formatTaskFile(task: Task): string {
+  const pending = pendingApproval(task);
   const parts = [
     `# ${task.title}`,
     '',
@@ -44,6 +46,9 @@ export function formatTaskFile(task: Task): string {
     `- budget: ${task.budget.steps} steps, ${task.budget.tokens} tokens, ${Math.round(task.budget.wallTimeMs / 1000)} s`,
     ...(task.result !== undefined ? [`- result: ${short(task.result)}`] : []),
     ...(task.error ? [`- error: ${task.error}`] : []),
+    ...(pending
+      ? [`- waits for approval: ${pending.tool} (${pending.rule}) until ${pending.expiresAt}`]
+      : []),
     '',
     '## Instructions',
     '',
@@ -85,6 +90,8 @@ function problemOf(value: Record<string, unknown>): string | undefined {
   if (!isStringArray(value.after)) return 'its "after" is not a list of task ids';
   if (!isStringArray(value.notes)) return 'its "notes" is not a list of text';
   if (!Array.isArray(value.steps)) return 'its "steps" is not a list';
+  if (value.approvals !== undefined && !Array.isArray(value.approvals))
+    return 'its "approvals" is not a list';
   return undefined;
 }
 

@@ -3,7 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core';
 import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
+import { createOwnerAsks, type TaskAskOwner } from './owner-asks.js';
 import { runStep } from './run-step.js';
+import { createRunnerLock } from './runner-lock.js';
+import { pendingApproval } from './task-approval.js';
 import { cycleSentence, dependencyState, findCycle } from './task-graph.js';
 import { withTaskLease } from './task-lease.js';
 import { createTaskOutbox, type TaskDeliver } from './task-outbox.js';
@@ -41,6 +44,21 @@ export interface TaskRunnerOptions {
    * a delivery cut by a crash is tried again at the next start. Without it, they stay pending.
    */
   deliver?: TaskDeliver | undefined;
+  /** How long a task's owner has to approve a step's call, in milliseconds. Default {@link TASK_DEFAULTS}.approvalTtlMs (24 h). */
+  approvalTtlMs?: number | undefined;
+  /**
+   * Asks the owner of a task waiting for approval (Discord buttons in its channel, say): called
+   * once per pending approval while this runner runs; its signal aborts when the approval is
+   * decided elsewhere, expires, or the runner stops. Resolve with the owner's answer (recorded
+   * before the task resumes), or undefined for none.
+   */
+  askOwner?: TaskAskOwner | undefined;
+  /**
+   * A lock file that keeps one runner per folder (`$MACSTATS_HOME/tasks/.runner.lock`): while
+   * another live process holds it, this runner's loop runs no steps and looks again at each poll,
+   * taking over once that process is gone. Without it, the loop runs regardless.
+   */
+  lockFile?: string | undefined;
   /** After a delivery failed, try it again this much later, in milliseconds. Default 30 000. */
   deliveryRetryMs?: number | undefined;
   logger?: Logger | undefined;
@@ -88,6 +106,16 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       })
     : undefined;
 
+  const lock = options.lockFile ? createRunnerLock(options.lockFile) : undefined;
+  let waitingFor: string | undefined;
+  const approvals = createOwnerAsks({
+    store,
+    askOwner: options.askOwner,
+    now,
+    logger,
+    wake: () => wake?.(),
+  });
+
   async function end(task: Task, state: 'failed', error: string): Promise<void> {
     const saved = await store.update(task.id, (current) => {
       if (FINAL_STATES.includes(current.state)) return;
@@ -106,6 +134,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       }
     // Posts recorded before this pass (a task ended in the last one, or before a crash).
     if (outbox) await outbox.flush(tasks);
+    approvals.sweep(tasks);
     const byId = new Map(tasks.map((task) => [task.id, task]));
     const active = tasks.filter((task) => !FINAL_STATES.includes(task.state));
     const cycle = findCycle(active);
@@ -114,8 +143,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     let steps = 0;
     for (const listed of active) {
       if (stopping.signal.aborted) break;
-      const task = (await store.get(listed.id)) ?? listed;
+      let task = (await store.get(listed.id)) ?? listed;
       if (FINAL_STATES.includes(task.state)) continue;
+      const ready = await approvals.check(task);
+      if (!ready) continue;
+      task = ready;
       if (task.state === 'waiting' && task.wakeAt && Date.parse(task.wakeAt) > now().getTime()) continue;
       const dependencies = dependencyState(task, byId);
       if (dependencies.state === 'wait') continue;
@@ -135,6 +167,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         if (!current || FINAL_STATES.includes(current.state)) return undefined;
         if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
           return undefined;
+        if (pendingApproval(current)) return undefined;
         const resumed = current.steps.some((step) => !step.endedAt);
         emit({
           type: 'step-start',
@@ -150,6 +183,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           now,
           signal: AbortSignal.any([stopping.signal, lost]),
           retryMs: options.retryMs ?? 60_000,
+          approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
         });
       });
       const outcome = leased?.value;
@@ -171,11 +205,27 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return steps;
   }
 
+  async function holdsLock(): Promise<boolean> {
+    if (!lock || (await lock.hold())) {
+      waitingFor = undefined;
+      return true;
+    }
+    const holder = await lock.holder();
+    if (holder && holder !== waitingFor) {
+      waitingFor = holder;
+      logger.info(
+        { holder },
+        `another task runner (${holder}) runs the tasks in ${store.dir}; this one waits`,
+      );
+    }
+    return false;
+  }
+
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
       let ran = 0;
       try {
-        ran = await runOnce();
+        if (await holdsLock()) ran = await runOnce();
       } catch (error) {
         logger.error({ err: error }, `the task runner failed a pass: ${(error as Error).message}`);
       }
@@ -210,9 +260,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     runOnce,
     async stop() {
       stopping.abort(new Error('the task runner stopped'));
+      approvals.stop();
       wake?.();
       watcher?.close();
       await loop;
+      await lock?.release();
     },
   };
 }

@@ -9,8 +9,9 @@ export interface TaskToolOptions {
   /** The task this answer works on (a runner's step); without it, done, fail, wait and note are refused. */
   taskId?: string | undefined;
   /**
-   * Who the tasks it adds belong to. Default: the current task's owner; else, in a Discord
-   * answer (conversation `discord-<channel id>`), progress to that channel; else `{ by: 'model' }`.
+   * Who the tasks it adds belong to. Default: the current task's owner; else who asked the answer
+   * (`ToolContext.askedBy`, or `model`), with progress to the channel of a Discord answer
+   * (conversation `discord-<channel id>`).
    */
   owner?: Task['owner'] | undefined;
   /** The id of the next task `add` makes, so that a repeat after a crash finds it instead of adding another. */
@@ -29,10 +30,22 @@ function taskLabels({ verb }: RunnableCommand): CallLabels {
   return {};
 }
 
-/** The owner of a task a chat answer adds: a Discord answer's task reports to the asking channel. */
-function ownerOf(conversationId: string | undefined): Task['owner'] {
+/**
+ * The owner of a task a chat answer adds: who asked the answer (else `model`); a Discord answer's
+ * task reports to the asking channel.
+ */
+function ownerOf(conversationId: string | undefined, askedBy: string | undefined): Task['owner'] {
   const channel = /^discord-(\d{1,20})$/.exec(conversationId ?? '')?.[1];
-  return channel ? { by: 'model', reportTo: `discord:${channel}` } : { by: 'model' };
+  const by = askedBy?.trim() || 'model';
+  return channel ? { by, reportTo: `discord:${channel}` } : { by };
+}
+
+/**
+ * Whether `viewer` may list or show `task`: a Discord user sees only the tasks they own (others in
+ * the server may not read theirs); the machine's owner (the dashboard, the CLI) sees every task.
+ */
+function visible(task: Task, viewer: string | undefined): boolean {
+  return !viewer?.startsWith('discord:') || task.owner.by === viewer;
 }
 
 function describe(task: Task): string {
@@ -48,6 +61,9 @@ function describe(task: Task): string {
 export function createTaskTool(options: TaskToolOptions): Tool {
   const now = options.now ?? (() => new Date());
   const { store, taskId } = options;
+  // Who reads a list or show: the owner of the task this step works on, else who asked the answer.
+  const viewerOf = async (askedBy: string | undefined): Promise<string | undefined> =>
+    options.owner?.by ?? (taskId ? (await store.get(taskId))?.owner.by : undefined) ?? askedBy;
   return defineTool<RunnableCommand>({
     name: 'TASK',
     description:
@@ -74,12 +90,14 @@ export function createTaskTool(options: TaskToolOptions): Tool {
             : 'The task will be marked failed with this reason when this step ends.';
         }
         case 'list': {
-          const { tasks } = await store.list();
+          const viewer = await viewerOf(context.askedBy);
+          const tasks = (await store.list()).tasks.filter((task) => visible(task, viewer));
           return tasks.length === 0 ? 'There are no tasks.' : tasks.map(describe).join('\n');
         }
         case 'show': {
           const task = await store.get(command.id);
-          if (!task) return { isError: true, text: `There is no task "${command.id}".` };
+          if (!task || !visible(task, await viewerOf(context.askedBy)))
+            return { isError: true, text: `There is no task "${command.id}".` };
           return `${describe(task)}\n${task.instructions}`;
         }
         case 'add': {
@@ -91,7 +109,9 @@ export function createTaskTool(options: TaskToolOptions): Tool {
               byModel: true,
               owner:
                 options.owner ??
-                (current ? { ...current.owner, by: `task:${current.id}` } : ownerOf(context.conversationId)),
+                (current
+                  ? { ...current.owner, by: `task:${current.id}` }
+                  : ownerOf(context.conversationId, context.askedBy)),
               ...(current ? { agent: current.agent } : {}),
               ...(options.nextAddId ? { id: options.nextAddId() } : {}),
             });

@@ -103,6 +103,34 @@ export interface TaskStep {
   reply?: string | undefined;
 }
 
+/**
+ * A call of a step that the containment policy holds for approval ("ask"), put to the task's
+ * owner. The step stops and the task waits; the decision is recorded before the task resumes, and
+ * the resumed step's same call (same step, tool and argument) runs when approved and is refused
+ * otherwise.
+ */
+export interface TaskApproval {
+  /** Short and unique within the task: the Discord buttons and the dashboard name it. */
+  id: string;
+  /** The step that made the call. */
+  step: number;
+  tool: string;
+  /** The call's argument: shown only where the owner alone sees it (the CLI, the dashboard, Discord's Show the call). */
+  argument: string;
+  /** `send` or `persist`: the containment rule that holds the call. */
+  rule: string;
+  /** The policy's sentence: what the call would do and what the context holds. */
+  reason: string;
+  askedAt: string;
+  /** Past it, the call is refused (`expired`). */
+  expiresAt: string;
+  /** Unset while the owner has not answered. */
+  decision?: 'approved' | 'denied' | 'expired' | undefined;
+  /** Who decided: `cli`, `dashboard`, `discord:<user id>`, `runner` for an expiry. */
+  decidedBy?: string | undefined;
+  decidedAt?: string | undefined;
+}
+
 /** A task: work that takes more than one answer. */
 export interface Task {
   id: string;
@@ -130,4 +158,6 @@ export interface Task {
   error?: string | undefined;
   /** Posts recorded but not yet delivered, oldest first. */
   deliveries?: TaskDelivery[] | undefined;
+  /** Calls put to the owner for approval, oldest first; at most one is undecided. */
+  approvals?: TaskApproval[] | undefined;
 }

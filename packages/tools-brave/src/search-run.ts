@@ -1,4 +1,5 @@
-import { formatDuration, type Logger, silentLogger, type ToolContext, type ToolResult } from '@macstats/core';
+import { type Logger, silentLogger, type ToolContext, type ToolResult } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import { prepareQuery, queryKey } from './query.js';
 import type { QueryCache } from './query-cache.js';
 

@@ -7,11 +7,11 @@ import {
   type Logger,
   MacstatsError,
   type ParseResult,
-  raceSignal,
   silentLogger,
   type Tool,
   type ToolContext,
 } from '@macstats/core';
+import { raceSignal } from '@macstats/core/internal';
 import { BrowserSession } from './browser-session.js';
 import { BROWSER_DEFAULTS } from './defaults.js';
 import { findChromium } from './find-chromium.js';
@@ -123,7 +123,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
       if (context.signal.aborted) throw context.signal.reason ?? error;
       const text = MacstatsError.isInstance(error)
         ? error.message
-        : `could not start the browser: ${oneLine(error)}`;
+        : `could not start the browser: ${errorLine(error)}`;
       logger.warn({ error: text }, 'browser: launch failed');
       return { isError: true, text };
     }
@@ -147,7 +147,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     let restarted = relaunched;
     const failed = (error: unknown): BrowserResult => {
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      return { isError: true, text: `the browser failed: ${oneLine(error)}` };
+      return { isError: true, text: `the browser failed: ${errorLine(error)}` };
     };
     try {
       result = await attempt(entry);
@@ -247,7 +247,8 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-function oneLine(error: unknown): string {
+/** The first line of an error's message, cut to 300 characters. */
+function errorLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (message.split('\n')[0] ?? message).slice(0, 300);
 }

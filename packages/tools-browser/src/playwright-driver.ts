@@ -1,4 +1,4 @@
-import { dependencyMissing, importOptional } from '@macstats/core';
+import { dependencyMissing, importOptional } from '@macstats/core/internal';
 
 const NEEDED_BY = 'The browser tool';
 

@@ -1,4 +1,5 @@
-import { formatDuration, MacstatsError } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 
 const TLS_CODE =
   /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|ERR_OSSL_|EPROTO$)/;

@@ -2,7 +2,6 @@ import { createHostPolicy, type HostResolver, systemResolver } from '@macstats/a
 import {
   type CallToParse,
   defineTool,
-  formatDuration,
   type Logger,
   type ParseResult,
   silentLogger,
@@ -10,6 +9,7 @@ import {
   type ToolContext,
   type ToolResult,
 } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import type { Dispatcher } from 'undici';
 import { FETCH_URL_DEFAULTS } from './defaults.js';
 import { describeFailure } from './describe-failure.js';

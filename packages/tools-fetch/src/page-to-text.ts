@@ -1,4 +1,5 @@
-import { formatDuration, type ToolResult } from '@macstats/core';
+import type { ToolResult } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import { decodeBody } from './charset.js';
 import { contentKind, describeBinary, formatBytes, mediaType } from './content-kind.js';
 import { convertHtml } from './convert-html.js';

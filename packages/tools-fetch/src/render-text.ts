@@ -1,3 +1,5 @@
+import { oneLine } from '@macstats/core/internal';
+
 /**
  * The part of a DOM node the renderer reads. linkedom's nodes have it; declaring it here keeps
  * DOM types out of the package's public types.
@@ -110,7 +112,7 @@ function renderNode(node: DomNode, options: RenderOptions): string {
     case 'h4':
     case 'h5':
     case 'h6': {
-      const text = oneLine(renderChildren(node, options));
+      const text = flatLine(renderChildren(node, options));
       return text ? `\n\n${'#'.repeat(Number(tag[1]))} ${text}\n\n` : '';
     }
     case 'a':
@@ -157,7 +159,7 @@ function isHidden(node: DomNode): boolean {
 
 function renderLink(node: DomNode, options: RenderOptions): string {
   const inner = renderChildren(node, options);
-  const text = oneLine(inner);
+  const text = flatLine(inner);
   if (!text) return inner.includes('\n') ? inner : '';
   const url = linkTarget(node.getAttribute?.('href') ?? null, options);
   if (!url || inner.includes('\n\n')) return inner;
@@ -233,7 +235,7 @@ function collectRows(node: DomNode, rows: string[], options: RenderOptions): voi
       const row = renderRow(child, options);
       if (row) rows.push(row);
     } else if (tag === 'caption') {
-      const caption = oneLine(renderChildren(child, options));
+      const caption = flatLine(renderChildren(child, options));
       if (caption) rows.push(caption);
     } else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') {
       collectRows(child, rows, options);
@@ -248,7 +250,7 @@ function renderRow(row: DomNode, options: RenderOptions): string {
     const cell = children[index] as DomNode;
     const tag = cell.nodeName.toLowerCase();
     if (cell.nodeType === ELEMENT_NODE && (tag === 'td' || tag === 'th')) {
-      cells.push(oneLine(renderChildren(cell, options)));
+      cells.push(flatLine(renderChildren(cell, options)));
     }
   }
   return cells.some((cell) => cell !== '') ? cells.join(' | ') : '';
@@ -282,8 +284,9 @@ function textOf(node: DomNode): string {
   return out;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/** Text on one line, never cut: a heading, a link or a table cell keeps all its words. */
+function flatLine(text: string): string {
+  return oneLine(text, Number.POSITIVE_INFINITY);
 }
 
 function prefixLines(text: string, first: string, rest: string): string {

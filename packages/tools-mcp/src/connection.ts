@@ -1,12 +1,5 @@
-import {
-  formatDuration,
-  type Logger,
-  MacstatsError,
-  raceSignal,
-  redactUrl,
-  silentLogger,
-  type ToolResult,
-} from '@macstats/core';
+import { type Logger, MacstatsError, silentLogger, type ToolResult } from '@macstats/core';
+import { formatDuration, raceSignal, redactUrl } from '@macstats/core/internal';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@macstats/core';
+import { oneLine } from '@macstats/core/internal';
 
 type Content = Record<string, unknown> & { type?: unknown };
 
@@ -6,11 +7,6 @@ function size(base64: unknown): string {
   if (typeof base64 !== 'string') return 'unknown size';
   const bytes = Math.floor((base64.length * 3) / 4);
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-function oneLine(text: string, maxChars: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
 }
 
 function describeResource(resource: Record<string, unknown>): string {

@@ -66,10 +66,12 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     cached ??= await store.read();
     return cached;
   };
-  // Writes run one after another so two saves in a row never lose each other's fields.
+  // Writes run one after another so two saves in a row never lose each other's fields, and each
+  // starts from the stored state: another sign-in of this server (`macstats mcp login`, the
+  // dashboard's) may have stored tokens since, which a write from a stale copy would drop.
   const update = (change: (state: McpOAuthState) => McpOAuthState) => {
     const next = queue.then(async () => {
-      cached = change(await load());
+      cached = change(await store.read());
       await store.write(cached);
     });
     queue = next.catch(() => {});

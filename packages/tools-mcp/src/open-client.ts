@@ -1,4 +1,5 @@
-import { type Logger, redactUrl } from '@macstats/core';
+import type { Logger } from '@macstats/core';
+import { redactUrl } from '@macstats/core/internal';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

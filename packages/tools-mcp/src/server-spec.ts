@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { MacstatsError, maskUrl } from '@macstats/core';
+import { MacstatsError } from '@macstats/core';
+import { maskUrl } from '@macstats/core/internal';
 
 /** A local server in the `MCP_SERVER_STDIO` form: `command|arg1|arg2` (no shell, no quoting). */
 export interface McpStdioServer {

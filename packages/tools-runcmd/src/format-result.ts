@@ -1,4 +1,5 @@
-import { formatDuration, type ToolResult } from '@macstats/core';
+import type { ToolResult } from '@macstats/core';
+import { formatDuration } from '@macstats/core/internal';
 import type { CommandName } from './command-specs.js';
 import { type CappedBuffer, toSafeText } from './output-text.js';
 import type { ProcessOutcome } from './run-process.js';

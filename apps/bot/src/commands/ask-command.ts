@@ -76,6 +76,7 @@ export async function askCommand(
     const answer = await agent.answer(options.question, {
       signal: options.signal,
       onEvent,
+      askedBy: 'cli',
       ...(approve ? { approve } : {}),
       ...(options.conversationId ? { conversationId: options.conversationId } : {}),
     });

@@ -1,4 +1,5 @@
-import { AGENT_DEFAULTS, estimateFixedPromptTokens, silentLogger } from '@macstats/core';
+import { AGENT_DEFAULTS, silentLogger } from '@macstats/core';
+import { estimateFixedPromptTokens } from '@macstats/core/internal';
 import { type AppConfig, paths } from '../app-config.js';
 import { assembleBotTools } from '../bot-tools.js';
 import { POOR_SCORE } from '../eval/eval-report.js';

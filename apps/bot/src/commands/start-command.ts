@@ -1,3 +1,4 @@
+import { withTaskStarts } from '@macstats/app-runtime';
 import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
 import {
@@ -14,8 +15,8 @@ import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
 import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { createTaskDeliver, discordTasks } from '../task-delivery.js';
-import { startTaskRunner } from '../task-runner-start.js';
+import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
+import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
 import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
@@ -84,6 +85,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     memoryStore: database?.memoryStore(),
     noteBackend: database?.noteBackend(),
     tokenLedger: database?.tokenLedger(),
+    taskStore: database?.taskStore(),
     metrics: observability.metrics,
     recordContent: observability.recordContent,
   });
@@ -136,11 +138,15 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const scheduler: Scheduler = createScheduler({
     ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
     logger,
-    execute: createTaskExecutor({
-      tools: runtime.tools.offered('step'),
-      agent: scheduled.agent,
-      agentFor: (id) => scheduled.get(id),
-    }),
+    // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
+    execute: withTaskStarts(
+      createTaskExecutor({
+        tools: runtime.tools.offered('step'),
+        agent: scheduled.agent,
+        agentFor: (id) => scheduled.get(id),
+      }),
+      appTaskStore(config, runtime, database),
+    ),
     onEvent: (event) => {
       observability.metrics?.recordSchedulerEvent(event);
       logSchedulerEvent(io, event, shared !== undefined);
@@ -195,6 +201,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       logger,
       createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
       database,
+      bot ? createTaskAskOwner(bot) : undefined,
     );
   } catch (error) {
     const refused = isLoginRefused(error);

@@ -2,7 +2,17 @@ import { join } from 'node:path';
 import { MacstatsError } from '@macstats/core';
 import { loadAgents } from '@macstats/skills';
 import type { PostgresStore } from '@macstats/store-postgres';
-import { createTaskStore, FINAL_STATES, type Task, type TaskNotify, type TaskStore } from '@macstats/tasks';
+import {
+  approvalWaitSentence,
+  cancelTask,
+  createTaskStore,
+  decideApproval,
+  pendingApproval,
+  resumeTask,
+  type Task,
+  type TaskNotify,
+  type TaskStore,
+} from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 
@@ -71,6 +81,7 @@ function shown(task: Task) {
     ...(task.error ? { error: task.error } : {}),
     notes: task.notes,
     budget: task.budget,
+    ...(task.approvals?.length ? { approvals: task.approvals } : {}),
     steps: task.steps.map((step) => ({
       number: step.number,
       finished: step.endedAt !== undefined,
@@ -190,6 +201,12 @@ async function showTask(
     io.out(`${task.id}  ${task.state}  ${task.title}`);
     if (task.result !== undefined) io.out(`Result: ${task.result}`);
     if (task.error) io.out(`Error: ${task.error}`);
+    const pending = pendingApproval(task);
+    // The owner's own terminal: the call is shown in full here.
+    if (pending)
+      io.out(
+        `${approvalWaitSentence(task, pending)}\nThe call: ${pending.tool}: ${pending.argument}\nWhy: ${pending.reason}`,
+      );
     for (const step of task.steps)
       io.out(
         `Step ${step.number}: ${step.calls.map((call) => `${call.tool}: ${call.argument}`).join('; ') || 'no tool calls'}`,
@@ -204,44 +221,40 @@ export async function taskStateCommand(
   io: CommandIo,
   options: { id: string; action: 'cancel' | 'resume' },
 ): Promise<number> {
-  return withTaskStore(config, io, (store) => changeState(store, io, options));
+  return withTaskStore(config, io, async (store) => {
+    const outcome = await (options.action === 'cancel' ? cancelTask : resumeTask)(store, options.id);
+    if ('refusal' in outcome) {
+      io.err(outcome.refusal);
+      return EXIT.usage;
+    }
+    io.out(`Task ${outcome.task.id} is ${outcome.task.state}.`);
+    return EXIT.ok;
+  });
 }
 
-async function changeState(
-  store: TaskStore,
+/** `macstats task approve <id> [--deny]`: answers the approval a task waits for; it resumes. */
+export async function taskApproveCommand(
+  config: AppConfig,
   io: CommandIo,
-  options: { id: string; action: 'cancel' | 'resume' },
+  options: { id: string; deny?: boolean },
 ): Promise<number> {
-  let refusal: string | undefined;
-  const task = await store.update(options.id, (current) => {
-    if (options.action === 'cancel') {
-      if (FINAL_STATES.includes(current.state)) refusal = `Task ${current.id} is already ${current.state}.`;
-      else {
-        current.state = 'cancelled';
-        current.error = 'Cancelled by its owner.';
-      }
-      return;
+  return withTaskStore(config, io, async (store) => {
+    const before = await store.get(options.id);
+    const pending = before ? pendingApproval(before) : undefined;
+    const decided = await decideApproval(store, options.id, {
+      decision: options.deny ? 'denied' : 'approved',
+      by: 'cli',
+      ...(pending ? { approvalId: pending.id } : {}),
+    });
+    if ('refusal' in decided) {
+      io.err(decided.refusal);
+      return EXIT.usage;
     }
-    if (current.state === 'done') refusal = `Task ${current.id} is done; add a new task instead.`;
-    else if (current.state === 'running' || current.state === 'open')
-      refusal = `Task ${current.id} is already ${current.state}.`;
-    else {
-      current.state = 'open';
-      current.error = undefined;
-      current.wakeAt = undefined;
-      // A task ended by its step budget gets as many steps again.
-      const used = current.steps.length;
-      if (used >= current.budget.steps) current.budget.steps = used + current.budget.steps;
-    }
+    io.out(
+      options.deny
+        ? `Denied ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes without it.`
+        : `Approved ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes and runs it.`,
+    );
+    return EXIT.ok;
   });
-  if (!task) {
-    io.err(`There is no task "${options.id}".`);
-    return EXIT.usage;
-  }
-  if (refusal) {
-    io.err(refusal);
-    return EXIT.usage;
-  }
-  io.out(`Task ${task.id} is ${task.state}.`);
-  return EXIT.ok;
 }

@@ -1,4 +1,5 @@
-import { AGENT_DEFAULTS, type Logger, type Tool, type ToolResult, withSpan } from '@macstats/core';
+import { AGENT_DEFAULTS, type Logger, type Tool, type ToolResult } from '@macstats/core';
+import { withSpan } from '@macstats/core/internal';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,

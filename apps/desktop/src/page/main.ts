@@ -13,9 +13,10 @@ import { createSchedulesView } from './schedules-view.js';
 import { createSettingsView } from './settings-view.js';
 import { createSkillsView } from './skills-view.js';
 import { openStream } from './stream.js';
+import { createTasksView } from './tasks-view.js';
 import { setupTheme } from './theme.js';
 
-const VIEWS = ['metrics', 'chat', 'schedules', 'notes', 'skills', 'settings'] as const;
+const VIEWS = ['metrics', 'chat', 'schedules', 'tasks', 'notes', 'skills', 'settings'] as const;
 type ViewName = (typeof VIEWS)[number];
 
 /** What a view does when it is shown or hidden, or the theme changes. */
@@ -55,6 +56,7 @@ const views = new Map<ViewName, View>([
   ['metrics', createMetricsView(byId('view-metrics'), stream)],
   ['chat', createChatView(byId('view-chat'), stream)],
   ['schedules', createSchedulesView(byId('view-schedules'), stream)],
+  ['tasks', createTasksView(byId('view-tasks'), stream)],
   ['notes', createNotesView(byId('view-notes'))],
   ['skills', createSkillsView(byId('view-skills'))],
   ['settings', settings],

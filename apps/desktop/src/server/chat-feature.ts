@@ -142,6 +142,8 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         const context = await options.context?.(conversationId);
         const answer = await agent.answer(turn.question, {
           conversationId,
+          // A task the answer adds (TASK: add) belongs to the dashboard's user.
+          askedBy: 'dashboard',
           signal: controller.signal,
           onEvent,
           approve: approvals.approverFor({

@@ -5,6 +5,7 @@ import {
   type McpSignInSurface,
   offeredTo,
   RUN_JS_UNAVAILABLE,
+  withTaskStarts,
 } from '@macstats/app-runtime';
 import {
   type Agent,
@@ -42,11 +43,13 @@ import {
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
+import { createTaskStore, type TaskRunner } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
 import { createConversationStore } from './conversation-store.js';
 import { createDashboardAgents } from './dashboard-agents.js';
+import { createDashboardTaskRunner } from './dashboard-tasks.js';
 import { readEvalSummary } from './eval-summary.js';
 import { createMcpFeature } from './mcp-feature.js';
 import { createMetricsFeature } from './metrics-feature.js';
@@ -56,6 +59,7 @@ import { type OllamaStatus, probeOpenAi } from './ollama-probe.js';
 import { createSchedulesFeature } from './schedules-feature.js';
 import { createSkillsFeature } from './skills-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
+import { createTasksFeature } from './tasks-feature.js';
 
 /**
  * State shared with other macstats hosts through one database (`DATABASE_URL`): what
@@ -126,6 +130,8 @@ export interface DashboardOptions {
   noteBackend?: NoteBackend | undefined;
   /** Run the scheduler (when no other process holds its lock). Default true. */
   scheduler?: boolean;
+  /** Run the task runner (its steps run only while no other runner of the home, such as `macstats start`'s, holds its lock). Default true. */
+  tasks?: boolean;
   /** Names of settings fixed by the environment (shown in Settings). Default none. */
   environmentOverrides?: string[];
   /** How long RUN_JS code may run in the page. Default 5000 ms. */
@@ -167,6 +173,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   if (ownCollector) collector.start();
   let checkOllama: (() => Promise<OllamaStatus>) | undefined;
   let scheduler: Scheduler | undefined;
+  let taskRunner: TaskRunner | undefined;
   // The chat's agent of the current host and model, so a deleted chat leaves its memory too.
   let chatAgent: Agent | undefined;
   // The chat's tools, once the server made them: a note that calls one of them is refused.
@@ -176,10 +183,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     logger,
     toolNames: () => toolNames,
   });
+  // $MACSTATS_HOME/tasks: the chat's TASK adds to it, the Tasks view reads it.
+  const taskStore = createTaskStore({ dir: join(home, 'tasks') });
   const tools = [
     ...(options.tools ?? []),
     // The dashboard's user owns the machine: only here may the global notes be written.
-    ...createStateTools({ logger, collector, schedules: scheduleSource, notes, canWriteGlobal: true }),
+    ...createStateTools({
+      logger,
+      collector,
+      schedules: scheduleSource,
+      notes,
+      canWriteGlobal: true,
+      tasks: taskStore,
+    }),
   ];
 
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
@@ -286,12 +302,23 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createNotesFeature(notes),
         createMcpFeature(options.mcp, options.mcpSignIn, logger),
         createSkillsFeature({ found, routes: () => router.table(), home }),
+        createTasksFeature(core, { store: taskStore, logger }),
       ];
+      if (options.tasks !== false)
+        taskRunner = createDashboardTaskRunner({
+          store: taskStore,
+          home,
+          tools,
+          agent: () => ollama.agent(),
+          found,
+          router,
+          logger,
+        });
       if (options.scheduler !== false) {
         // Unattended runs get what the catalog gives them: a one-line task step runs its tool,
         // and the model answers the rest with neither SCHEDULER nor MEMORY (a page a task
         // fetched could plant neither a schedule nor a note for later).
-        const execute = createTaskExecutor({
+        const answerSchedule = createTaskExecutor({
           tools: offeredTo('step', tools),
           agent: {
             async answer(question, answerOptions) {
@@ -320,6 +347,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
                 }
               : undefined,
         });
+        // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
+        const execute = withTaskStarts(answerSchedule, taskStore);
         let onEvent: Parameters<typeof createScheduler>[0]['onEvent'];
         const created = createScheduler({
           ...(shared ? shared.scheduler : { file: schedulesFile, stateDir: home }),
@@ -343,6 +372,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     },
   });
   await scheduler?.start();
+  await taskRunner?.start();
 
   return {
     ...server,
@@ -350,6 +380,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     scheduler,
     async close() {
       await scheduler?.stop();
+      await taskRunner?.stop();
       await server.close();
       if (ownCollector) await collector.stop();
     },

@@ -21,6 +21,7 @@ export function renderPageHtml(): string {
     <a href="#metrics" data-view="metrics">Metrics</a>
     <a href="#chat" data-view="chat">Chat</a>
     <a href="#schedules" data-view="schedules">Schedules</a>
+    <a href="#tasks" data-view="tasks">Tasks</a>
     <a href="#notes" data-view="notes">Notes</a>
     <a href="#skills" data-view="skills">Skills</a>
     <a href="#settings" data-view="settings">Settings</a>
@@ -33,6 +34,7 @@ export function renderPageHtml(): string {
   <section id="view-metrics" class="view" aria-label="Metrics"></section>
   <section id="view-chat" class="view" aria-label="Chat" hidden></section>
   <section id="view-schedules" class="view" aria-label="Schedules" hidden></section>
+  <section id="view-tasks" class="view" aria-label="Tasks" hidden></section>
   <section id="view-notes" class="view" aria-label="Notes" hidden></section>
   <section id="view-skills" class="view" aria-label="Skills" hidden></section>
   <section id="view-settings" class="view" aria-label="Settings" hidden></section>

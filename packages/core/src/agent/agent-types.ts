@@ -160,6 +160,11 @@ export interface AgentOptions {
 export interface AnswerOptions {
   /** History and summary are kept per id; without it the answer has no memory. */
   conversationId?: string | undefined;
+  /**
+   * Who asked (`discord:<user id>`, `dashboard`, `cli`), handed to each tool as
+   * `ToolContext.askedBy`: a task the TASK tool adds belongs to them.
+   */
+  askedBy?: string | undefined;
   /** Aborting rejects the answer and cancels the Ollama request and the running tool. */
   signal?: AbortSignal | undefined;
   /** Status while the answer is made: planning, model calls, streamed tokens, tool runs. */

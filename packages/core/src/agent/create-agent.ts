@@ -166,6 +166,7 @@ export function createAgent(options: AgentOptions): Agent {
         maxToolOutputChars,
         signal,
         conversationId,
+        askedBy: answerOptions.askedBy,
         logger,
         emit,
         onNativeRefused: () => facts.refusedNative(forModel),

@@ -2,6 +2,7 @@ import type { ChatReply } from '../model/chat-model.js';
 import { RESERVED_NAMES } from '../parser/candidate.js';
 import { argumentFromArgs } from '../parser/json-calls.js';
 import { findToolCallCandidates, resolveToolName, typedCandidate } from '../parser/parse-tool-call.js';
+import { looseKey } from '../parser/tool-syntax.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
 import type { Tool } from '../types.js';
 import { callKey } from './call-guard.js';
@@ -29,7 +30,6 @@ export interface UnavailableTools {
 }
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
-const looseKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Builds the lookup of {@link UnavailableTools} from the agent option. */
 export function unavailableTools(byName: Readonly<Record<string, string>> | undefined): UnavailableTools {

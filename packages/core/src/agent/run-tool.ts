@@ -11,6 +11,8 @@ export interface RunToolOptions {
   timeoutMs: number;
   logger: Logger;
   conversationId?: string | undefined;
+  /** Who asked the answer, handed to the tool. */
+  askedBy?: string | undefined;
   onStatus?: (text: string) => void;
   /** The checked arguments object, for a tool that declares `parameters`. */
   arguments?: Record<string, unknown>;
@@ -70,6 +72,7 @@ export async function runTool(
   const signal = deadline.signal;
   const context: ToolContext = { signal, logger: options.logger };
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
+  if (options.askedBy !== undefined) context.askedBy = options.askedBy;
   if (options.onStatus) context.onStatus = options.onStatus;
   if (options.arguments) context.arguments = options.arguments;
   if (options.labels) context.labels = options.labels;

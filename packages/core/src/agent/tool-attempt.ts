@@ -216,6 +216,7 @@ export async function attempt(
       timeoutMs: (call.toolRef as Tool).timeoutMs ?? settings.toolTimeoutMs,
       logger: settings.logger,
       conversationId: settings.conversationId,
+      askedBy: settings.askedBy,
       ...(emit ? { onStatus: (text: string) => emit({ type: 'status', text }) } : {}),
     });
   let ran: Awaited<ReturnType<typeof runTool>>;

@@ -32,6 +32,8 @@ export interface TurnSettings {
   maxToolOutputChars: number;
   signal?: AbortSignal | undefined;
   conversationId?: string | undefined;
+  /** Who asked, handed to each tool. */
+  askedBy?: string | undefined;
   logger: Logger;
   /** Undefined when nobody listens: replies are then not streamed. */
   emit?: ((event: AgentEvent) => void) | undefined;

@@ -1,6 +1,7 @@
 import { MacstatsError } from '../errors.js';
 import { type ModelSettingNames, orSet } from '../model/chat-model.js';
-import { CONNECTION_LOST_CODES, errorCode, oneLine, UNREACHABLE_CODES } from '../util/network-errors.js';
+import { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from '../util/network-errors.js';
+import { oneLine } from '../util/one-line.js';
 
 /** Codes of the errors the Ollama wrapper raises. */
 export type OllamaErrorCode =

@@ -1,5 +1,6 @@
 import type { ModelToolDefinition } from '../model/chat-model.js';
 import { argumentFromArgs } from '../parser/json-calls.js';
+import { looseKey } from '../parser/tool-syntax.js';
 import type { NativeFunction, Tool } from '../types.js';
 
 /** A native function name resolved to the tool that runs it. */
@@ -16,10 +17,6 @@ export interface NativeFunctionTable {
   definitions: ModelToolDefinition[];
   /** Looks a returned function name up; exact names first, then the tool names loosely. */
   resolve(name: string): NativeBinding | undefined;
-}
-
-function looseKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /** The text argument of an object: the bare value of a one-value call, else a preferred field or the JSON. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { errorCode, oneLine } from './network-errors.js';
+import { errorCode } from './network-errors.js';
+import { oneLine } from './one-line.js';
 
 describe('errorCode', () => {
   it('finds the code of a cause several levels down', () => {

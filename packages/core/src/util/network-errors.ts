@@ -25,9 +25,3 @@ export function errorCode(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** A server's message on one line, cut to `limit` characters with `…`, for an error sentence. */
-export function oneLine(text: string, limit = 200): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > limit ? `${line.slice(0, limit - 1)}…` : line;
-}

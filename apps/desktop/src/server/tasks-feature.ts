@@ -1,0 +1,159 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { Logger } from '@macstats/core';
+import {
+  approvalWaitSentence,
+  cancelTask,
+  decideApproval,
+  pendingApproval,
+  resumeTask,
+  type Task,
+  type TaskActionOutcome,
+  type TaskStore,
+} from '@macstats/tasks';
+import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
+import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
+
+/** A task as the Tasks view lists it. */
+function summary(task: Task) {
+  const pending = pendingApproval(task);
+  return {
+    id: task.id,
+    title: task.title,
+    state: task.state,
+    owner: task.owner.by,
+    steps: task.steps.length,
+    updatedAt: task.updatedAt,
+    ...(task.result !== undefined ? { result: task.result } : {}),
+    ...(task.error ? { error: task.error } : {}),
+    ...(task.wakeAt ? { wakeAt: task.wakeAt } : {}),
+    // The dashboard's user owns the machine: the call is shown in full here.
+    ...(pending
+      ? {
+          waiting: approvalWaitSentence(task, pending),
+          approval: {
+            id: pending.id,
+            tool: pending.tool,
+            argument: pending.argument,
+            rule: pending.rule,
+            reason: pending.reason,
+            expiresAt: pending.expiresAt,
+          },
+        }
+      : {}),
+  };
+}
+
+/** A task with its steps, as the Tasks view shows one. */
+function detail(task: Task) {
+  return {
+    ...summary(task),
+    instructions: task.instructions,
+    notes: task.notes,
+    steps: task.steps.map((step) => ({
+      number: step.number,
+      finished: step.endedAt !== undefined,
+      calls: step.calls.map((call) => ({
+        tool: call.tool,
+        argument: call.argument,
+        status: call.status,
+        ...(call.result ? { result: call.result.text.slice(0, 2_000) } : {}),
+      })),
+      ...(step.reply ? { reply: step.reply } : {}),
+    })),
+  };
+}
+
+function answered(outcome: TaskActionOutcome) {
+  if ('refusal' in outcome) throw new HttpError(409, outcome.refusal);
+  return detail(outcome.task);
+}
+
+/**
+ * The Tasks view's API: `GET /api/tasks` (each task with its state, and the approval it waits
+ * for), `GET /api/tasks/<id>` (with its steps), and the owner's actions `POST
+ * /api/tasks/<id>/cancel`, `/resume` and `/approve` (`{ "deny": true }` refuses). The folder is
+ * watched, so each change (from this dashboard's runner or from `macstats start`) reaches every
+ * open page as a `tasks` event within moments. All behind the dashboard's token, Host and Origin checks.
+ */
+export function createTasksFeature(
+  core: DashboardCore,
+  options: { store: TaskStore; logger: Logger },
+): DashboardFeature {
+  const { store } = options;
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  // Many writes of one step come close together: one event per burst.
+  const changed = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      core.hub.broadcast('tasks', { at: Date.now() });
+    }, 100);
+  };
+  const { dir } = store;
+  // A store without a folder (the database's) has nothing to watch: the page reads it when shown.
+  if (dir)
+    void mkdir(dir, { recursive: true })
+      .then(() => {
+        watcher = watch(dir, { persistent: false }, (_event, name) => {
+          if (!name || name.endsWith('.md')) changed();
+        });
+        watcher.on('error', () => watcher?.close());
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'cannot watch the tasks folder'));
+
+  const taskOf = async (id: string) => {
+    const task = await store.get(id);
+    if (!task) throw new HttpError(404, `There is no task "${id}".`);
+    return task;
+  };
+
+  return {
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/tasks$/,
+        kind: 'read',
+        async handle({ response }) {
+          const { tasks, problems } = await store.list();
+          sendJson(response, 200, { tasks: tasks.reverse().map(summary), problems });
+        },
+      },
+      {
+        method: 'GET',
+        path: /^\/api\/tasks\/([A-Za-z0-9._-]{1,81})$/,
+        kind: 'read',
+        async handle({ response, params }) {
+          sendJson(response, 200, detail(await taskOf(params[0] ?? '')));
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/tasks\/([A-Za-z0-9._-]{1,81})\/(cancel|resume|approve)$/,
+        kind: 'write',
+        async handle({ request, response, params }) {
+          const id = params[0] ?? '';
+          const action = params[1];
+          const body = await readJsonBody(request);
+          if (action === 'cancel') sendJson(response, 200, answered(await cancelTask(store, id)));
+          else if (action === 'resume') sendJson(response, 200, answered(await resumeTask(store, id)));
+          else {
+            const approvalId = typeof body['approval'] === 'string' ? body['approval'] : undefined;
+            const decided = await decideApproval(store, id, {
+              decision: body['deny'] === true ? 'denied' : 'approved',
+              by: 'dashboard',
+              ...(approvalId ? { approvalId } : {}),
+            });
+            sendJson(response, 200, answered(decided));
+          }
+          changed();
+        },
+      },
+    ],
+    close() {
+      watcher?.close();
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

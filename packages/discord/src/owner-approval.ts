@@ -1,0 +1,34 @@
+import { MacstatsError } from '@macstats/core';
+import type { ApprovalPrompts } from './approval-prompts.js';
+import type { OwnerApprovalRequest } from './types.js';
+
+/**
+ * Asks one user to approve a call outside an answer (a durable task's step): a server-channel
+ * prompt (the tool and the rule; the call to that user alone on **Show the call**) that only they
+ * can decide. Resolves with their click, or undefined when it expired, was aborted, or could not
+ * be posted.
+ */
+export async function askOwner(
+  approvals: ApprovalPrompts,
+  request: OwnerApprovalRequest,
+): Promise<'approved' | 'denied' | undefined> {
+  if (!/^\d{1,20}$/.test(request.channelId) || !/^\d{1,20}$/.test(request.userId))
+    throw new MacstatsError(
+      'DISCORD_BAD_CHANNEL',
+      'askOwner needs a Discord channel id and a user id (digits only).',
+    );
+  // Timers hold at most 2^31 - 1 ms (about 24.8 days).
+  const timeoutMs = Math.min(2 ** 31 - 1, Math.max(0, request.expiresAt.getTime() - Date.now()));
+  const outcome = await approvals.outcomeOf(
+    { channelId: request.channelId, askerId: request.userId, inServer: true, where: request.where ?? {} },
+    {
+      tool: request.tool,
+      argument: request.argument,
+      rule: request.rule,
+      reason: request.reason,
+      timeoutMs,
+      signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
+    },
+  );
+  return outcome === 'approved' || outcome === 'denied' ? outcome : undefined;
+}
