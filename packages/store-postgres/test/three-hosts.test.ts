@@ -192,12 +192,14 @@ it('fires every due run exactly once while leaders are killed twice and paused o
       dues.sort((a, b) => a - b),
       schedule.id,
     ).toEqual(expected);
-    // It kept firing from the start to the end of the run: its last due is within one interval
-    // (and the second the stop landed in) of the newest due any schedule reached. Counting its
-    // runs instead depended on how long a loaded machine took to start the hosts.
+    // It kept firing from the start to the end of the run: its last due is within two intervals
+    // (and the second the stop landed in) of the newest due any schedule reached. One interval
+    // was too tight on a loaded machine: a leader killed just before the stop leaves the next
+    // occurrence to a takeover the stop may come before, which is no lost run (nothing was due
+    // to a live leader). Counting its runs instead depended on how long the hosts took to start.
     expect(first - started.getTime(), schedule.id).toBeLessThan(20_000);
     const interval = Number(/\/(\d+)/.exec(schedule.cron ?? '')?.[1]) * 1000;
-    expect(newest - last, schedule.id).toBeLessThanOrEqual(interval + 1000);
+    expect(newest - last, schedule.id).toBeLessThanOrEqual(2 * interval + 1000);
     expect(expected.length, schedule.id).toBeGreaterThanOrEqual(2);
   }
   // Every one-shot ran once.
