@@ -44,8 +44,9 @@ const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
  *
  * @example
  * ```ts
+ * // The app reads its settings and passes them in; the library reads no environment.
  * const provider = createEnterpriseAccessProvider({
- *   clientId: 'macstats', clientSecret: process.env.MCP_CLIENT_SECRET,
+ *   clientId: settings.clientId, clientSecret: settings.clientSecret,
  *   idpTokenEndpoint: 'https://idp.example.com/oauth2/token',
  *   idToken: () => readFile(idTokenFile, 'utf8'),
  * });
