@@ -26,21 +26,15 @@ const THROWN = /(?:new MacstatsError(?:<[^>]*>)?|super)\(\s*'([A-Z][A-Z0-9_]+)'/
 /** The packages and apps of the workspace that throw `MacstatsError`s, with their codes. */
 export function errorOwners(root: string): ErrorOwner[] {
   const owners: ErrorOwner[] = [];
-  for (const group of ['packages', 'apps']) {
-    for (const name of readdirSync(join(root, group))) {
-      const folder = join(root, group, name);
-      const src = join(folder, 'src');
-      if (!statSync(src, { throwIfNoEntry: false })?.isDirectory()) continue;
-      const thrown = new Map<string, string[]>();
-      for (const file of sources(src)) {
-        for (const match of readFileSync(file, 'utf8').matchAll(THROWN)) {
-          const code = match[1] as string;
-          thrown.set(code, [...(thrown.get(code) ?? []), relative(root, file)]);
-        }
+  for (const folder of sourceFolders(root)) {
+    const thrown = new Map<string, string[]>();
+    for (const file of sources(join(root, folder, 'src'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(THROWN)) {
+        const code = match[1] as string;
+        thrown.set(code, [...(thrown.get(code) ?? []), relative(root, file)]);
       }
-      if (thrown.size === 0) continue;
-      owners.push({ folder: relative(root, folder), readme: join(folder, 'README.md'), thrown });
     }
+    if (thrown.size > 0) owners.push({ folder, readme: join(root, folder, 'README.md'), thrown });
   }
   return owners;
 }
@@ -61,12 +55,12 @@ export function matchedElsewhere(root: string, owners: ErrorOwner[]): string[] {
     for (const code of owner.thrown.keys())
       ownerOf.set(code, (ownerOf.get(code) ?? new Set()).add(owner.folder));
   const found: string[] = [];
-  for (const owner of owners.length > 0 ? errorOwnersAll(root) : []) {
-    for (const file of sources(join(root, owner, 'src'))) {
+  for (const folder of sourceFolders(root)) {
+    for (const file of sources(join(root, folder, 'src'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(MATCHED)) {
         const code = match[1] as string;
         const owning = ownerOf.get(code);
-        if (owning && !owning.has(owner))
+        if (owning && !owning.has(folder))
           found.push(`${relative(root, file)} matches ${code} (thrown in ${[...owning].join(', ')})`);
       }
     }
@@ -74,8 +68,8 @@ export function matchedElsewhere(root: string, owners: ErrorOwner[]): string[] {
   return found.sort();
 }
 
-/** Every package and app folder with a `src`. */
-function errorOwnersAll(root: string): string[] {
+/** Every package and app folder with a `src`, relative to the root. */
+function sourceFolders(root: string): string[] {
   return ['packages', 'apps'].flatMap((group) =>
     readdirSync(join(root, group))
       .map((name) => join(group, name))

@@ -35,14 +35,14 @@ export function createMcpFeature(
     }));
 
   /** Starts a sign-in; resolves with the URL to open, or with how it ended when it needs none. */
-  function start(name: string): Promise<{ url: string } | McpSignInOutcome> {
+  function start(surface: McpSignInSurface, name: string): Promise<{ url: string } | McpSignInOutcome> {
     pending.get(name)?.abort();
     const controller = new AbortController();
     pending.set(name, controller);
     const timer = setTimeout(() => controller.abort(), SIGN_IN_WAIT_MS);
     timer.unref();
     return new Promise((resolve, reject) => {
-      (signIn as McpSignInSurface)
+      surface
         .signIn(name, {
           signal: controller.signal,
           onAuthorizationUrl: (url) => resolve({ url: url.href }),
@@ -100,7 +100,7 @@ export function createMcpFeature(
               400,
               `MCP server "${name}" runs locally (stdio); only remote servers sign in.`,
             );
-          const started = await start(name).catch(() => {
+          const started = await start(signIn, name).catch(() => {
             throw new HttpError(409, `The sign-in to MCP server "${name}" was stopped.`);
           });
           if ('url' in started) return sendJson(response, 200, { url: started.url });
