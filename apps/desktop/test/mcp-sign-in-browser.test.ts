@@ -75,13 +75,19 @@ describe('signing in to a remote MCP server from Settings', () => {
     await remote.locator('button.mcp-sign-in').click();
     const popup = await opened;
     await popup.locator('body', { hasText: 'Signed in.' }).waitFor();
-    await page.locator('[data-server="remote"]', { hasText: '1 tools offered' }).waitFor();
+    // After the browser comes back: the token exchange, the sign-in's probe connection and the
+    // reconnection, three MCP handshakes, then the page's next look (every 2 s). A whole
+    // `npm test` on two cores once took longer than Playwright's default 30 s for that; this is
+    // a limit for a hung sign-in, not a speed check.
+    await page
+      .locator('[data-server="remote"]', { hasText: '1 tools offered' })
+      .waitFor({ timeout: 120_000 });
 
     expect(statSync(join(home, 'mcp-auth', 'remote.json')).mode & 0o777).toBe(0o600);
     expect(server.record.grants).toEqual(['authorization_code']);
     expect(mcp.connections.get('remote')?.tools.map((tool) => tool.name)).toEqual(['echo']);
     expect(await page.locator('.mcp-sign-in').count()).toBe(0);
-  });
+  }, 180_000);
 
   it('refuses a local server with one sentence', async () => {
     // The page's own call: same origin, the token cookie.
