@@ -44,12 +44,18 @@ export class FakeOAuthAuthority {
   readonly #codes = new Map<string, PendingCode>();
   readonly #access = new Set<string>();
   readonly #refresh = new Map<string, string>();
+  #denying = false;
 
   constructor(readonly base: () => string) {}
 
   /** True for an access token this server issued and has not expired. */
   isValid(accessToken: string): boolean {
     return this.#access.has(accessToken);
+  }
+
+  /** From now on the user says no: `/authorize` redirects with `error=access_denied`. */
+  denyAuthorizations(): void {
+    this.#denying = true;
   }
 
   /** Expires every access token, as time passing would; refresh tokens still work. */
@@ -112,7 +118,10 @@ export class FakeOAuthAuthority {
     const target = new URL(redirectUri);
     const state = url.searchParams.get('state');
     if (state) target.searchParams.set('state', state);
-    if (url.searchParams.get('code_challenge_method') !== 'S256' || challenge === '') {
+    if (this.#denying) {
+      target.searchParams.set('error', 'access_denied');
+      target.searchParams.set('error_description', 'the user said no');
+    } else if (url.searchParams.get('code_challenge_method') !== 'S256' || challenge === '') {
       target.searchParams.set('error', 'invalid_request');
       target.searchParams.set('error_description', 'PKCE S256 is required');
     } else {

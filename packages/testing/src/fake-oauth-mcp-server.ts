@@ -23,6 +23,8 @@ export interface FakeOAuthMcpServer {
   expireAccessTokens(): void;
   /** Revokes every refresh token: after the next expiry the user must sign in again. */
   revokeRefreshTokens(): void;
+  /** The user refuses every sign-in from now on: `/authorize` redirects with `access_denied`. */
+  denyAuthorizations(): void;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
     },
     expireAccessTokens: () => authority.expireAccessTokens(),
     revokeRefreshTokens: () => authority.revokeRefreshTokens(),
+    denyAuthorizations: () => authority.denyAuthorizations(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -43,10 +43,28 @@ export interface McpOAuthProvider extends OAuthClientProvider {
 
 const fallbackRedirect = 'http://127.0.0.1/callback';
 
+/** The stored fields each scope of the SDK's `invalidateCredentials` removes. */
+const invalidated: Record<
+  'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  readonly (keyof McpOAuthState)[]
+> = {
+  all: ['clientInformation', 'tokens', 'codeVerifier', 'state', 'discovery'],
+  client: ['clientInformation'],
+  tokens: ['tokens'],
+  verifier: ['codeVerifier'],
+  discovery: ['discovery'],
+};
+
 /**
  * An OAuth client provider for the MCP authorization flow (OAuth 2.1 with PKCE, discovery,
  * dynamic client registration, refresh), keeping its state in `store`. Give it to a Streamable
  * HTTP or SSE transport as `authProvider`.
+ *
+ * Without `onAuthorizationUrl` the provider belongs to a connection nobody signs in through:
+ * the `state`, PKCE verifier, registration and discovery of a flow it starts stay in memory, so
+ * its attempts while the user signs in elsewhere (`macstats mcp login`, the dashboard) never
+ * overwrite that sign-in's. A refreshed token is stored either way, and invalidating removes a
+ * stored value only while it is still the one this provider used.
  *
  * @example
  * ```ts
@@ -56,7 +74,10 @@ const fallbackRedirect = 'http://127.0.0.1/callback';
  */
 export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAuthProvider {
   const { store } = options;
+  const signsIn = options.onAuthorizationUrl !== undefined;
   let cached: McpOAuthState | undefined;
+  // A connection's own flow (see above): never written to the store.
+  const flow: Pick<McpOAuthState, 'state' | 'codeVerifier' | 'clientInformation' | 'discovery'> = {};
   let queue: Promise<unknown> = Promise.resolve();
   let authorizationUrl: URL | undefined;
   let signInReason: McpSignInReason | undefined;
@@ -71,15 +92,25 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   // dashboard's) may have stored tokens since, which a write from a stale copy would drop.
   const update = (change: (state: McpOAuthState) => McpOAuthState) => {
     const next = queue.then(async () => {
-      cached = change(await store.read());
-      await store.write(cached);
+      const apply = (state: McpOAuthState) => {
+        cached = change(state);
+        return cached;
+      };
+      if (store.update) await store.update(apply);
+      else await store.write(apply(await store.read()));
     });
     queue = next.catch(() => {});
     return next;
   };
+  const keep = async <K extends keyof typeof flow>(key: K, value: McpOAuthState[K]) => {
+    if (signsIn) await update((current) => ({ ...current, [key]: value }));
+    else flow[key] = value;
+  };
   const redirectUrl = () => {
     if (options.redirectUrl !== undefined) return String(options.redirectUrl);
-    const registered = cached?.clientInformation as { redirect_uris?: string[] } | undefined;
+    const registered = (flow.clientInformation ?? cached?.clientInformation) as
+      | { redirect_uris?: string[] }
+      | undefined;
     return registered?.redirect_uris?.[0] ?? fallbackRedirect;
   };
 
@@ -105,17 +136,17 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async state() {
       const state = randomBytes(16).toString('base64url');
-      await update((current) => ({ ...current, state }));
+      await keep('state', state);
       return state;
     },
     async expectedState() {
-      return (await load()).state;
+      return flow.state ?? (await load()).state;
     },
     async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-      return (await load()).clientInformation;
+      return flow.clientInformation ?? (await load()).clientInformation;
     },
     async saveClientInformation(clientInformation) {
-      await update((current) => ({ ...current, clientInformation }));
+      await keep('clientInformation', clientInformation);
     },
     async tokens(): Promise<OAuthTokens | undefined> {
       // Without tokens, read the store again: a sign-in elsewhere (`macstats mcp login`, the
@@ -131,7 +162,14 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     async saveTokens(tokens) {
       authorizationUrl = undefined;
       signInReason = undefined;
-      await update(({ codeVerifier: _verifier, state: _state, ...current }) => ({ ...current, tokens }));
+      delete flow.state;
+      delete flow.codeVerifier;
+      // A sign-in is over once it has tokens; a connection's refresh leaves a sign-in's flow be.
+      await update((current) => {
+        if (!signsIn) return { ...current, tokens };
+        const { codeVerifier: _verifier, state: _state, ...rest } = current;
+        return { ...rest, tokens };
+      });
     },
     async redirectToAuthorization(url) {
       authorizationUrl = url;
@@ -140,28 +178,29 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       await options.onAuthorizationUrl?.(url);
     },
     async saveCodeVerifier(codeVerifier) {
-      await update((current) => ({ ...current, codeVerifier }));
+      await keep('codeVerifier', codeVerifier);
     },
     async codeVerifier() {
-      const verifier = (await load()).codeVerifier;
+      const verifier = flow.codeVerifier ?? (await load()).codeVerifier;
       if (!verifier)
         throw new Error('No sign-in is under way for this MCP server (no PKCE code verifier is stored).');
       return verifier;
     },
     async saveDiscoveryState(discovery: OAuthDiscoveryState) {
-      await update((current) => ({ ...current, discovery }));
+      await keep('discovery', discovery);
     },
     async discoveryState() {
-      return (await load()).discovery;
+      return flow.discovery ?? (await load()).discovery;
     },
     async invalidateCredentials(scope) {
+      const mine = cached;
+      const keys = invalidated[scope];
+      for (const key of keys) if (key !== 'tokens') delete flow[key];
       await update((current) => {
-        if (scope === 'all') return {};
         const next = { ...current };
-        if (scope === 'client') delete next.clientInformation;
-        if (scope === 'tokens') delete next.tokens;
-        if (scope === 'verifier') delete next.codeVerifier;
-        if (scope === 'discovery') delete next.discovery;
+        // What someone else stored since this provider read it (a new sign-in) stays.
+        for (const key of keys)
+          if (JSON.stringify(next[key]) === JSON.stringify(mine?.[key])) delete next[key];
         return next;
       });
     },

@@ -1,5 +1,5 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import writeFileAtomic from 'write-file-atomic';
@@ -23,11 +23,22 @@ export interface McpOAuthStore {
   read(): Promise<McpOAuthState>;
   /** Replaces the whole state, atomically. */
   write(state: McpOAuthState): Promise<void>;
+  /**
+   * Reads, changes and writes the state with no other `update` of the same store in between
+   * (two providers of one server, a sign-in and a connection, each save their own fields).
+   * Optional: without it the provider reads, then writes.
+   */
+  update?(change: (state: McpOAuthState) => McpOAuthState): Promise<void>;
 }
+
+// Updates of each file under way in this process, so that two stores of one file never
+// interleave a read and a write.
+const fileUpdates = new Map<string, Promise<unknown>>();
 
 /**
  * A store in one JSON file, written atomically (a temporary file renamed over it) with mode
- * 0600, its folder created with mode 0700. A missing file is an empty state.
+ * 0600, its folder created with mode 0700. A missing file is an empty state. The updates of one
+ * file in this process run one at a time, whichever store of it makes them.
  *
  * @example
  * ```ts
@@ -35,7 +46,8 @@ export interface McpOAuthStore {
  * ```
  */
 export function createFileOAuthStore(file: string): McpOAuthStore {
-  return {
+  const key = resolve(file);
+  const store: McpOAuthStore = {
     async read() {
       let text: string;
       try {
@@ -56,7 +68,19 @@ export function createFileOAuthStore(file: string): McpOAuthStore {
       await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     },
+    update(change) {
+      const next = (fileUpdates.get(key) ?? Promise.resolve()).then(async () =>
+        store.write(change(await store.read())),
+      );
+      const settled = next.catch(() => {});
+      fileUpdates.set(key, settled);
+      void settled.then(() => {
+        if (fileUpdates.get(key) === settled) fileUpdates.delete(key);
+      });
+      return next;
+    },
   };
+  return store;
 }
 
 /** A store in memory, for tests and one-off runs. */
@@ -66,6 +90,9 @@ export function createMemoryOAuthStore(initial: McpOAuthState = {}): McpOAuthSto
     read: async () => structuredClone(state),
     write: async (next) => {
       state = structuredClone(next);
+    },
+    update: async (change) => {
+      state = structuredClone(change(structuredClone(state)));
     },
   };
 }

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from '@macstats/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectMcp, createFileOAuthStore, type McpOAuthStore, signInMcpServer } from '../src/index.js';
+import {
+  connectMcp,
+  createFileOAuthStore,
+  McpConnection,
+  type McpOAuthState,
+  type McpOAuthStore,
+  signInMcpServer,
+} from '../src/index.js';
 
 // Plays the user's browser: opens the authorization URL and follows its redirect to the loopback.
 async function browse(url: URL): Promise<void> {
@@ -100,5 +107,33 @@ describe('the MCP authorization flow', () => {
     await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
     expect(server.record.registrations).toBe(2);
     expect(server.record.grants).toEqual(['authorization_code', 'authorization_code']);
+  });
+
+  it('keeps a sign-in whole while the connection keeps trying the server', async () => {
+    // What the dashboard does: the server set retries a server that asked for sign-in in the
+    // background while the user signs in through another provider on the same file.
+    const connection = new McpConnection({ url: server.url }, { name: 'remote', oauth: oauth() });
+    try {
+      await expect(connection.connect()).rejects.toThrow('needs sign-in');
+      const during: McpOAuthState[] = [];
+      const result = await signInMcpServer(
+        { url: server.url },
+        {
+          store: createFileOAuthStore(file),
+          onAuthorizationUrl: async (url) => {
+            const before = await store.read();
+            await expect(connection.connect(undefined, { now: true })).rejects.toThrow('needs sign-in');
+            during.push(before, await store.read());
+            await browse(url);
+          },
+        },
+      );
+      expect(result.status).toBe('signed-in');
+      expect(during[1]).toEqual(during[0]);
+      await connection.connect(undefined, { now: true });
+      expect(connection.tools.map((tool) => tool.name)).toEqual(['echo']);
+    } finally {
+      await connection.close();
+    }
   });
 });

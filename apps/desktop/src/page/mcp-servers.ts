@@ -44,6 +44,7 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
           h('strong', {}, server.name),
           ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${server.tools.length} tools offered`,
           server.canSignIn && server.status !== 'connected' ? signInButton(server) : null,
+          server.signInProblem ? h('p', { class: 'mcp-sign-in-problem' }, server.signInProblem) : null,
           server.withheld.length === 0
             ? null
             : h(

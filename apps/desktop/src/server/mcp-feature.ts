@@ -23,6 +23,7 @@ export function createMcpFeature(
   logger: Logger,
 ): DashboardFeature {
   const pending = new Map<string, AbortController>();
+  const problems = new Map<string, string>();
   const viewOf = (set: McpServerSet): McpServerView[] =>
     [...set.connections.values()].map((connection) => ({
       name: connection.name,
@@ -32,6 +33,7 @@ export function createMcpFeature(
       withheld: [...connection.withheld],
       canSignIn: signIn?.remote.includes(connection.name) === true,
       signingIn: pending.has(connection.name),
+      ...(problems.has(connection.name) ? { signInProblem: problems.get(connection.name) } : {}),
     }));
 
   /** Starts a sign-in; resolves with the URL to open, or with how it ended when it needs none. */
@@ -39,6 +41,7 @@ export function createMcpFeature(
     pending.get(name)?.abort();
     const controller = new AbortController();
     pending.set(name, controller);
+    problems.delete(name);
     const timer = setTimeout(() => controller.abort(), SIGN_IN_WAIT_MS);
     timer.unref();
     return new Promise((resolve, reject) => {
@@ -51,12 +54,16 @@ export function createMcpFeature(
           resolve(outcome);
           if (outcome.status === 'signed-in')
             await mcp?.connections.get(name)?.connect(undefined, { now: true });
-          if (outcome.status === 'failed')
+          if (outcome.status === 'failed') {
+            problems.set(name, `The sign-in failed: ${outcome.reason}`);
             logger.warn({ server: name, reason: outcome.reason }, 'MCP sign-in failed');
+          }
         }, reject)
-        .catch((error: unknown) =>
-          logger.warn({ err: error, server: name }, 'MCP server not reached after sign-in'),
-        )
+        .catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          problems.set(name, `Signed in, but the server was not reached: ${reason}`);
+          logger.warn({ server: name, reason }, 'MCP server not reached after sign-in');
+        })
         .finally(() => {
           clearTimeout(timer);
           if (pending.get(name) === controller) pending.delete(name);

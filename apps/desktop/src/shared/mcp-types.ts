@@ -12,4 +12,6 @@ export interface McpServerView {
   canSignIn: boolean;
   /** A sign-in started from the page waits for the browser. */
   signingIn: boolean;
+  /** How the last sign-in from the page ended, when it did not end with the server reached. */
+  signInProblem?: string;
 }
