@@ -47,6 +47,8 @@ export function undocumented(owner: ErrorOwner): string[] {
 
 // A comparison with a code: `code === 'X'`, `code !== 'X'`, `case 'X':`.
 const MATCHED = /(?:code\s*[!=]==\s*|case\s+)'([A-Z][A-Z0-9_]+)'/g;
+// `code.startsWith('OLLAMA_')`, `code.endsWith('_UNSUPPORTED')`: a family of codes by spelling.
+const MATCHED_PART = /\.(startsWith|endsWith)\(\s*'([A-Z][A-Z0-9_]*)'\s*\)/g;
 
 /** Places where a package's source compares an error code another package throws. */
 export function matchedElsewhere(root: string, owners: ErrorOwner[]): string[] {
@@ -62,6 +64,17 @@ export function matchedElsewhere(root: string, owners: ErrorOwner[]): string[] {
         const owning = ownerOf.get(code);
         if (owning && !owning.has(folder))
           found.push(`${relative(root, file)} matches ${code} (thrown in ${[...owning].join(', ')})`);
+      }
+      for (const match of readFileSync(file, 'utf8').matchAll(MATCHED_PART)) {
+        const [, how, part] = match as unknown as [string, string, string];
+        const elsewhere = [...ownerOf].filter(
+          ([code, owning]) =>
+            (how === 'startsWith' ? code.startsWith(part) : code.endsWith(part)) && !owning.has(folder),
+        );
+        if (elsewhere.length > 0)
+          found.push(
+            `${relative(root, file)} matches ${how} ${part} (${elsewhere.map(([code]) => code).join(', ')})`,
+          );
       }
     }
   }

@@ -33,8 +33,10 @@ describe('Ollama failures give one clear sentence', () => {
       tools: [recordingTool('FETCH_URL')],
       memory: false,
     });
-    const answer = await agent.answer('Hello');
-    expect(answer.error?.code).toBe('OLLAMA_UNREACHABLE');
+    const events: AgentEvent[] = [];
+    const answer = await agent.answer('Hello', { onEvent: (event) => events.push(event) });
+    expect(answer.error).toMatchObject({ code: 'OLLAMA_UNREACHABLE', fromModel: true });
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ fromModel: true });
     expect(answer.text).toBe(`Ollama is not reachable at ${url}: start it with \`ollama serve\`.`);
   });
 
@@ -68,7 +70,12 @@ describe('Ollama failures give one clear sentence', () => {
     );
     expect(answer.error?.code).toBe('OLLAMA_BAD_RESPONSE');
     expect(answer.text).toMatch(/^Ollama's reply was cut off or malformed .*`ollama serve`/);
-    expect(events.at(-1)).toEqual({ type: 'error', code: 'OLLAMA_BAD_RESPONSE', message: answer.text });
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      code: 'OLLAMA_BAD_RESPONSE',
+      message: answer.text,
+      fromModel: true,
+    });
   });
 
   it('explains a body cut short when not streaming', async () => {

@@ -128,10 +128,20 @@ describe('the model port', () => {
     expect(answer.error).toEqual({
       code: 'LOCAL_DOWN',
       message: 'The local server is down: start it and try again.',
+      fromModel: true,
     });
     expect(answer.text).toBe('The local server is down: start it and try again.');
     expect(answer.llmCalls).toBe(1);
     expect(answer.steps).toEqual([]);
+  });
+
+  it('marks a failure the model did not put in words as the agent’s own, not the model’s', async () => {
+    const answer = await createAgent({
+      model: scriptedModel([new Error('boom')]),
+      tools: [],
+      memory: false,
+    }).answer('Hi');
+    expect(answer.error).toEqual({ code: 'AGENT_ERROR', message: expect.stringContaining('boom') });
   });
 
   it('falls back to the text protocol when the model refuses native tools', async () => {

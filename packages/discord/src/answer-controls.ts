@@ -63,7 +63,7 @@ export function replyForAnswer(
   if (answer.error !== undefined) {
     const { code, message } = answer.error;
     options.logger.warn({ ...options.where, code, error: message }, 'answer failed');
-    if (isModelFailure(code)) modelFailed = true;
+    if (answer.error.fromModel) modelFailed = true;
     reply = text === '' ? options.errorMessage : text;
   }
   if (modelFailed) return withHint(reply, DISCORD_BOT_DEFAULTS.unreachableHint);

@@ -6,7 +6,6 @@ import { answerControls, replyForAnswer, replyForThrow } from './answer-controls
 import type { AnswerContext } from './answer-turn.js';
 import { channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
-import { isModelFailure } from './failure-reply.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { splitMessage } from './split-message.js';
 import { StatusMessage } from './status-message.js';
@@ -74,7 +73,7 @@ export async function answerInteraction(
       conversationId,
       signal: controls.signal,
       onEvent: (event: AgentEvent) => {
-        if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
+        if (event.type === 'error' && event.fromModel) modelFailed = true;
         const line = statusForEvent(event);
         if (line) status.update(line);
       },

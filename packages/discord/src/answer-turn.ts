@@ -5,7 +5,6 @@ import { answerControls, replyForAnswer, replyForThrow } from './answer-controls
 import type { ApprovalPrompts } from './approval-prompts.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
-import { isModelFailure } from './failure-reply.js';
 import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
@@ -111,7 +110,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const started = context.timers.now();
   const onEvent = (event: AgentEvent) => {
     try {
-      if (event.type === 'error' && isModelFailure(event.code)) modelFailed = true;
+      if (event.type === 'error' && event.fromModel) modelFailed = true;
       const line = statusForEvent(event);
       if (line) status.update(line);
       else {

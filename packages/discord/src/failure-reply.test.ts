@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { isModelFailure, withHint } from './failure-reply.js';
 
 describe('isModelFailure', () => {
-  it('recognises an OLLAMA_ code', () => {
-    expect(isModelFailure('OLLAMA_UNREACHABLE')).toBe(true);
-    expect(isModelFailure(new MacstatsError('OLLAMA_TIMEOUT', 'slow'))).toBe(true);
+  it('recognises an error that says its server was not reachable, whatever its code', () => {
+    expect(isModelFailure(new MacstatsError('OLLAMA_UNREACHABLE', 'down', { unreachable: true }))).toBe(true);
+    expect(isModelFailure(new MacstatsError('OPENAI_UNREACHABLE', 'down', { unreachable: true }))).toBe(true);
+    expect(isModelFailure(new Error('wrapped', { cause: new MacstatsError('X', 'y', { unreachable: true }) }))).toBe(
+      true,
+    );
   });
 
   it('recognises a refused connection deep in the cause chain', () => {
@@ -17,14 +20,12 @@ describe('isModelFailure', () => {
     ).toBe(true);
   });
 
-  it('recognises an HTTP error of the Ollama client', () => {
-    expect(isModelFailure(Object.assign(new Error('model "x" not found'), { status_code: 404 }))).toBe(true);
-  });
-
   it('does not blame the model for other failures', () => {
     expect(isModelFailure(new TypeError('Cannot read properties of undefined'))).toBe(false);
     expect(isModelFailure(new MacstatsError('FETCH_BLOCKED', 'private address'))).toBe(false);
     expect(isModelFailure(undefined)).toBe(false);
+    // A spelling is not a fact: only the `unreachable` field says the server was not reached.
+    expect(isModelFailure('OLLAMA_UNREACHABLE')).toBe(false);
   });
 });
 

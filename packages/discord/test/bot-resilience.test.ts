@@ -111,11 +111,15 @@ describe('createDiscordBot under failure', () => {
     expect(failure).toMatchObject({ level: 'warn', details: { code: 'AGENT_ERROR' } });
   });
 
-  it('adds the hint from the answer’s error code alone, without any error event', async () => {
+  it('adds the hint from the answer’s error alone (fromModel), without any error event', async () => {
     const agent: Pick<Agent, 'answer'> = {
       answer: async () =>
         answerOf('Ollama at http://127.0.0.1:9 is not reachable.', {
-          error: { code: 'OLLAMA_UNREACHABLE', message: 'Ollama at http://127.0.0.1:9 is not reachable.' },
+          error: {
+            code: 'OLLAMA_UNREACHABLE',
+            message: 'Ollama at http://127.0.0.1:9 is not reachable.',
+            fromModel: true,
+          },
         }),
     };
     const h = await start({ agent });

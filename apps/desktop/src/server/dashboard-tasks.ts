@@ -34,7 +34,8 @@ export function createDashboardTaskRunner(options: {
       const stepAgent: Pick<Agent, 'answer'> = {
         async answer(question, answerOptions) {
           const current = await options.agent();
-          if ('unavailable' in current) throw new MacstatsError('OLLAMA_UNAVAILABLE', current.unavailable);
+          if ('unavailable' in current)
+            throw new MacstatsError('MODEL_UNAVAILABLE', current.unavailable, { unreachable: true });
           const directory = createAgentDirectory({
             agent: current as Agent,
             tools: offered,

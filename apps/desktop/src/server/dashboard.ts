@@ -323,7 +323,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
           agent: {
             async answer(question, answerOptions) {
               const agent = await ollama.agent();
-              if ('unavailable' in agent) throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+              if ('unavailable' in agent)
+                throw new MacstatsError('MODEL_UNAVAILABLE', agent.unavailable, { unreachable: true });
               // A schedule's own model must be installed; the sentence names the ones that are.
               const wanted = answerOptions?.model;
               const installed = ollama.status().models;
@@ -339,7 +340,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
                   async answer(question, answerOptions) {
                     const agent = await ollama.agent();
                     if ('unavailable' in agent)
-                      throw new MacstatsError('OLLAMA_UNAVAILABLE', agent.unavailable);
+                      throw new MacstatsError('MODEL_UNAVAILABLE', agent.unavailable, { unreachable: true });
                     const profile = agents.scheduled(agent as Agent, id);
                     if (!profile) throw new MacstatsError('AGENT_NOT_FOUND', `There is no agent "${id}".`);
                     return profile.answer(question, answerOptions);

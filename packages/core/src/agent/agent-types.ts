@@ -74,7 +74,13 @@ export type AgentEvent =
       contextLength: number;
     }
   | { type: 'step'; step: AgentStep }
-  | { type: 'error'; code: string; message: string };
+  | {
+      type: 'error';
+      code: string;
+      message: string;
+      /** The model failed (see {@link AgentAnswer.error}'s `fromModel`). */
+      fromModel?: boolean;
+    };
 
 /** Conversation memory settings; `false` turns memory off. */
 export interface MemoryOptions {
@@ -288,6 +294,11 @@ export interface AgentAnswer {
     message: string;
     /** When the same question may be asked again (a spent daily token budget: its reset). */
     retryAt?: string;
+    /**
+     * True when the model failed (its server not reachable, the model missing, an HTTP error, a
+     * timeout: the model port described it): a front end may add how to set the model up.
+     */
+    fromModel?: boolean;
   };
 }
 

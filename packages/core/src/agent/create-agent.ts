@@ -213,8 +213,9 @@ export function createAgent(options: AgentOptions): Agent {
       `Something went wrong inside the agent (${error instanceof Error ? error.message : String(error)}); the details are in the log.`;
     const code = known ? (error as MacstatsError).code : 'AGENT_ERROR';
     logger[known ? 'warn' : 'error']({ err: error, code, model: forModel }, 'answer failed');
-    emit?.({ type: 'error', code, message: text });
-    return { ...sofar, text, error: { code, message: text } };
+    const fromModel = known ? { fromModel: true } : {};
+    emit?.({ type: 'error', code, message: text, ...fromModel });
+    return { ...sofar, text, error: { code, message: text, ...fromModel } };
   }
 
   return {
