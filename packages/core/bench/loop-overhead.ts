@@ -7,11 +7,12 @@ import { Ollama } from 'ollama';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
+import { lightFetch } from '../src/ollama/light-fetch.js';
 import { benchFetchTool, benchReply, median, PAGE_TEXT } from './bench-tools.js';
 
 const MODEL = 'llama3.2:3b';
 const QUESTION = 'What does https://example.com say?';
-type Contender = 'floor' | 'agent' | 'peer';
+type Contender = 'floor' | 'transport' | 'agent' | 'peer';
 
 /** Per-turn wall time and client CPU time of the floor, our agent and the peer loop. */
 export interface LoopOverhead {
@@ -46,16 +47,19 @@ async function recordAgentRequests() {
 }
 
 /**
- * The same two-call turn (a native tool call, then the answer) three ways against one fake
+ * The same two-call turn (a native tool call, then the answer) four ways against one fake
  * Ollama running in another process: the two bare `ollama.chat` calls the agent makes (its own
- * requests, replayed), `agent.answer`, and the Vercel AI SDK 5 `generateText` loop with an
- * Ollama provider. Turns alternate one by one, so load on the machine hits all three alike.
+ * requests, replayed) over Node's `fetch`, the same over the agent's transport (`lightFetch`),
+ * `agent.answer`, and the Vercel AI SDK 5 `generateText` loop with an Ollama provider. Turns
+ * alternate one by one, so load on the machine hits all four alike.
  */
 export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
   const replay = await recordAgentRequests();
   const fake = await startFakeProcess();
   try {
     const client = new Ollama({ host: fake.url });
+    // The same bare calls over the agent's own transport: what the loop itself adds, apart.
+    const light = new Ollama({ host: fake.url, fetch: lightFetch as typeof fetch });
     const agent = createAgent({
       ollama: { host: fake.url, model: MODEL },
       tools: [benchFetchTool],
@@ -66,6 +70,10 @@ export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
       floor: async () => {
         for (const request of replay)
           await client.chat(request as Parameters<Ollama['chat']>[0] & { stream: false });
+      },
+      transport: async () => {
+        for (const request of replay)
+          await light.chat(request as Parameters<Ollama['chat']>[0] & { stream: false });
       },
       agent: () => agent.answer(QUESTION),
       peer: async () => {
@@ -87,8 +95,8 @@ export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
     };
     const names = Object.keys(runs) as Contender[];
     for (const name of names) for (let turn = 0; turn < 30; turn++) await runs[name]();
-    const wall: Record<Contender, number[]> = { floor: [], agent: [], peer: [] };
-    const cpu: Record<Contender, number> = { floor: 0, agent: 0, peer: 0 };
+    const wall: Record<Contender, number[]> = { floor: [], transport: [], agent: [], peer: [] };
+    const cpu: Record<Contender, number> = { floor: 0, transport: 0, agent: 0, peer: 0 };
     for (let turn = 0; turn < turns; turn++) {
       for (const name of turn % 2 ? [...names].reverse() : names) {
         const cpuBefore = process.cpuUsage();
@@ -100,8 +108,18 @@ export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
       }
     }
     return {
-      wallMs: { floor: median(wall.floor), agent: median(wall.agent), peer: median(wall.peer) },
-      cpuMs: { floor: cpu.floor / turns, agent: cpu.agent / turns, peer: cpu.peer / turns },
+      wallMs: {
+        floor: median(wall.floor),
+        transport: median(wall.transport),
+        agent: median(wall.agent),
+        peer: median(wall.peer),
+      },
+      cpuMs: {
+        floor: cpu.floor / turns,
+        transport: cpu.transport / turns,
+        agent: cpu.agent / turns,
+        peer: cpu.peer / turns,
+      },
     };
   } finally {
     fake.stop();

@@ -1,6 +1,7 @@
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { MacstatsError } from '../errors.js';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
+import { lightFetch } from './light-fetch.js';
 import { toOllamaError } from './ollama-errors.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
@@ -44,8 +45,9 @@ export interface ChatResult {
 /**
  * An `ollama` client whose requests carry the signal set last. ollama-js's non-streaming calls
  * take no signal, and its `abort()` reaches only streams already answering, so the signal goes in
- * through the `fetch` it is given (merged with the client's own stream signal). One session
- * serves one answer, whose requests run one at a time.
+ * through the `fetch` it is given (merged with the client's own stream signal); that `fetch` is
+ * {@link lightFetch}, undici's `request` without WHATWG streams. One session serves one answer,
+ * whose requests run one at a time.
  */
 export interface OllamaSession {
   client: Ollama;
@@ -60,7 +62,7 @@ export function createOllamaSession(host: string): OllamaSession {
     fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       const own = init?.signal ?? undefined;
       const signal = own && current ? either(own, current) : (own ?? current);
-      return fetch(input, signal ? { ...init, signal } : init);
+      return lightFetch(input, signal ? { ...init, signal } : init);
     },
   });
   return {
