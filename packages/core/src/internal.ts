@@ -4,6 +4,7 @@
  * import from `@macstats/core`.
  */
 export { estimateTokens } from './agent/context-budget.js';
+export { failedAnswer } from './agent/failed-answer.js';
 export { estimateFixedPromptTokens } from './agent/prompt-size.js';
 export { nextUtcMidnight, utcDay } from './budget/daily-token-budget.js';
 export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';

@@ -1,4 +1,5 @@
-import type { Agent, AgentAnswer, AnswerOptions, Tool } from '@macstats/core';
+import type { Agent, AnswerOptions, Tool } from '@macstats/core';
+import { failedAnswer } from '@macstats/core/internal';
 import { createAgentTool } from './agent-tool.js';
 import { SKILLS_DEFAULTS } from './defaults.js';
 import type { AgentProfile } from './load-agents.js';
@@ -38,18 +39,6 @@ export interface AgentDirectory {
   get(id: string): Agent | undefined;
   /** The tools an answer of the default agent is offered (the app's, SKILL, AGENT). */
   tools(): Tool[];
-}
-
-/** An answer that failed before any request, with the sentence the user reads. */
-function failedAnswer(code: string, message: string): AgentAnswer {
-  return {
-    text: message,
-    toolCalls: [],
-    llmCalls: 0,
-    steps: [],
-    usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
-    error: { code, message },
-  };
 }
 
 /**
@@ -122,7 +111,7 @@ export function createAgentDirectory(options: AgentDirectoryOptions): AgentDirec
         const chosen = options.modelFor ? await options.modelFor(profile) : modelOf(profile);
         if ('problem' in chosen) {
           answerOptions.onEvent?.({ type: 'error', code: 'AGENT_MODEL_MISSING', message: chosen.problem });
-          return failedAnswer('AGENT_MODEL_MISSING', chosen.problem);
+          return failedAnswer({ code: 'AGENT_MODEL_MISSING', message: chosen.problem });
         }
         const caps = [profile.maxToolIterations, answerOptions.maxToolIterations].filter(
           (cap): cap is number => cap !== undefined,

@@ -1,4 +1,5 @@
 import type { Agent, AgentAnswer, AnswerOptions } from '../agent/agent-types.js';
+import { failedAnswer } from '../agent/failed-answer.js';
 import { formatDuration } from '../util/format-duration.js';
 import type { TokenLedger } from './token-ledger.js';
 
@@ -72,14 +73,7 @@ export function nextUtcMidnight(date: Date): Date {
 }
 
 function refusal(message: string, retryAt: string): AgentAnswer {
-  return {
-    text: message,
-    toolCalls: [],
-    llmCalls: 0,
-    steps: [],
-    usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
-    error: { code: TOKEN_BUDGET_SPENT, message, retryAt },
-  };
+  return failedAnswer({ code: TOKEN_BUDGET_SPENT, message, retryAt });
 }
 
 /**
