@@ -6,9 +6,9 @@ describe('isModelFailure', () => {
   it('recognises an error that says its server was not reachable, whatever its code', () => {
     expect(isModelFailure(new MacstatsError('OLLAMA_UNREACHABLE', 'down', { unreachable: true }))).toBe(true);
     expect(isModelFailure(new MacstatsError('OPENAI_UNREACHABLE', 'down', { unreachable: true }))).toBe(true);
-    expect(isModelFailure(new Error('wrapped', { cause: new MacstatsError('X', 'y', { unreachable: true }) }))).toBe(
-      true,
-    );
+    expect(
+      isModelFailure(new Error('wrapped', { cause: new MacstatsError('X', 'y', { unreachable: true }) })),
+    ).toBe(true);
   });
 
   it('recognises a refused connection deep in the cause chain', () => {

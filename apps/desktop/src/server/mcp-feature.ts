@@ -33,7 +33,7 @@ export function createMcpFeature(
       withheld: [...connection.withheld],
       canSignIn: signIn?.remote.includes(connection.name) === true,
       signingIn: pending.has(connection.name),
-      ...(problems.has(connection.name) ? { signInProblem: problems.get(connection.name) } : {}),
+      ...(problems.has(connection.name) ? { signInProblem: problems.get(connection.name) as string } : {}),
     }));
 
   /** Starts a sign-in; resolves with the URL to open, or with how it ended when it needs none. */
