@@ -5,6 +5,7 @@ export { buildNewTask, checkTaskId, invalidTask, type NewTask, TASK_ID_PATTERN }
 export { createOwnerAsks, type OwnerAsks, ownerUser, type TaskAskOwner } from './owner-asks.js';
 export { createRunnerLock, type RunnerLock } from './runner-lock.js';
 export { CUT_CALL_SENTENCE } from './step-recorder.js';
+export { type TaskStepView, taskStepViews } from './step-view.js';
 export { cancelTask, resumeTask, type TaskActionOutcome } from './task-actions.js';
 export {
   type ApprovalDecision,

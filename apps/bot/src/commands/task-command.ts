@@ -12,6 +12,7 @@ import {
   type Task,
   type TaskNotify,
   type TaskStore,
+  taskStepViews,
 } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -82,17 +83,7 @@ function shown(task: Task) {
     notes: task.notes,
     budget: task.budget,
     ...(task.approvals?.length ? { approvals: task.approvals } : {}),
-    steps: task.steps.map((step) => ({
-      number: step.number,
-      finished: step.endedAt !== undefined,
-      toolCalls: step.calls.map((call) => ({
-        tool: call.tool,
-        argument: call.argument,
-        status: call.status,
-        ...(call.result ? { result: call.result.text } : {}),
-      })),
-      ...(step.reply ? { reply: step.reply } : {}),
-    })),
+    steps: taskStepViews(task),
   };
 }
 

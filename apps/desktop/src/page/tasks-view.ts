@@ -38,7 +38,7 @@ interface TaskCallView {
 interface TaskDetail extends Omit<TaskSummary, 'steps'> {
   instructions: string;
   notes: string[];
-  steps: { number: number; finished: boolean; calls: TaskCallView[]; reply?: string }[];
+  steps: { number: number; finished: boolean; toolCalls: TaskCallView[]; reply?: string }[];
 }
 
 const ENDED = new Set(['done', 'failed', 'cancelled']);
@@ -167,7 +167,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
             h(
               'ul',
               { class: 'task-calls' },
-              ...step.calls.map((call) =>
+              ...step.toolCalls.map((call) =>
                 h(
                   'li',
                   { class: 'task-call-line', 'data-status': call.status },

@@ -10,6 +10,7 @@ import {
   type Task,
   type TaskActionOutcome,
   type TaskStore,
+  taskStepViews,
 } from '@macstats/tasks';
 import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
@@ -50,17 +51,8 @@ function detail(task: Task) {
     ...summary(task),
     instructions: task.instructions,
     notes: task.notes,
-    steps: task.steps.map((step) => ({
-      number: step.number,
-      finished: step.endedAt !== undefined,
-      calls: step.calls.map((call) => ({
-        tool: call.tool,
-        argument: call.argument,
-        status: call.status,
-        ...(call.result ? { result: call.result.text.slice(0, 2_000) } : {}),
-      })),
-      ...(step.reply ? { reply: step.reply } : {}),
-    })),
+    // The page shows the start of each result; `macstats task show` prints them whole.
+    steps: taskStepViews(task, 2_000),
   };
 }
 
