@@ -43,7 +43,11 @@ async function dashboardOnDatabase(leaseMs = 60_000) {
     home,
     ollama: { host: fake.url },
     collector,
-    shared: { scheduler: database.schedulerStores({ leaseMs }), memoryStore: database.memoryStore() },
+    shared: {
+      scheduler: database.schedulerStores({ leaseMs }),
+      memoryStore: database.memoryStore(),
+      tasks: database.taskStore(),
+    },
   });
   dashboards.push(dashboard);
   return { home, dashboard, api: createApiClient(dashboard.port, dashboard.token) };
@@ -134,6 +138,18 @@ describe('the dashboard with DATABASE_URL', () => {
     });
     expect((await first.api('DELETE', '/api/conversations/shared-chat')).status).toBe(200);
     expect(await memory.load('shared-chat')).toBeUndefined();
+  });
+
+  it("lists another host's task from the database and runs its step there, with no tasks folder", async () => {
+    const tasks = reader.taskStore();
+    const { id } = await tasks.add({ instructions: 'Check the disks once.', budget: { steps: 1 } });
+    const step = await until(async () => (await tasks.get(id))?.steps.find((one) => one.endedAt));
+    expect(step.reply).toBe('All disks are fine.');
+    const listed = await first.api('GET', '/api/tasks');
+    expect(listed.json.tasks.map((task: { id: string }) => task.id)).toContain(id);
+    const shown = await first.api('GET', `/api/tasks/${id}`);
+    expect(shown.json.steps[0]).toMatchObject({ number: 1, finished: true, toolCalls: [] });
+    expect(existsSync(join(first.home, 'tasks'))).toBe(false);
   });
 
   it('lets a second dashboard follow, and lead once the first has stopped', async () => {

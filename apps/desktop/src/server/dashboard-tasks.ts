@@ -8,7 +8,8 @@ import type { AgentSource } from './chat-feature.js';
 /**
  * The dashboard's task runner over `$MACSTATS_HOME/tasks`: it runs steps only while no other
  * runner of the home (`macstats start`) holds the runner lock, and takes over when that one
- * stops. A step's agent is the dashboard's current one (Settings' host and model), offered what
+ * stops. Over the database's tasks (a store without a folder) each task's lease keeps its steps
+ * to one host instead, and `onChange` hears of every change this runner makes. A step's agent is the dashboard's current one (Settings' host and model), offered what
  * the catalog gives a task's step (the runner adds TASK).
  */
 export function createDashboardTaskRunner(options: {
@@ -20,13 +21,15 @@ export function createDashboardTaskRunner(options: {
   found: SkillsAndAgents;
   router: RoleRouter;
   logger: Logger;
+  onChange?: () => void;
 }): TaskRunner {
   const { found } = options;
   const known = (id: string) => id === 'default' || found.agents.some((profile) => profile.id === id);
   return createTaskRunner({
     store: options.store,
     tools: offeredTo('task', options.tools),
-    lockFile: join(options.home, 'tasks', '.runner.lock'),
+    ...(options.store.dir ? { lockFile: join(options.home, 'tasks', '.runner.lock') } : {}),
+    ...(options.onChange ? { onEvent: options.onChange } : {}),
     logger: options.logger,
     agentFor: (id, offered) => {
       if (!known(id)) return undefined;

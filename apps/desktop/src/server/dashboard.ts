@@ -43,7 +43,7 @@ import {
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
-import { createTaskStore, type TaskRunner } from '@macstats/tasks';
+import { createTaskStore, type TaskRunner, type TaskStore } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
@@ -76,6 +76,11 @@ export interface DashboardSharedState {
   };
   /** Conversation memory: a chat continues with the same memory as on the other hosts. */
   memoryStore: MemoryStore;
+  /**
+   * Durable tasks (`database.taskStore()`): the Tasks view, the chat's TASK and the runner use
+   * the database's, each step run by the host holding the task's lease. Default: the home's files.
+   */
+  tasks?: TaskStore;
 }
 
 /** Options of {@link startDashboard}. */
@@ -183,8 +188,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     logger,
     toolNames: () => toolNames,
   });
-  // $MACSTATS_HOME/tasks: the chat's TASK adds to it, the Tasks view reads it.
-  const taskStore = createTaskStore({ dir: join(home, 'tasks') });
+  // $MACSTATS_HOME/tasks, or the database's: the chat's TASK adds to it, the Tasks view reads it.
+  const taskStore = shared?.tasks ?? createTaskStore({ dir: join(home, 'tasks') });
   const tools = [
     ...(options.tools ?? []),
     // The dashboard's user owns the machine: only here may the global notes be written.
@@ -308,6 +313,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         taskRunner = createDashboardTaskRunner({
           store: taskStore,
           home,
+          // The database's tasks are no folder to watch: this runner's changes reach the pages.
+          ...(taskStore.dir ? {} : { onChange: () => core.hub.broadcast('tasks', { at: Date.now() }) }),
           tools,
           agent: () => ollama.agent(),
           found,
