@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMetricsCollector } from '@macstats/metrics';
@@ -34,7 +35,10 @@ afterAll(async () => {
 });
 
 /** Starts a dashboard with its own home on the shared database, as main.ts does with DATABASE_URL. */
-async function dashboardOnDatabase(leaseMs = 60_000) {
+async function dashboardOnDatabase(
+  leaseMs = 60_000,
+  more: { tasks?: boolean; scheduler?: boolean; tasksLookMs?: number } = {},
+) {
   const home = mkdtempSync(join(tmpdir(), 'macstats-shared-'));
   homes.push(home);
   const database = await connectPostgres({ url });
@@ -47,10 +51,31 @@ async function dashboardOnDatabase(leaseMs = 60_000) {
       scheduler: database.schedulerStores({ leaseMs }),
       memoryStore: database.memoryStore(),
       tasks: database.taskStore(),
+      ...(more.tasksLookMs ? { tasksLookMs: more.tasksLookMs } : {}),
     },
+    ...(more.tasks === false ? { tasks: false } : {}),
+    ...(more.scheduler === false ? { scheduler: false } : {}),
   });
   dashboards.push(dashboard);
   return { home, dashboard, api: createApiClient(dashboard.port, dashboard.token) };
+}
+
+/** The page's live stream of `dashboard`, read as it arrives. */
+async function openStream(dashboard: Dashboard) {
+  let received = '';
+  const request = httpGet({
+    host: '127.0.0.1',
+    port: dashboard.port,
+    path: '/api/stream',
+    headers: { cookie: `macstats_${dashboard.port}=${dashboard.token}`, 'sec-fetch-site': 'same-origin' },
+  });
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve).once('error', reject);
+  });
+  response.setEncoding('utf8').on('data', (chunk: string) => {
+    received += chunk;
+  });
+  return { text: () => received, close: () => request.destroy() };
 }
 
 async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
@@ -150,6 +175,24 @@ describe('the dashboard with DATABASE_URL', () => {
     const shown = await first.api('GET', `/api/tasks/${id}`);
     expect(shown.json.steps[0]).toMatchObject({ number: 1, finished: true, toolCalls: [] });
     expect(existsSync(join(first.home, 'tasks'))).toBe(false);
+  });
+
+  it("tells an open page when another host changed the database's tasks", async () => {
+    // Neither runs tasks nor competes for the scheduler's lead, which a later test watches.
+    const watching = await dashboardOnDatabase(60_000, { tasks: false, scheduler: false, tasksLookMs: 100 });
+    const stream = await openStream(watching.dashboard);
+    try {
+      await until(async () => (stream.text().includes('event: hello') ? true : undefined));
+      // The first dashboard's runner, another host here, runs it: every change is in the table.
+      const { id } = await reader
+        .taskStore()
+        .add({ instructions: 'Check the fans once.', budget: { steps: 1 } });
+      await until(async () => (stream.text().includes('event: tasks') ? true : undefined));
+      const listed = await watching.api('GET', '/api/tasks');
+      expect(listed.json.tasks.map((task: { id: string }) => task.id)).toContain(id);
+    } finally {
+      stream.close();
+    }
   });
 
   it('lets a second dashboard follow, and lead once the first has stopped', async () => {

@@ -81,6 +81,8 @@ export interface DashboardSharedState {
    * the database's, each step run by the host holding the task's lease. Default: the home's files.
    */
   tasks?: TaskStore;
+  /** How often the Tasks view reads the database's tasks for other hosts' changes; default 5 s. */
+  tasksLookMs?: number;
 }
 
 /** Options of {@link startDashboard}. */
@@ -307,7 +309,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createNotesFeature(notes),
         createMcpFeature(options.mcp, options.mcpSignIn, logger),
         createSkillsFeature({ found, routes: () => router.table(), home }),
-        createTasksFeature(core, { store: taskStore, logger }),
+        createTasksFeature(core, { store: taskStore, logger, lookMs: shared?.tasksLookMs }),
       ];
       if (options.tasks !== false)
         taskRunner = createDashboardTaskRunner({

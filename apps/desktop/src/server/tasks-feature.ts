@@ -66,11 +66,18 @@ function answered(outcome: TaskActionOutcome) {
  * for), `GET /api/tasks/<id>` (with its steps), and the owner's actions `POST
  * /api/tasks/<id>/cancel`, `/resume` and `/approve` (`{ "deny": true }` refuses). The folder is
  * watched, so each change (from this dashboard's runner or from `macstats start`) reaches every
- * open page as a `tasks` event within moments. All behind the dashboard's token, Host and Origin checks.
+ * open page as a `tasks` event within moments; the database's tasks are read every `lookMs`
+ * while a page is open, so another host's change arrives within that. All behind the
+ * dashboard's token, Host and Origin checks.
  */
 export function createTasksFeature(
   core: DashboardCore,
-  options: { store: TaskStore; logger: Logger },
+  options: {
+    store: TaskStore;
+    logger: Logger;
+    /** How often the database's tasks are read for changes other hosts made; default 5 s. */
+    lookMs?: number | undefined;
+  },
 ): DashboardFeature {
   const { store } = options;
   let watcher: FSWatcher | undefined;
@@ -84,7 +91,29 @@ export function createTasksFeature(
     }, 100);
   };
   const { dir } = store;
-  // A store without a folder (the database's) has nothing to watch: the page reads it when shown.
+  // A store without a folder (the database's) has nothing to watch: while a page is open it is
+  // read every few seconds, and a change (another host's runner, `macstats task` elsewhere) is told.
+  let looking: NodeJS.Timeout | undefined;
+  if (!dir) {
+    let seen: string | undefined;
+    let busy = false;
+    looking = setInterval(() => {
+      if (busy || core.hub.count === 0) return;
+      busy = true;
+      store
+        .list()
+        .then(({ tasks }) => {
+          const now = tasks.map((task) => `${task.id} ${task.updatedAt} ${task.state}`).join('\n');
+          if (seen !== undefined && now !== seen) changed();
+          seen = now;
+        })
+        .catch((error: unknown) => options.logger.warn({ err: error }, 'cannot read the tasks for changes'))
+        .finally(() => {
+          busy = false;
+        });
+    }, options.lookMs ?? 5_000);
+    looking.unref();
+  }
   if (dir)
     void mkdir(dir, { recursive: true })
       .then(() => {
@@ -145,6 +174,7 @@ export function createTasksFeature(
     ],
     close() {
       watcher?.close();
+      clearInterval(looking);
       if (timer) clearTimeout(timer);
     },
   };
