@@ -22,6 +22,25 @@ async function readAll(folder: string): Promise<{ names: string[]; text: string 
   return { names, text: texts.join('') };
 }
 
+/** Writes `lines` long lines through a logger whose files roll at 1 KiB, keeping `fileCount` old ones. */
+async function fillRollingLog(fileCount: number, lines: number) {
+  const folder = await logDir();
+  const { logger, close } = await createAppLogger({
+    logDir: folder,
+    scrub: (text) => text,
+    console: false,
+    fileSize: '1k',
+    fileCount,
+  });
+  for (let index = 0; index < lines; index += 1) {
+    logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
+    // The size is counted as writes complete: give them a turn now and then.
+    if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await close();
+  return { folder, ...(await readAll(folder)) };
+}
+
 describe('createAppLogger', () => {
   it('writes JSON lines to a file under the log folder', async () => {
     const folder = await logDir();
@@ -61,40 +80,13 @@ describe('createAppLogger', () => {
   });
 
   it('rolls the file past its size and keeps only the configured number of old files', async () => {
-    const folder = await logDir();
-    const { logger, close } = await createAppLogger({
-      logDir: folder,
-      scrub: (text) => text,
-      console: false,
-      fileSize: '1k',
-      fileCount: 2,
-    });
-    for (let index = 0; index < 200; index += 1) {
-      logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
-      // The size is counted as writes complete: give them a turn now and then.
-      if (index % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await close();
-    const { names } = await readAll(folder);
+    const { names } = await fillRollingLog(2, 200);
     expect(names.length).toBeGreaterThan(1);
     expect(names.length).toBeLessThanOrEqual(3);
   });
 
   it('names the rolled files macstats.N.log, each 0600, and keeps the newest ones', async () => {
-    const folder = await logDir();
-    const { logger, close } = await createAppLogger({
-      logDir: folder,
-      scrub: (text) => text,
-      console: false,
-      fileSize: '1k',
-      fileCount: 1,
-    });
-    for (let index = 0; index < 100; index += 1) {
-      logger.info({ index, padding: 'x'.repeat(100) }, 'a line long enough to fill the file');
-      if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    await close();
-    const { names, text } = await readAll(folder);
+    const { folder, names, text } = await fillRollingLog(1, 100);
     expect(names.every((name) => /^macstats\.\d+\.log$/.test(name))).toBe(true);
     const numbers = names.map((name) => Number(name.split('.')[1])).sort((a, b) => a - b);
     expect(numbers.length, names.join()).toBe(2);

@@ -1,30 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type CallLabels,
-  type ChatModel,
-  type ChatReply,
-  createAgent,
-  defineTool,
-  labelsOf,
-} from '../src/index.js';
-
-/** A model that writes the given replies as text, in order. */
-function textModel(replies: string[]): ChatModel {
-  return {
-    model: 'hand-written',
-    async chat() {
-      const reply: ChatReply = {
-        content: replies.shift() ?? 'Done.',
-        toolCalls: [],
-        usage: { promptTokens: 10, completionTokens: 5, durationMs: 2, tokensPerSecond: 100 },
-      };
-      return reply;
-    },
-    async capabilities() {
-      return { tools: false, vision: false, thinking: false, contextLength: null };
-    },
-  };
-}
+import { type CallLabels, createAgent, defineTool, labelsOf } from '../src/index.js';
+import { scriptedModel } from './helpers.js';
 
 interface Send {
   to: string;
@@ -59,7 +35,7 @@ function sendTool() {
 describe('defineTool', () => {
   it('parses a call once in an answer, and its labels and run read that same input', async () => {
     const { tool, seen } = sendTool();
-    const model = textModel(['SEND: https://example.com/inbox hello there', 'Sent.']);
+    const model = scriptedModel(['SEND: https://example.com/inbox hello there', 'Sent.']);
     const answer = await createAgent({ model, tools: [tool], memory: false }).answer('Send hello there.');
     expect(answer.toolCalls[0]?.result.text).toBe('sent to https://example.com/inbox');
     expect(seen.parses).toBe(1);
@@ -70,7 +46,7 @@ describe('defineTool', () => {
 
   it('answers a call that does not parse with its problem and runs nothing', async () => {
     const { tool, seen } = sendTool();
-    const model = textModel(['SEND: ftp://example.com/ hi', 'Sorry.']);
+    const model = scriptedModel(['SEND: ftp://example.com/ hi', 'Sorry.']);
     const answer = await createAgent({ model, tools: [tool], memory: false }).answer('Send hi.');
     expect(answer.toolCalls[0]).toMatchObject({
       skipped: 'invalid-arguments',

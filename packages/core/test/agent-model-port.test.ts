@@ -1,40 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ChatModel,
-  type ChatReply,
-  type ChatRequest,
-  createAgent,
-  MacstatsError,
-  type ModelCapabilities,
-  type ModelToolCall,
-} from '../src/index.js';
-import { recordingTool } from './helpers.js';
-
-/** A model written by hand: scripted replies, the requests it saw, no server anywhere. */
-function scriptedModel(
-  replies: Array<string | ModelToolCall[] | Error>,
-  capabilities: ModelCapabilities = { tools: false, vision: false, thinking: false, contextLength: null },
-): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    model: 'hand-written',
-    requests,
-    async chat(request) {
-      requests.push({ ...request, messages: [...request.messages] });
-      const next = replies.shift() ?? 'Done.';
-      if (next instanceof Error) throw next;
-      const reply: ChatReply = {
-        content: typeof next === 'string' ? next : '',
-        toolCalls: typeof next === 'string' ? [] : next,
-        usage: { promptTokens: 10, completionTokens: 5, durationMs: 2, tokensPerSecond: 100 },
-      };
-      return reply;
-    },
-    async capabilities() {
-      return capabilities;
-    },
-  };
-}
+import { createAgent, MacstatsError } from '../src/index.js';
+import { recordingTool, scriptedModel } from './helpers.js';
 
 describe('the model port', () => {
   it('answers a two-tool question with a hand-written model and no HTTP server', async () => {

@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatModel, type ChatReply, type ChatRequest, createAgent } from '../src/index.js';
-import { recordingTool } from './helpers.js';
-
-/** A model that writes the given replies as text, in order, and records what it was asked. */
-function textModel(replies: string[]): ChatModel & { requests: ChatRequest[] } {
-  const requests: ChatRequest[] = [];
-  return {
-    model: 'hand-written',
-    requests,
-    async chat(request) {
-      requests.push({ ...request, messages: [...request.messages] });
-      const reply: ChatReply = {
-        content: replies.shift() ?? 'Done.',
-        toolCalls: [],
-        usage: { promptTokens: 10, completionTokens: 5, durationMs: 2, tokensPerSecond: 100 },
-      };
-      return reply;
-    },
-    async capabilities() {
-      return { tools: false, vision: false, thinking: false, contextLength: null };
-    },
-  };
-}
+import { createAgent } from '../src/index.js';
+import { recordingTool, scriptedModel } from './helpers.js';
 
 const parameters = {
   type: 'object',
@@ -31,14 +10,14 @@ const parameters = {
 
 describe('text calls read with the tool’s schema in the loop', () => {
   it('hands the tool values typed by its schema from a Python call with a positional value', async () => {
-    const model = textModel(['[forecast("Oslo", days="3")]', 'Cold.']);
+    const model = scriptedModel(['[forecast("Oslo", days="3")]', 'Cold.']);
     const tool = { ...recordingTool('FORECAST', () => 'cold'), parameters };
     await createAgent({ model, tools: [tool], memory: false }).answer('Forecast for Oslo?');
     expect(tool.contexts[0]?.arguments).toEqual({ city: 'Oslo', days: 3 });
   });
 
   it('answers a call with a parameter the schema lacks with one sentence and runs nothing', async () => {
-    const model = textModel(['[forecast(city="Oslo", days=2, units="C")]', 'Sorry.']);
+    const model = scriptedModel(['[forecast(city="Oslo", days=2, units="C")]', 'Sorry.']);
     const tool = { ...recordingTool('FORECAST'), parameters };
     const answer = await createAgent({ model, tools: [tool], memory: false }).answer('Forecast?');
     expect(tool.calls).toEqual([]);
@@ -50,7 +29,7 @@ describe('text calls read with the tool’s schema in the loop', () => {
   });
 
   it('answers a call that leaves out a required parameter with one sentence and runs nothing', async () => {
-    const model = textModel([
+    const model = scriptedModel([
       '<tool_call>{"name": "FORECAST", "arguments": {"days": 2}}</tool_call>',
       'Sorry.',
     ]);

@@ -1,5 +1,16 @@
 import type { FakeChatRequest } from '@macstats/testing';
-import { createAgent, type Logger, type Tool, type ToolContext, type ToolResult } from '../src/index.js';
+import {
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  createAgent,
+  type Logger,
+  type ModelCapabilities,
+  type ModelToolCall,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '../src/index.js';
 
 /**
  * A tool that records its calls and answers from a function (default: "<NAME> result for
@@ -70,4 +81,30 @@ export async function until(check: () => boolean, rounds = 2000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error('condition never became true');
+}
+
+/** A model written by hand: scripted replies, the requests it saw, no server anywhere. */
+export function scriptedModel(
+  replies: Array<string | ModelToolCall[] | Error>,
+  capabilities: ModelCapabilities = { tools: false, vision: false, thinking: false, contextLength: null },
+): ChatModel & { requests: ChatRequest[] } {
+  const requests: ChatRequest[] = [];
+  return {
+    model: 'hand-written',
+    requests,
+    async chat(request) {
+      requests.push({ ...request, messages: [...request.messages] });
+      const next = replies.shift() ?? 'Done.';
+      if (next instanceof Error) throw next;
+      const reply: ChatReply = {
+        content: typeof next === 'string' ? next : '',
+        toolCalls: typeof next === 'string' ? [] : next,
+        usage: { promptTokens: 10, completionTokens: 5, durationMs: 2, tokensPerSecond: 100 },
+      };
+      return reply;
+    },
+    async capabilities() {
+      return capabilities;
+    },
+  };
 }

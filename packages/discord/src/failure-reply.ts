@@ -1,5 +1,5 @@
 import { MacstatsError } from '@macstats/core';
-import { errorCode, UNREACHABLE_CODES } from '@macstats/core/internal';
+import { UNREACHABLE_CODES } from '@macstats/core/internal';
 
 /**
  * Whether an error thrown around an answer means the model could not be used: core's
@@ -9,11 +9,11 @@ import { errorCode, UNREACHABLE_CODES } from '@macstats/core/internal';
 export function isModelFailure(failure: unknown): boolean {
   for (let current = failure, depth = 0; current && typeof current === 'object' && depth < 8; depth++) {
     if (MacstatsError.isInstance(current) && current.unreachable) return true;
-    if ((current as { message?: unknown }).message === 'fetch failed') return true;
-    current = (current as { cause?: unknown }).cause;
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (message === 'fetch failed' || (typeof code === 'string' && UNREACHABLE_CODES.has(code))) return true;
+    current = cause;
   }
-  const code = errorCode(failure);
-  return code !== undefined && UNREACHABLE_CODES.has(code);
+  return false;
 }
 
 /** Adds the hint to a reply once. */

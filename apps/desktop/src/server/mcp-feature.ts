@@ -25,16 +25,19 @@ export function createMcpFeature(
   const pending = new Map<string, AbortController>();
   const problems = new Map<string, string>();
   const viewOf = (set: McpServerSet): McpServerView[] =>
-    [...set.connections.values()].map((connection) => ({
-      name: connection.name,
-      trusted: connection.trusted,
-      status: connection.status,
-      tools: connection.tools.map((tool) => tool.name),
-      withheld: [...connection.withheld],
-      canSignIn: signIn?.remote.includes(connection.name) === true,
-      signingIn: pending.has(connection.name),
-      ...(problems.has(connection.name) ? { signInProblem: problems.get(connection.name) as string } : {}),
-    }));
+    [...set.connections.values()].map((connection) => {
+      const problem = problems.get(connection.name);
+      return {
+        name: connection.name,
+        trusted: connection.trusted,
+        status: connection.status,
+        tools: connection.tools.map((tool) => tool.name),
+        withheld: [...connection.withheld],
+        canSignIn: signIn?.remote.includes(connection.name) === true,
+        signingIn: pending.has(connection.name),
+        ...(problem ? { signInProblem: problem } : {}),
+      };
+    });
 
   /** Starts a sign-in; resolves with the URL to open, or with how it ended when it needs none. */
   function start(surface: McpSignInSurface, name: string): Promise<{ url: string } | McpSignInOutcome> {

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 
 // Loaded on the first request: a process that never asks a model never holds undici.
@@ -8,7 +9,7 @@ type Headers = Record<string, string | string[] | undefined>;
 /**
  * The `fetch` the Ollama client is given: undici's `request` behind the parts of `Response` that
  * ollama-js reads (`ok`, `status`, `statusText`, `headers.get`, `json()`, `text()`, `body`).
- * Node's own `fetch` builds WHATWG streams for every request and reply, which costs about a third
+ * Node's own `fetch` builds WHATWG streams for every request and reply, which costs about 40%
  * of a bare chat request to a local server; here a web stream is made only for a streamed reply.
  * No time limit of its own (undici's default would end a reply after 300 s): the caller's
  * deadline, through `signal`, ends a request.
@@ -36,7 +37,7 @@ export async function lightFetch(input: string | URL | Request, init: RequestIni
   const response = {
     ok: reply.statusCode >= 200 && reply.statusCode < 300,
     status: reply.statusCode,
-    statusText: '',
+    statusText: STATUS_CODES[reply.statusCode] ?? '',
     headers: {
       get(name: string) {
         const value = headers[name.toLowerCase()];

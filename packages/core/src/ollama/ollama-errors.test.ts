@@ -14,6 +14,11 @@ describe('describeOllamaError', () => {
     );
   });
 
+  it('names ollama serve when undici could not connect in time, as its request reports it', () => {
+    const error = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    expect(toOllamaError(error).code).toBe('OLLAMA_UNREACHABLE');
+  });
+
   it('names no setting of an app unless the app gives its names', () => {
     const refused = Object.assign(new TypeError('fetch failed'), {
       cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),

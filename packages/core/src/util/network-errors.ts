@@ -6,6 +6,8 @@ export const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
   'EADDRNOTAVAIL',
+  // undici gave up connecting (a host that drops the connection attempt).
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 /** Error codes of a connection that broke after it was made. */
