@@ -21,6 +21,7 @@ export type {
   ToolSkipReason,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
+export type { LinkChoiceOptions } from './agent/link-budget.js';
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,
@@ -43,6 +44,8 @@ export type {
 export { ContextLabels } from './containment/context-labels.js';
 export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
+export type { LinkAllowance } from './containment/link-allowance.js';
+export { LINK_CHOICE_BITS_PER_DAY } from './containment/link-allowance.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';

@@ -4,6 +4,7 @@ import type { MemoryStore } from '../memory/memory-store.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
 import type { AgentTelemetryOptions } from '../telemetry/agent-trace.js';
 import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
+import type { LinkChoiceOptions } from './link-budget.js';
 
 /** Why a model call was made. */
 export type LlmCallPurpose = 'plan' | 'tools' | 'final' | 'summary';
@@ -160,6 +161,12 @@ export interface AgentOptions {
    * (no-ops until the app installs an SDK). Default: the global tracer, no text in spans.
    */
   telemetry?: AgentTelemetryOptions | undefined;
+  /**
+   * Counts, per UTC day, the bits spent choosing among outside links while the user's private
+   * data is in the context, per scope (`AnswerOptions.linkScope`) and over all; past the day's
+   * allowance a choice asks the user. Without it each answer is bounded alone (6 bits a choice).
+   */
+  linkChoices?: LinkChoiceOptions | undefined;
 }
 
 /** Options of {@link Agent.answer}. */
@@ -194,6 +201,11 @@ export interface AnswerOptions {
   maxToolIterations?: number | undefined;
   /** Plan first for this answer; default: the agent's `planning`. */
   planning?: boolean | undefined;
+  /**
+   * Whose link-choice allowance the answer spends (`schedule:<id>`, `task:<id>`); default the
+   * conversation, else `answers`.
+   */
+  linkScope?: string | undefined;
   /** Who approves this answer's calls that need it (the asker's buttons, say); default the agent's. */
   approve?: ApproveFunction | undefined;
   /**

@@ -1,4 +1,5 @@
 import { ContextLabels } from '../containment/context-labels.js';
+import type { LinkAllowance } from '../containment/link-allowance.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
@@ -13,6 +14,7 @@ import type { Tool } from '../types.js';
 import { positive, resolveAgentConfig } from './agent-config.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
+import { openLinkAllowance } from './link-budget.js';
 import { createModelFacts } from './model-facts.js';
 
 /**
@@ -25,8 +27,9 @@ function startingLabels(
   answerOptions: AnswerOptions,
   tools: readonly Tool[],
   remembered: MemoryContext | null,
+  linkAllowance: LinkAllowance | undefined,
 ): ContextLabels {
-  const given = answerOptions.contextLabels ?? {};
+  const given = { ...answerOptions.contextLabels, ...(linkAllowance ? { linkAllowance } : {}) };
   const turns = remembered?.turns ?? [];
   const labels = new ContextLabels(question, {
     ...given,
@@ -134,6 +137,10 @@ export function createAgent(options: AgentOptions): Agent {
     const tools = answerOptions.tools ?? options.tools;
     // Background summaries give way to answers: none runs until this one is done.
     const endAnswer = memory?.beginAnswer();
+    const linkScope = answerOptions.linkScope ?? conversationId ?? 'answers';
+    const links = options.linkChoices
+      ? await openLinkAllowance(options.linkChoices, linkScope, now(), logger)
+      : undefined;
     try {
       const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
       const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
@@ -170,7 +177,7 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => facts.refusedNative(forModel),
-        containment: startingLabels(question, answerOptions, tools, remembered),
+        containment: startingLabels(question, answerOptions, tools, remembered, links?.allowance),
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
         canSeeImages: () => facts.canSeeImages(forModel, signal),
@@ -196,6 +203,7 @@ export function createAgent(options: AgentOptions): Agent {
       return trace.end(failed(error, nothing, forModel, emit));
     } finally {
       endAnswer?.();
+      await links?.settled();
     }
   }
 

@@ -104,7 +104,9 @@ export async function attempt(
     (result.labels?.outside ?? []).length === 0;
   // The user's own instructions may name calls to make: they are not output to guard against.
   if (!usersWords) turn.outputs.push(result.text);
-  settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels, result.text);
+  // What the call sent is never evidence that outside content gave it: a result may repeat it.
+  const sent = [argument, ...stringsIn(checked.runArgs ?? args)];
+  settings.containment.absorb(`${tool} ${argument}`.slice(0, 120), labels, result.text, sent);
   for (const source of result.labels?.outside ?? []) settings.containment.addOutside(source);
   for (const source of result.labels?.private ?? []) settings.containment.addPrivate(source);
   for (const origin of result.labels?.origins ?? []) settings.containment.addOutsideOrigin(origin);
@@ -128,4 +130,13 @@ export async function attempt(
     ...(images.length > 0 && !unseen ? { images } : {}),
     record,
   };
+}
+
+/** Every string value in a call's arguments object, however deep. */
+function stringsIn(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string') found.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, found);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) stringsIn(item, found);
+  return found;
 }

@@ -1,4 +1,6 @@
+import { SentForms } from './echoes.js';
 import type { CallLabels } from './labels.js';
+import { type LinkAllowance, linkChoiceBits } from './link-allowance.js';
 import { LINKS_PER_RESULT, OutsideLinks } from './outside-links.js';
 import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.js';
 
@@ -39,6 +41,11 @@ export interface ContextLabelsInput {
    * it names do not count as named by the user. Default false.
    */
   questionByModel?: boolean | undefined;
+  /**
+   * What is left of the day's allowance for choosing among outside links while private data is in
+   * the context (see {@link LinkAllowance}); without it, each answer's choices are bounded alone.
+   */
+  linkAllowance?: LinkAllowance | undefined;
 }
 
 /** The labels of a context so far: the sources of outside content and private data, and the sites outside content came from. */
@@ -74,11 +81,13 @@ function list(sources: ReadonlySet<string>): string {
  */
 export class ContextLabels {
   private readonly outsideSources = new Set<string>();
-  private readonly privateSources = new Set<string>();
+  /** Each private source, with the destination it came from when a call brought it (`mcp:files`, an origin). */
+  private readonly privateSources = new Map<string, string | undefined>();
   private readonly links = new OutsideLinks();
   private readonly outsideOrigins = new Set<string>();
   private readonly named: string[] = [];
   private readonly question: string;
+  private readonly allowance: LinkAllowance | undefined;
 
   constructor(question: string, input: ContextLabelsInput = {}) {
     // A model's words written after it read outside content are not the user's.
@@ -86,7 +95,8 @@ export class ContextLabels {
     this.question = usersWords ? question : '';
     for (const text of [this.question, ...(input.userTexts ?? [])]) this.addUserText(text);
     for (const source of input.outside ?? []) this.outsideSources.add(source);
-    for (const source of input.private ?? []) this.privateSources.add(source);
+    for (const source of input.private ?? []) this.privateSources.set(source, undefined);
+    this.allowance = input.linkAllowance;
     for (const origin of input.outsideOrigins ?? []) this.addOutsideOrigin(origin);
   }
 
@@ -109,7 +119,7 @@ export class ContextLabels {
   snapshot(): ContextLabelsSnapshot {
     return {
       outside: [...this.outsideSources],
-      private: [...this.privateSources],
+      private: [...this.privateSources.keys()],
       origins: [...this.outsideOrigins],
     };
   }
@@ -121,7 +131,7 @@ export class ContextLabels {
 
   /** Notes that private data entered the context. */
   addPrivate(source: string): void {
-    this.privateSources.add(source);
+    this.privateSources.set(source, undefined);
   }
 
   /** Notes a site outside content came from (`https://news.example`); anything else is ignored. */
@@ -130,19 +140,24 @@ export class ContextLabels {
     if (origin) this.outsideOrigins.add(origin);
   }
 
-  /** Records what a call's result brought into the context, with the links outside content gave. */
-  absorb(source: string, labels: CallLabels, resultText: string): void {
-    if (labels.private) this.privateSources.add(source);
+  /**
+   * Records what a call's result brought into the context, with the links outside content gave.
+   * `sent` is what the call itself sent (its argument, its arguments' values): a result that
+   * repeats it gives no link by that, so an address the model built does not become followable.
+   */
+  absorb(source: string, labels: CallLabels, resultText: string, sent: readonly string[] = []): void {
+    if (labels.private && !this.privateSources.has(source))
+      this.privateSources.set(source, destinationKey(labels.sendsTo));
     if (!labels.outside) return;
     this.outsideSources.add(source);
     if (labels.sendsTo) this.addOutsideOrigin(labels.sendsTo);
-    this.links.add(resultText);
+    this.links.add(resultText, new SentForms(sent));
   }
 
   /** Whether a call with these labels may run now, or needs the user's approval, and why. */
   check(tool: string, labels: CallLabels): ContainmentVerdict {
     if (!this.hasOutside) return { action: 'run' };
-    if (labels.sendsTo !== undefined && this.hasPrivate) {
+    if (labels.sendsTo !== undefined && this.privateLeavingFor(labels.sendsTo).length > 0) {
       const refused = this.sendVerdict(tool, labels);
       if (refused) return refused;
     }
@@ -163,8 +178,8 @@ export class ContextLabels {
    * a check that lets a hop stay on the site it left or go where the send rule allows.
    */
   redirectCheck(tool: string, labels: CallLabels): RedirectCheck | undefined {
-    if (!this.hasOutside || !this.hasPrivate || labels.configured || labels.sendsTo === undefined)
-      return undefined;
+    if (!this.hasOutside || labels.configured || labels.sendsTo === undefined) return undefined;
+    if (this.privateLeavingFor(labels.sendsTo).length === 0) return undefined;
     const destination = canonicalUrl(labels.sendsTo);
     let site = destination ? originOf(destination) : undefined;
     if (!destination || !site || this.links.isFollowable(destination)) return undefined;
@@ -179,9 +194,20 @@ export class ContextLabels {
     };
   }
 
+  /**
+   * The private sources a send to `sendsTo` could carry away: all of them but what came from that
+   * very destination (a file server's own files going back to it leak nothing new).
+   */
+  private privateLeavingFor(sendsTo: string): string[] {
+    const key = destinationKey(sendsTo);
+    return [...this.privateSources]
+      .filter(([, home]) => home === undefined || home !== key)
+      .map(([source]) => source);
+  }
+
   private sendVerdict(tool: string, labels: CallLabels): ContainmentVerdict | undefined {
-    const context = `while the user's private data (${list(this.privateSources)}) and outside content (${list(this.outsideSources)}) are in this answer's context.`;
     const sendsTo = labels.sendsTo ?? '';
+    const context = `while the user's private data (${list(new Set(this.privateLeavingFor(sendsTo)))}) and outside content (${list(this.outsideSources)}) are in this answer's context.`;
     if (labels.payloadSeenByScripts && !labels.configured && !this.payloadIsUsers(labels)) {
       return {
         action: 'ask',
@@ -189,7 +215,7 @@ export class ContextLabels {
         reason: `${tool} would put text the user did not write in this question into ${sendsTo}, whose scripts can send it anywhere, ${context}`,
       };
     }
-    if (this.destinationAllowed(labels)) return undefined;
+    if (this.destinationAllowed(labels)) return this.linkChoice(tool, labels, context);
     const destination = canonicalUrl(sendsTo);
     if (destination && this.links.wasGiven(destination)) {
       return {
@@ -204,6 +230,29 @@ export class ContextLabels {
       rule: 'send',
       reason: `${tool} would send data to ${sendsTo}, which the user did not name and no outside content linked to, ${context}`,
     };
+  }
+
+  /**
+   * A send allowed because it follows a link outside content gave is a choice among the links the
+   * model may follow: it spends log2(links) bits of the day's allowance, and asks once that is spent.
+   */
+  private linkChoice(tool: string, labels: CallLabels, context: string): ContainmentVerdict | undefined {
+    if (!this.allowance || labels.configured) return undefined;
+    const destination = canonicalUrl(labels.sendsTo ?? '');
+    if (!destination || !this.links.isFollowable(destination) || this.isNamed(destination)) return undefined;
+    const bits = linkChoiceBits(this.links.followableCount);
+    if (bits === 0) return undefined;
+    if (this.allowance.take(bits)) return undefined;
+    return {
+      action: 'ask',
+      rule: 'send',
+      reason: `${tool} would follow ${labels.sendsTo}, one of ${this.links.followableCount} links outside content gave, and today's allowance for choosing among such links (${this.allowance.bitsPerDay} bits, which is what a choice could carry of the private data) is spent, ${context}`,
+    };
+  }
+
+  /** True when the user named `destination` or a URL it lies under. */
+  private isNamed(destination: string): boolean {
+    return this.named.some((named) => withinUrl(destination, named));
   }
 
   /**
@@ -252,4 +301,13 @@ export class ContextLabels {
     for (const url of [...urlsIn(text), ...bareHostsIn(text)])
       if (!this.named.includes(url)) this.named.push(url);
   }
+}
+
+/** Where a send goes, as private data's home is compared: a web origin, or `mcp:<server>`. */
+function destinationKey(sendsTo: string | undefined): string | undefined {
+  if (sendsTo === undefined) return undefined;
+  const origin = originOf(canonicalUrl(sendsTo) ?? '');
+  if (origin) return origin;
+  const server = /^mcp:([^/]+)/.exec(sendsTo)?.[1];
+  return server ? `mcp:${server}` : sendsTo;
 }

@@ -1,3 +1,4 @@
+import type { SentForms } from './echoes.js';
 import { canonicalUrl, urlsIn } from './urls.js';
 
 /**
@@ -17,10 +18,14 @@ export class OutsideLinks {
   private readonly seen = new Set<string>();
   private readonly asGiven = new Set<string>();
 
-  /** Records the links of one outside result, in the order it gave them. */
-  add(resultText: string): void {
+  /**
+   * Records the links of one outside result, in the order it gave them. What the call itself sent
+   * (`sent`) and the result repeats is no link outside content gave, so it is left out.
+   */
+  add(resultText: string, sent?: SentForms): void {
     let fromThis = 0;
-    for (const link of urlsIn(resultText, true)) {
+    for (const link of urlsIn(sent ? sent.strip(resultText) : resultText, true)) {
+      if (sent?.holds(link)) continue;
       if (this.seen.size >= MAX_SEEN) break;
       const canonical = canonicalUrl(link) ?? link;
       if (this.asGiven.size < MAX_SEEN) this.asGiven.add(link);

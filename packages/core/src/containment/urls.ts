@@ -1,7 +1,9 @@
 /** URLs as the containment policy compares them. */
 
-// Absolute http(s) URLs as they appear in text; trailing sentence punctuation is not part of them.
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`\])}]+/gi;
+// Absolute http(s) URLs as they appear in text, by the WHATWG URL grammar: a URL runs to the
+// first character no URL may hold unescaped (whitespace, `<`, `>`, `"`, a backtick, `{`, `}`,
+// `|`, `\\`, `^`, a control character). `)`, `]` and `'` are URL characters: a path may hold them.
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"`{}|\\^\u0000-\u001f\u007f]+/gi;
 const TRAILING = /[.,;:!?*_]+$/;
 
 /**
@@ -42,14 +44,34 @@ function parseCanonical(text: string, keepFragment: boolean): string | undefined
 export function urlsIn(text: string, keepFragment = false): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(URL_IN_TEXT)) {
-    let raw = match[0].replace(TRAILING, '');
-    // A `)` closes a Markdown link unless the URL opened one itself.
-    while (raw.endsWith(')') && (raw.match(/\(/g)?.length ?? 0) < (raw.match(/\)/g)?.length ?? 0))
-      raw = raw.slice(0, -1);
-    const canonical = canonicalUrl(raw, keepFragment);
+    const canonical = canonicalUrl(trimUrlEnd(match[0]), keepFragment);
     if (canonical) found.push(canonical);
   }
   return found;
+}
+
+const CLOSERS: Record<string, string> = { ')': '(', ']': '[', "'": "'" };
+
+/**
+ * A URL found in prose without what closes the sentence around it: trailing punctuation, and a
+ * `)`, `]` or `'` the URL did not open itself (a Markdown link's `(…)`, a quoted URL). A closer the
+ * URL opened (`https://en.wikipedia.org/wiki/Foo_(bar)`) stays.
+ */
+export function trimUrlEnd(raw: string): string {
+  let url = raw;
+  for (;;) {
+    const last = url.at(-1) ?? '';
+    if (/[.,;:!?*_]/.test(last)) {
+      url = url.slice(0, -1);
+      continue;
+    }
+    const opener = CLOSERS[last];
+    if (opener === undefined) return url;
+    const count = (char: string) => url.split(char).length - 1;
+    const unbalanced = opener === last ? count(last) % 2 === 1 : count(last) > count(opener);
+    if (!unbalanced) return url;
+    url = url.slice(0, -1);
+  }
 }
 
 /**
