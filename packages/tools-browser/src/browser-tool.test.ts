@@ -5,7 +5,7 @@ import { createBrowserTool } from './browser-tool.js';
 describe('BROWSER labels', () => {
   const tool = createBrowserTool({ allowHosts: ['intranet.example'] });
 
-  it('open reads outside content and sends to the URL, configured when the host is allowed', () => {
+  it('open reads outside content and sends to the URL; a host the user allowed is configured and may show their private data', () => {
     expect(labelsOf(tool, { argument: 'open https://example.com/a?q=1' })).toEqual({
       outside: true,
       sendsTo: 'https://example.com/a?q=1',
@@ -15,6 +15,7 @@ describe('BROWSER labels', () => {
       labelsOf(tool, { argument: '', arguments: { action: 'open', url: 'http://intranet.example/' } }),
     ).toEqual({
       outside: true,
+      private: true,
       sendsTo: 'http://intranet.example/',
       configured: true,
     });

@@ -174,10 +174,13 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
     if (action.action === 'open') {
       const host = hostOf(action.url);
       const fragment = fragmentOf(action.url);
+      const configured = host !== undefined && listed.isHostAllowed(host);
       return {
         outside: true,
+        // A host the user listed may show their own data: private as well as outside.
+        ...(configured ? { private: true } : {}),
         sendsTo: action.url,
-        configured: host !== undefined && listed.isHostAllowed(host),
+        configured,
         // The page's scripts read the fragment, which never goes over the wire.
         ...(fragment ? { payload: [fragment], payloadSeenByScripts: true } : {}),
       };

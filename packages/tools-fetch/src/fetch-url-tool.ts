@@ -129,12 +129,12 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
     parameters: FETCH_URL_PARAMETERS,
     argumentHints: { url: true, endsAtSemicolon: true },
     parse: parseCall,
-    // A page is outside content; the request carries what is in its URL to that host.
-    labels: (target) => ({
-      outside: true,
-      sendsTo: target.href,
-      configured: listed.isHostAllowed(target.hostname),
-    }),
+    // A page is outside content; the request carries what is in its URL to that host. A host the
+    // user listed (their NAS, their router) may return their own data: private as well as outside.
+    labels: (target) => {
+      const configured = listed.isHostAllowed(target.hostname);
+      return { outside: true, sendsTo: target.href, configured, ...(configured ? { private: true } : {}) };
+    },
     run,
   });
 }

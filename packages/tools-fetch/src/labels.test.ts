@@ -19,8 +19,12 @@ describe('FETCH_URL containment labels', () => {
     );
   });
 
-  it('counts a host the user listed in allowHosts as a configured destination', () => {
-    expect(labelsOf(tool, { argument: 'http://nas.local/status' }).configured).toBe(true);
+  it('counts a host the user listed in allowHosts as a configured destination whose pages may hold their private data', () => {
+    expect(labelsOf(tool, { argument: 'http://nas.local/status' })).toMatchObject({
+      configured: true,
+      private: true,
+    });
+    expect(labelsOf(tool, { argument: 'https://example.com/' }).private).toBeUndefined();
     expect(labelsOf(tool, { argument: 'http://tv.home.example/' }).configured).toBe(true);
   });
 });

@@ -173,23 +173,19 @@ type McpCall =
   | { entry?: McpCatalogEntry; failure: string };
 
 /**
- * What a call of a server's tool is, for containment. An untrusted server's result is outside
- * content and anything handed to it goes to it. A trusted server's tool sends nothing only when
- * annotated closed-world (`openWorldHint: false`), and persists unless annotated read-only.
- * Annotations of an untrusted server are its own claims, so they are not read.
+ * What a call of a server's tool is, for containment. Every server the user configured may return
+ * their own data (a files server, their own `macstats mcp`): its results are private **and**
+ * outside content unless it is trusted and closed-world. A tool persists unless annotated
+ * read-only (`readOnlyHint: true`), trusted or not: a server that lies about it keeps only what
+ * comes back through it, as outside content. Anything handed to an untrusted server goes to it;
+ * a trusted server's tool sends nothing only when annotated closed-world (`openWorldHint: false`).
  */
 export function entryLabels(entry: McpCatalogEntry): CallLabels {
   const destination = `mcp:${entry.connection.name}`;
-  if (!entry.connection.trusted) return { outside: true, sendsTo: destination };
   const hints = entry.tool.annotations ?? {};
-  const persists = hints.readOnlyHint !== true;
-  if (hints.openWorldHint === false) return persists ? { private: true, persists } : { private: true };
-  return {
-    outside: true,
-    private: true,
-    sendsTo: `${destination}/${entry.tool.name}`,
-    ...(persists ? { persists } : {}),
-  };
+  const persists = hints.readOnlyHint !== true ? { persists: true } : {};
+  if (entry.connection.trusted && hints.openWorldHint === false) return { private: true, ...persists };
+  return { outside: true, private: true, sendsTo: `${destination}/${entry.tool.name}`, ...persists };
 }
 
 /**

@@ -42,6 +42,9 @@ describe('an MCP tool with three parameters, called by a text-protocol model', (
       ollama: { host: fake.url, model: 'gemma2:2b' },
       tools: [mcp.tool],
       memory: false,
+      // edit_file is not annotated read-only, and an untrusted server's descriptions are outside
+      // content: the call asks, and this user approves it.
+      approve: async (request) => request.rule === 'persist',
     });
     return agent.answer('Make the colour blue, but only show me the change.');
   }

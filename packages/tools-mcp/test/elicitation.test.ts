@@ -61,7 +61,13 @@ describe('a server question put to the user through the approval surface', () =>
   let mcp: McpConnection;
   let fake: FakeOllama | undefined;
   beforeAll(async () => {
-    mcp = await connectMcp(asking, { name: 'shop', elicitation: createDecliningElicitation('nobody asked') });
+    // Trusted: these tests are about the server's questions, not containment's approval of its
+    // un-annotated (so persisting) tools, which an untrusted server's descriptions would ask for.
+    mcp = await connectMcp(asking, {
+      name: 'shop',
+      trust: true,
+      elicitation: createDecliningElicitation('nobody asked'),
+    });
   });
   afterEach(async () => {
     await fake?.close();

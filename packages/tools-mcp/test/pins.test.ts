@@ -85,14 +85,29 @@ describe('pinned MCP tool definitions', () => {
 });
 
 describe('containment labels of MCP calls', () => {
-  it('labels an untrusted server’s results outside and a call a send to the server, and its descriptions outside', async () => {
+  it('labels an untrusted server’s un-annotated tool as private and outside, sending to the server and persisting, and its descriptions outside', async () => {
     const set = await connectMcpServers([{ name: 'dict', server: { stdio: stdio } }]);
     open.push(set);
     expect(labelsOf(set.tool, { argument: 'lookup {"query":"x"}' })).toEqual({
       outside: true,
-      sendsTo: 'mcp:dict',
+      private: true,
+      sendsTo: 'mcp:dict/lookup',
+      persists: true,
     });
     expect(set.tool.describedByOutside?.()).toContain('dict');
+  });
+
+  it('reads a read-only annotation of an untrusted server: its tool sends to the server but does not persist', async () => {
+    stdio = scriptedMcpServer(toolsFile, [
+      { name: 'lookup', description: 'Looks a word up.', annotations: { readOnlyHint: true } },
+    ]);
+    const set = await connectMcpServers([{ name: 'dict', server: { stdio: stdio } }]);
+    open.push(set);
+    expect(labelsOf(set.tool, { argument: 'lookup {"query":"x"}' })).toEqual({
+      outside: true,
+      private: true,
+      sendsTo: 'mcp:dict/lookup',
+    });
   });
 
   it('labels a trusted server’s un-annotated tool as private, sending and persisting, and its descriptions as the user’s', async () => {
