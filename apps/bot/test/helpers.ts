@@ -202,8 +202,12 @@ export async function cleanUp(): Promise<void> {
  * An MCP client connected to `macstats mcp` over stdio, with `home` as MACSTATS_HOME, a dead
  * Ollama (the tools need none) and `env` on top.
  */
-export async function connectMcpStdio(home: string, env: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
+export async function connectMcpStdio(
+  home: string,
+  env: Record<string, string> = {},
+  options: ConstructorParameters<typeof Client>[1] = {},
+): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' }, options);
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

@@ -9,6 +9,8 @@ import {
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { approvalFromClient } from './served-approval.js';
+import { annotationsOf, createServedPolicy, servedRefusal } from './served-policy.js';
 
 /** Options of {@link createToolServerFactory}. */
 export interface ToolServerOptions {
@@ -41,7 +43,9 @@ interface Served {
  * Serves tools over MCP: each tool is listed with its JSON Schema (its `parameters`, or one
  * `argument` string) and called with the same limits the agent applies (a time limit per run,
  * an output cap); the tool's own limits (sandbox, SSRF guard, size caps, concurrency) hold
- * because it is the same tool. A refusal or failure comes back as `isError: true` with the
+ * because it is the same tool. Every call passes containment's policy stage first, the client's
+ * request counting as outside content (see `createServedPolicy`), and each tool publishes MCP
+ * annotations derived from its labels. A refusal or failure comes back as `isError: true` with the
  * tool's sentence. Returns a factory: the Streamable HTTP transport needs a server per request.
  */
 export function createToolServerFactory(tools: readonly Tool[], options: ToolServerOptions): () => Server {
@@ -55,11 +59,14 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
   const timeoutMs = options.toolTimeoutMs ?? AGENT_DEFAULTS.toolTimeoutMs;
   const maxOutputChars = options.maxOutputChars ?? AGENT_DEFAULTS.maxToolOutputChars;
   const { logger } = options;
+  // One policy for the process: a client reads through one call and sends through the next.
+  const policy = createServedPolicy();
 
   async function call(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    ask: ((reason: string, signal: AbortSignal) => Promise<boolean>) | undefined,
   ): Promise<CallToolResult> {
     const entry = served.get(name);
     if (!entry)
@@ -67,6 +74,16 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
     const checked = entry.validate(args);
     if (!checked.valid)
       return failure(`The arguments of ${name} do not fit its schema: ${checked.errorMessage}.`);
+    const argument = entry.tool.parameters ? argumentText(args) : String(args.argument ?? '');
+    const verdict = policy.check(entry.tool, argument, entry.tool.parameters ? args : undefined);
+    if (verdict.action !== 'run') {
+      const approved = verdict.action === 'ask' && ask ? await ask(verdict.reason, signal) : undefined;
+      logger.info({ tool: name, rule: verdict.action, approved }, 'mcp serve: containment stopped a call');
+      if (approved !== true) {
+        const how = verdict.action === 'refuse' ? 'refused' : approved === false ? 'denied' : 'nobody';
+        return failure(servedRefusal(verdict.reason, how));
+      }
+    }
     const timeout = AbortSignal.timeout(timeoutMs);
     const started = performance.now();
     let result: ToolResult;
@@ -77,8 +94,8 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
         logger,
       };
       const raw = entry.tool.parameters
-        ? await entry.tool.run(argumentText(args), { ...context, arguments: args })
-        : await entry.tool.run(String(args.argument ?? ''), context);
+        ? await entry.tool.run(argument, { ...context, arguments: args })
+        : await entry.tool.run(argument, context);
       result = typeof raw === 'string' ? { text: raw } : raw;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -87,6 +104,14 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
         : { isError: true, text: `${name} failed: ${(error as Error).message}` };
       logger.warn({ tool: name, err: error }, 'mcp serve: tool threw');
     }
+    policy.absorb(entry.tool, argument, verdict.labels, result.text, [
+      argument,
+      ...Object.values(args).map(String),
+    ]);
+    for (const source of result.labels?.outside ?? [])
+      policy.absorb(entry.tool, source, { outside: true }, '', []);
+    for (const source of result.labels?.private ?? [])
+      policy.absorb(entry.tool, source, { private: true }, '', []);
     logger.info(
       { tool: name, isError: result.isError === true, ms: Math.round(performance.now() - started) },
       'mcp serve: tool called',
@@ -108,6 +133,8 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
         name: tool.name,
         description: `${tool.description} (As a text call: ${tool.usage})`,
         inputSchema: schema as { type: 'object' },
+        // True hints, derived from the tool's own labels: a client may rely on them.
+        annotations: annotationsOf(tool),
       })),
     }));
     // One span per call, named and attributed as OpenTelemetry's MCP conventions name a served
@@ -126,7 +153,12 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
           },
         },
         async (span) => {
-          const result = await call(request.params.name, request.params.arguments ?? {}, extra.signal);
+          const result = await call(
+            request.params.name,
+            request.params.arguments ?? {},
+            extra.signal,
+            approvalFromClient(server),
+          );
           if (result.isError) {
             span.setAttribute('error.type', 'tool_error');
             span.setStatus({ code: SpanStatusCode.ERROR });
