@@ -1,5 +1,6 @@
 import { type CallLabels, defineTool, MacstatsError, type Tool } from '@macstats/core';
 import { parseTaskCommand, type TaskCommand } from './task-command.js';
+import { taskLabels, tasksLabels } from './task-labels.js';
 import type { TaskStore } from './task-store.js';
 import type { Task } from './task-types.js';
 
@@ -24,7 +25,7 @@ export interface TaskToolOptions {
 type RunnableCommand = Exclude<TaskCommand, { verb: 'invalid' }>;
 
 /** What one TASK call is, for containment: ending, pausing or noting its own task keeps nothing others read. */
-function taskLabels({ verb }: RunnableCommand): CallLabels {
+function taskCallLabels({ verb }: RunnableCommand): CallLabels {
   if (verb === 'add') return { persists: true };
   if (verb === 'list' || verb === 'show') return { private: true };
   return {};
@@ -74,7 +75,7 @@ export function createTaskTool(options: TaskToolOptions): Tool {
       const command = parseTaskCommand(argument, now());
       return command.verb === 'invalid' ? { problem: command.sentence } : { input: command };
     },
-    labels: taskLabels,
+    labels: taskCallLabels,
     async run(command, context) {
       switch (command.verb) {
         case 'done':
@@ -92,13 +93,15 @@ export function createTaskTool(options: TaskToolOptions): Tool {
         case 'list': {
           const viewer = await viewerOf(context.askedBy);
           const tasks = (await store.list()).tasks.filter((task) => visible(task, viewer));
-          return tasks.length === 0 ? 'There are no tasks.' : tasks.map(describe).join('\n');
+          if (tasks.length === 0) return 'There are no tasks.';
+          // What the tasks read comes back with their text: a result a page dictated stays outside.
+          return { text: tasks.map(describe).join('\n'), labels: tasksLabels(tasks) };
         }
         case 'show': {
           const task = await store.get(command.id);
           if (!task || !visible(task, await viewerOf(context.askedBy)))
             return { isError: true, text: `There is no task "${command.id}".` };
-          return `${describe(task)}\n${task.instructions}`;
+          return { text: `${describe(task)}\n${task.instructions}`, labels: taskLabels(task) };
         }
         case 'add': {
           const current = taskId ? await store.get(taskId) : undefined;
