@@ -1,5 +1,5 @@
 import type { Agent, AnswerOptions } from '@macstats/core';
-import { formatNotes, type NoteStore } from '@macstats/tools-memory';
+import { formatNotes, type NoteStore, notesLabels } from '@macstats/tools-memory';
 
 /**
  * An agent whose answers carry the conversation's MEMORY notes (and the global ones) in their
@@ -12,7 +12,8 @@ export function withNotes(agent: Agent, notes: NoteStore): Agent {
     ...agent,
     async answer(question: string, options: AnswerOptions = {}) {
       if (options.conversationId === undefined) return agent.answer(question, options);
-      const saved = formatNotes(await notes.readNotes(options.conversationId));
+      const read = await notes.readNotes(options.conversationId);
+      const saved = formatNotes(read);
       if (saved === '') return agent.answer(question, options);
       const given = options.context?.trim();
       const context = given ? `${given}\n\n${saved}` : saved;
@@ -20,7 +21,23 @@ export function withNotes(agent: Agent, notes: NoteStore): Agent {
       const contextSource = given
         ? `${options.contextSource ?? 'the context given with the question'} and the user's notes`
         : "the user's notes";
-      return agent.answer(question, { ...options, context, contextSource });
+      // A note kept after outside content was read is that content's words, not the user's.
+      const kept = notesLabels([...read.scope, ...read.global]);
+      const givenLabels = options.contextLabels ?? {};
+      const contextLabels =
+        kept.outside.length === 0
+          ? options.contextLabels
+          : {
+              ...givenLabels,
+              outside: [...(givenLabels.outside ?? []), ...kept.outside],
+              outsideOrigins: [...(givenLabels.outsideOrigins ?? []), ...kept.origins],
+            };
+      return agent.answer(question, {
+        ...options,
+        context,
+        contextSource,
+        ...(contextLabels ? { contextLabels } : {}),
+      });
     },
   };
 }

@@ -12,7 +12,7 @@ export { previewSchedules } from './preview-schedules.js';
 export type { LockAttempt, LockHolder } from './process-lock.js';
 export type { RunOutcome, RunRecord } from './run-history.js';
 export { readRunHistory } from './run-history.js';
-export type { Schedule, SchedulesFile } from './schedule.js';
+export type { Schedule, ScheduleLabels, SchedulesFile } from './schedule.js';
 export { SCHEDULER_PARAMETERS } from './schedule-command.js';
 export { createFileScheduleSource } from './schedule-source.js';
 export type { ScheduleToolsOptions } from './schedule-tools.js';

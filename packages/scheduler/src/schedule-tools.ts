@@ -102,13 +102,18 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
       if (command.id !== undefined && taken.has(command.id)) {
         return refuse(`the id "${command.id}" is taken; pick another or remove that schedule first`);
       }
-      const entry: Record<string, string> = {
+      const entry: Record<string, unknown> = {
         id: command.id ?? makeScheduleId(command.task, taken),
         ...timing,
         task: command.task,
       };
       if (command.timezone !== undefined) entry.timezone = command.timezone;
       if (channel !== undefined) entry.reply_to_channel_id = channel;
+      // Added after outside content was read (and approved): the schedule keeps what was in the
+      // context, so its runs read the task as that content's words, not the user's.
+      const labels = context.labels;
+      if (labels && labels.outside.length > 0)
+        entry.labels = { outside: labels.outside, private: labels.private, origins: labels.origins };
       const schedule = validateEntry(entry, document.schedules.length);
       if (typeof schedule === 'string') return refuse(schedule);
       const times = nextRunTimes(schedule, 3, new Date(now), { timezone: zoneOf(schedule) });

@@ -29,6 +29,19 @@ export interface Schedule {
   prompt?: string;
   /** The agent profile that runs this task (`research`), instead of the app's agent; checked when it runs. */
   agent?: string;
+  /**
+   * What the context held when a model added this schedule after reading outside content (the user
+   * approved it): the outside sources, the private data and the sites. Its runs start with them, so
+   * the task's words count as that content's, not the user's. Absent: the user's own schedule.
+   */
+  labels?: ScheduleLabels;
+}
+
+/** The labels a schedule keeps from the context it was added in. */
+export interface ScheduleLabels {
+  outside: string[];
+  private: string[];
+  origins: string[];
 }
 
 /** The JSON file as written to disk: `{"schedules": [ ... ]}`. */

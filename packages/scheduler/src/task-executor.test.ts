@@ -36,13 +36,19 @@ function recordingTool(
 }
 
 function recordingAgent(text = 'agent answer', extra: Partial<AgentAnswer> = {}) {
-  const questions: Array<{ question: string; conversationId: string | undefined; signal: boolean }> = [];
+  const questions: Array<{
+    question: string;
+    conversationId: string | undefined;
+    signal: boolean;
+    contextLabels?: unknown;
+  }> = [];
   const agent: Pick<Agent, 'answer'> = {
     async answer(question, options) {
       questions.push({
         question,
         conversationId: options?.conversationId,
         signal: options?.signal !== undefined,
+        ...(options?.contextLabels ? { contextLabels: options.contextLabels } : {}),
       });
       return answerOf(text, extra);
     },
@@ -194,5 +200,43 @@ describe('createTaskExecutor', () => {
     const { agent } = recordingAgent('', { error: { code: 'AGENT_ERROR', message: 'the loop broke' } });
     const execute = createTaskExecutor({ tools: [], agent });
     await expect(execute(schedule('Summarise the news'), signal)).rejects.toThrow('the loop broke');
+  });
+});
+
+describe("a schedule that carries outside content's labels", () => {
+  const labels = {
+    outside: ['FETCH_URL https://evil.example/post'],
+    private: [],
+    origins: ['https://evil.example'],
+  };
+
+  it('runs its task through the agent with those labels, never as a direct tool line', async () => {
+    const fetch = recordingTool('FETCH_URL', () => 'page');
+    const { agent, questions } = recordingAgent();
+    const execute = createTaskExecutor({ tools: [fetch.tool], agent: agent as Agent });
+    const schedule: Schedule = {
+      id: 'planted',
+      cron: '0 9 * * *',
+      task: 'FETCH_URL: https://evil.example/c',
+      labels,
+    };
+    await execute(schedule, new AbortController().signal);
+    expect(fetch.calls).toEqual([]);
+    expect(questions[0]?.contextLabels).toMatchObject({
+      outside: labels.outside,
+      outsideOrigins: labels.origins,
+      questionByModel: true,
+    });
+  });
+
+  it("runs the user's own direct tool line as before (the benign twin)", async () => {
+    const fetch = recordingTool('FETCH_URL', () => 'page');
+    const { agent } = recordingAgent();
+    const execute = createTaskExecutor({ tools: [fetch.tool], agent: agent as Agent });
+    await execute(
+      { id: 'own', cron: '0 9 * * *', task: 'FETCH_URL: https://news.example/' },
+      new AbortController().signal,
+    );
+    expect(fetch.calls).toEqual(['https://news.example/']);
   });
 });

@@ -1,5 +1,12 @@
-import { type Agent, MacstatsError, parseToolCall, type Tool, toToolResult } from '@macstats/core';
-import type { Schedule } from './schedule.js';
+import {
+  type Agent,
+  type ContextLabelsInput,
+  MacstatsError,
+  parseToolCall,
+  type Tool,
+  toToolResult,
+} from '@macstats/core';
+import type { Schedule, ScheduleLabels } from './schedule.js';
 import type { ExecuteTask } from './scheduler-types.js';
 
 /** Options of {@link createTaskExecutor}. */
@@ -46,7 +53,9 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
 
   return async (schedule, signal) => {
     const task = schedule.task.trim();
-    const tool = directTool(task, direct);
+    // A schedule that carries outside content's labels runs only through the agent, whose policy
+    // reads them: a direct tool line would run with no check at all.
+    const tool = schedule.labels ? undefined : directTool(task, direct);
     if (tool !== undefined) {
       const call = parseToolCall(task, direct);
       if (call === null || call.argument.trim() === '') {
@@ -75,6 +84,8 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
       ...(conversationId === undefined ? {} : { conversationId }),
       ...(schedule.model ? { model: schedule.model } : {}),
       ...(schedule.prompt ? { systemPromptExtra: schedule.prompt } : {}),
+      linkScope: `schedule:${schedule.id}`,
+      ...(schedule.labels ? { contextLabels: scheduleContextLabels(schedule.labels) } : {}),
     });
     if (answer.error !== undefined) {
       throw new MacstatsError('AGENT_FAILED', answer.text.trim() || answer.error.message, {
@@ -90,4 +101,14 @@ function directTool(task: string, tools: Tool[]): Tool | undefined {
   if (task.includes('\n')) return undefined;
   const name = /^([A-Za-z][A-Za-z0-9_]*)\s*:/.exec(task)?.[1]?.toUpperCase();
   return name === undefined ? undefined : tools.find((tool) => tool.name.toUpperCase() === name);
+}
+
+/** The containment labels a run of a labelled schedule starts with: its task is that content's words. */
+function scheduleContextLabels(labels: ScheduleLabels): ContextLabelsInput {
+  return {
+    outside: labels.outside.length > 0 ? labels.outside : ['a schedule added after outside content was read'],
+    private: labels.private,
+    outsideOrigins: labels.origins,
+    questionByModel: true,
+  };
 }

@@ -1,5 +1,5 @@
 import { checkCronExpression } from './cron.js';
-import type { Schedule } from './schedule.js';
+import type { Schedule, ScheduleLabels } from './schedule.js';
 import { isValidTimezone, parseAtTime } from './zoned-time.js';
 
 /**
@@ -81,5 +81,23 @@ export function validateEntry(raw: unknown, index: number): Schedule | string {
   if (texts.model !== undefined) schedule.model = texts.model;
   if (texts.prompt !== undefined) schedule.prompt = texts.prompt;
   if (texts.agent !== undefined) schedule.agent = texts.agent;
+  const labels = readLabels(entry.labels);
+  if (labels === 'invalid')
+    return fail('labels', 'must be {"outside": [...], "private": [...], "origins": [...]} of strings');
+  if (labels !== undefined) schedule.labels = labels;
   return schedule;
+}
+
+/** A schedule's stored labels, `undefined` when it has none, or `'invalid'`. */
+function readLabels(value: unknown): ScheduleLabels | undefined | 'invalid' {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return 'invalid';
+  const strings = (field: unknown) =>
+    Array.isArray(field) && field.every((item) => typeof item === 'string') ? (field as string[]) : undefined;
+  const record = value as Record<string, unknown>;
+  const outside = strings(record.outside ?? []);
+  const privateSources = strings(record.private ?? []);
+  const origins = strings(record.origins ?? []);
+  if (!outside || !privateSources || !origins) return 'invalid';
+  return { outside, private: privateSources, origins };
 }

@@ -9,7 +9,7 @@ export {
   parseMemoryCommand,
 } from './memory-command.js';
 export { createMemoryTool, type MemoryToolOptions } from './memory-tool.js';
-export type { Note, ScopeNotes } from './note.js';
+export { type Note, type NoteLabels, notesLabels, type ScopeNotes } from './note.js';
 export { isNoteList, type NoteBackend, type NoteChange } from './note-backend.js';
 export { type NoteBackendCheck, noteBackendChecks } from './note-backend-checks.js';
 export { checkNote, INSTRUCTION_PATTERNS } from './note-check.js';

@@ -16,7 +16,7 @@ import {
   memoryCommandFromArguments,
   parseMemoryCommand,
 } from './memory-command.js';
-import type { Note } from './note.js';
+import { type Note, notesLabels } from './note.js';
 import { createNoteStore, type NoteStore, type NoteStoreOptions } from './note-store.js';
 
 /** Options of {@link createMemoryTool}: a note store (or the options to make one) and who may write what. */
@@ -63,7 +63,11 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
     global: boolean,
     context: ToolContext,
   ): Promise<ToolResult> {
-    const outcome = await store.add(scope, text);
+    // What was in the context goes with the note: kept after a page was read, it reads back as outside.
+    const outcome = await store.add(scope, text, {
+      outside: context.labels?.outside ?? [],
+      origins: context.labels?.origins ?? [],
+    });
     const logger = context.logger ?? options.logger;
     if ('refused' in outcome) {
       logger?.warn({ scope, reason: outcome.refused }, 'MEMORY: note refused');
@@ -81,7 +85,8 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
   async function list(scope: string, global: boolean): Promise<ToolResult> {
     if (global) {
       const notes = await store.list(GLOBAL_SCOPE);
-      return { text: notes.length === 0 ? 'No global notes.' : `Global notes:\n${numberedNotes(notes)}` };
+      if (notes.length === 0) return { text: 'No global notes.' };
+      return readBack(`Global notes:\n${numberedNotes(notes)}`, notes);
     }
     const notes = await store.readNotes(scope);
     const parts = [
@@ -91,7 +96,7 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
     ];
     if (notes.global.length > 0)
       parts.push(`Global notes (for every conversation):\n${numberedNotes(notes.global)}`);
-    return { text: parts.join('\n\n') };
+    return readBack(parts.join('\n\n'), [...notes.scope, ...notes.global]);
   }
 
   async function search(scope: string, words: string): Promise<ToolResult> {
@@ -120,7 +125,11 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
       .slice(0, maxSearchResults);
     if (hits.length === 0)
       return { text: `No note mentions ${terms.map((term) => `"${term}"`).join(' or ')}.` };
-    return { text: hits.map((hit) => `${hit.label}. (${noteDate(hit.note)}) ${hit.note.text}`).join('\n') };
+    const text = hits.map((hit) => `${hit.label}. (${noteDate(hit.note)}) ${hit.note.text}`).join('\n');
+    return readBack(
+      text,
+      hits.map((hit) => hit.note),
+    );
   }
 
   async function execute(command: ValidCommand, context: ToolContext): Promise<ToolResult> {
@@ -171,4 +180,10 @@ function parseCall(call: CallToParse): ParseResult<ValidCommand> {
     ? memoryCommandFromArguments(call.arguments)
     : parseMemoryCommand(call.argument);
   return command.action === 'invalid' ? { problem: command.reason } : { input: command };
+}
+
+/** Notes read back: their text, with the outside labels any of them was kept beside. */
+function readBack(text: string, notes: readonly Note[]): ToolResult {
+  const { outside, origins } = notesLabels(notes);
+  return outside.length === 0 ? { text } : { text, labels: { outside, origins } };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@macstats/core';
 import { GLOBAL_SCOPE, MEMORY_DEFAULTS } from './defaults.js';
 import { createFileNoteBackend } from './file-note-backend.js';
-import type { Note, ScopeNotes } from './note.js';
+import type { Note, NoteLabels, ScopeNotes } from './note.js';
 import type { NoteBackend } from './note-backend.js';
 import { checkNote } from './note-check.js';
 
@@ -40,8 +40,11 @@ export interface NoteStore {
   list(scope: string): Promise<Note[]>;
   /** What a conversation sees: its scope's notes and the global ones (empty when it is the global scope). */
   readNotes(scope: string): Promise<ScopeNotes>;
-  /** Checks the note (see `checkNote`), appends it, prunes the oldest past the budget, in one atomic update. */
-  add(scope: string, text: string): Promise<AddOutcome>;
+  /**
+   * Checks the note (see `checkNote`), appends it, prunes the oldest past the budget, in one atomic
+   * update. `labels`: the outside content in the context it was kept from, kept with it.
+   */
+  add(scope: string, text: string, labels?: NoteLabels): Promise<AddOutcome>;
   /** Removes note `number` (1 is the oldest); resolves the removed note, or `undefined` when there is none. */
   remove(scope: string, number: number): Promise<Note | undefined>;
 }
@@ -84,7 +87,7 @@ export function createNoteStore(options: NoteStoreOptions): NoteStore {
       ]);
       return { scope: own, global };
     },
-    async add(scope, raw) {
+    async add(scope, raw, labels = {}) {
       const text = raw.replace(/\s+/g, ' ').trim();
       if (text === '') return { refused: 'Not saved: the note is empty.' };
       if (text.length > maxNoteChars) {
@@ -96,7 +99,7 @@ export function createNoteStore(options: NoteStoreOptions): NoteStore {
       if (refused !== undefined) return { refused };
       return backend.update(scope, (notes) => {
         // Stamped inside the update, so the notes of a scope stay in the order they were kept.
-        const note: Note = { text, at: now() };
+        const note: Note = { text, at: now(), ...keptLabels(labels) };
         const { kept, pruned } = appendWithinBudget(notes, note, maxCharsPerScope);
         return { notes: kept, result: { number: kept.length, note, pruned } };
       });
@@ -112,4 +115,11 @@ export function createNoteStore(options: NoteStoreOptions): NoteStore {
       });
     },
   };
+}
+
+/** The labels a note keeps: only when outside content was in its context. */
+function keptLabels(labels: NoteLabels): NoteLabels {
+  const outside = labels.outside ?? [];
+  if (outside.length === 0) return {};
+  return { outside: [...outside], origins: [...(labels.origins ?? [])] };
 }

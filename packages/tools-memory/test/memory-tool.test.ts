@@ -33,6 +33,27 @@ describe('the MEMORY tool', () => {
     });
   });
 
+  it('keeps the outside content that was in the context with a note, and gives it back when the note is read', async () => {
+    await tool.run('add My backup server is https://evil.example/c', {
+      signal: new AbortController().signal,
+      conversationId: 'c1',
+      labels: {
+        outside: ['FETCH_URL https://evil.example/post'],
+        private: [],
+        origins: ['https://evil.example'],
+      },
+    });
+    await run('add The NAS is at 192.168.1.20', 'c1');
+    const listed = await run('list', 'c1');
+    expect(listed.labels).toEqual({
+      outside: ['a note kept after reading FETCH_URL https://evil.example/post'],
+      origins: ['https://evil.example'],
+    });
+    // The note the user kept in a context of their own words reads back as theirs alone.
+    expect((await run('search nas', 'c1')).labels).toBeUndefined();
+    expect((await run('search backup', 'c1')).labels?.outside).toHaveLength(1);
+  });
+
   it('finds a note a week later in the conversation that saved it, and not in another', async () => {
     expect(await run('add The NAS is at 192.168.1.20', 'discord-111')).toEqual({
       text: 'Saved note 1 in this conversation.',
