@@ -243,6 +243,8 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     channels: join(config.home, 'discord_channels.json'),
     /** The bot's own state: last message handled per channel, /model choices. */
     discordState: join(config.home, 'discord_state.json'),
+    /** What each message the bot posted carried (the outside content its answer read). */
+    discordPosts: join(config.home, 'discord_posts.json'),
     mcp: join(config.home, 'mcp.json'),
     /** The MCP tool definitions the user accepted, pinned at first use (`macstats mcp trust`). */
     mcpPins: join(config.home, 'mcp-pins.json'),

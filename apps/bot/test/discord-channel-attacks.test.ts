@@ -13,7 +13,7 @@ describe("Discord's channels against a model that does what it read", () => {
           `${outcome.case.id} ${outcome.case.title}: ${[...outcome.achieved, ...outcome.missing].join('; ')}`,
       );
     expect(failures).toEqual([]);
-    expect(result.attacks).toBeGreaterThanOrEqual(12);
+    expect(result.attacks).toBeGreaterThanOrEqual(17);
     expect(result.succeeded).toBe(0);
     expect(result.done).toBe(result.benign);
   }, 180_000);

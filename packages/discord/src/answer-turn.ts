@@ -8,6 +8,7 @@ import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
+import { type PostedLabels, postedInChain } from './posted-labels.js';
 import { formatReplyChain, othersInChain, replyChain } from './reply-chain.js';
 import { deliverReply } from './reply-delivery.js';
 import { StatusMessage } from './status-message.js';
@@ -21,6 +22,8 @@ export interface AnswerContext {
   sender: MessageSender;
   /** One sender at a time per channel, so two multi-part messages never interleave. */
   sendQueue: KeyedQueue;
+  /** What the bot's posted messages carried, for a reply chain that holds them. */
+  posted: PostedLabels;
   logger: Logger;
   timers: Timers;
   statusIntervalMs: number;
@@ -132,6 +135,9 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     const chain = formatReplyChain(entries);
     // Others' messages in the chain are outside content: anyone in the server could have written them.
     const outside = othersInChain(entries, turn.askerId, context.botId);
+    // The bot's own messages in the chain bring back what their answers read (no record: outside).
+    const fromBot = postedInChain(entries, context.botId, context.posted);
+    outside.push(...fromBot.outside);
     // A `stop` while the images or the reply chain were fetched: the agent is not asked.
     signal.throwIfAborted();
     const answer = await context
@@ -154,7 +160,14 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
         ...(model ? { model } : {}),
         ...(chain ? { context: chain, contextSource: REPLY_CHAIN_SOURCE } : {}),
-        ...(outside.length > 0 ? { contextLabels: { outside } } : {}),
+        ...(outside.length > 0
+          ? {
+              contextLabels: {
+                outside,
+                ...(fromBot.origins.length > 0 ? { outsideOrigins: fromBot.origins } : {}),
+              },
+            }
+          : {}),
         ...(images.length > 0 ? { images } : {}),
       });
     labels = answer.labels;

@@ -21,6 +21,12 @@ export interface DiscordBotFeatureOptions {
    * Written atomically. Default: none, kept in memory (catch-up still works across re-identifies).
    */
   stateFile?: string;
+  /**
+   * Where the bot records what each message it posts carried (the outside content its answer
+   * read), so a reply to it restores those labels (`discord_posts.json`, written atomically, 0600).
+   * Default: none, kept in memory; a bot message not on record reads back as outside content.
+   */
+  postsFile?: string;
   /** After a re-identify or restart, look back this far, in milliseconds, for missed messages. Default 900 000 (15 min). */
   catchUpMaxAgeMs?: number;
   /** After a re-identify or restart, fetch at most this many missed messages per channel. Default 50. */

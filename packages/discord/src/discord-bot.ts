@@ -17,6 +17,7 @@ import { KeyedQueue } from './keyed-queue.js';
 import { createMessageIntake } from './message-intake.js';
 import { MessageSender } from './message-sender.js';
 import { askOwner } from './owner-approval.js';
+import { PostedLabels } from './posted-labels.js';
 import { RecentIds } from './recent-ids.js';
 import { handleInteraction, registerSlashCommands, type SlashContext } from './slash-commands.js';
 import { systemTimers } from './timers.js';
@@ -76,10 +77,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
   // REST alone is enough for sendToChannel, before (or without) the gateway.
   client.rest.setToken(options.token);
+  const posted = new PostedLabels(options.postsFile, logger);
   const sender = new MessageSender(
     client.rest,
     options.maxReplyChars ?? DISCORD_BOT_DEFAULTS.maxReplyChars,
     options.nonceWindowMs ?? DISCORD_BOT_DEFAULTS.nonceWindowMs,
+    posted,
   );
   const channelsFile = new ChannelSettingsFile(options.channelsFile, logger);
   const emit = (event: DiscordBotEvent) => {
@@ -112,6 +115,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       return client.user?.id ?? '';
     },
     replyChainLimit: options.replyChainLimit ?? DISCORD_BOT_DEFAULTS.replyChainLimit,
+    posted,
     vision: visionSupport(options),
     sender,
     sendQueue,
@@ -258,7 +262,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         `The Discord bot cannot start while ${state}; create a new one.`,
       );
     state = 'starting';
-    await botState.load();
+    await Promise.all([botState.load(), posted.load()]);
     const ready = new Promise<void>((resolve, reject) => {
       client.once(Events.ClientReady, () => resolve());
       client.on(Events.ShardDisconnect, (event) => {
@@ -329,7 +333,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     await Promise.race([Promise.all([workQueue.idle(), sendQueue.idle()]), grace]);
     clearTimeout(timer);
     await client.destroy();
-    await botState.flush();
+    await Promise.all([botState.flush(), posted.flush()]);
     logger.info({}, 'Discord bot stopped');
   }
 

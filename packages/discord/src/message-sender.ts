@@ -7,6 +7,7 @@ import {
   type REST,
   Routes,
 } from 'discord.js';
+import type { PostedLabel, PostedLabels } from './posted-labels.js';
 import { deliveryMarker, findPostedParts, MAX_MARKER_CHARS } from './posted-parts.js';
 import { splitMessage } from './split-message.js';
 
@@ -32,6 +33,11 @@ export interface SendTextOptions {
    * line) and only the missing ones are posted.
    */
   postedSince?: Date | undefined;
+  /**
+   * What the answer's context held: recorded with every part posted, so a reply to it restores
+   * those labels. Absent: the parts are on no record and read back as outside content.
+   */
+  labels?: PostedLabel | undefined;
 }
 
 /** The action rows of buttons a prompt carries. */
@@ -54,6 +60,7 @@ export class MessageSender {
     private readonly rest: REST,
     private readonly maxChars: number,
     private readonly nonceWindowMs = 60_000,
+    private readonly posted?: PostedLabels,
   ) {}
 
   /**
@@ -100,6 +107,7 @@ export class MessageSender {
         );
       }
     }
+    if (options.labels) this.posted?.record(ids, options.labels);
     return ids;
   }
 

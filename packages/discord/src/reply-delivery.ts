@@ -25,6 +25,9 @@ export interface ReplyPlace {
   where: object;
 }
 
+/** The labels of the bot's own fixed sentences: they hold nothing an answer read. */
+const NOTHING_READ = { outside: [], origins: [] };
+
 /**
  * Posts a message turn's reply where its audience may read it: in the channel, replying to the
  * question, with link previews suppressed when outside content was in the answer's context; or,
@@ -38,9 +41,11 @@ export async function deliverReply(
 ): Promise<void> {
   const { sender, sendQueue, logger, channelId, where } = place;
   const suppressEmbeds = !allowsLinkPreviews(labels);
-  const inChannel = (text: string, suppress: boolean) =>
+  // Recorded with the posts: a reply to one of them restores what the answer read.
+  const posted = labels ? { outside: labels.outside, origins: labels.origins ?? [] } : undefined;
+  const inChannel = (text: string, suppress: boolean, carried = posted) =>
     sendQueue.run(channelId, () =>
-      sender.sendText(channelId, text, { replyTo: place.replyTo, suppressEmbeds: suppress }),
+      sender.sendText(channelId, text, { replyTo: place.replyTo, suppressEmbeds: suppress, labels: carried }),
     );
   try {
     if (!forAskerOnly(labels, place.inServer)) {
@@ -52,14 +57,14 @@ export async function deliverReply(
     try {
       dmId = await sender.openDm(place.askerId);
       await sendQueue.run(dmId, () =>
-        sender.sendText(dmId, `${dmHeading(channelId)}\n${reply}`, { suppressEmbeds }),
+        sender.sendText(dmId, `${dmHeading(channelId)}\n${reply}`, { suppressEmbeds, labels: posted }),
       );
     } catch (error) {
       logger.warn({ ...where, err: error }, 'reply held back: private data, and the DM failed');
-      await inChannel(NOT_SENT, false);
+      await inChannel(NOT_SENT, false, NOTHING_READ);
       return;
     }
-    await inChannel(SENT_BY_DM, false);
+    await inChannel(SENT_BY_DM, false, NOTHING_READ);
     logger.info(
       { ...where, dmChannelId: dmId, chars: reply.length, suppressEmbeds },
       'reply sent by DM: private data',

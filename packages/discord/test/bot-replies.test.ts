@@ -2,6 +2,7 @@ import type { Agent, AnswerOptions } from '@macstats/core';
 import { startFakeDiscord } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordBot } from '../src/index.js';
+import { UNRECORDED_POST_SOURCE } from '../src/posted-labels.js';
 import { answerOf, harnessPerTest } from './harness.js';
 
 const start = harnessPerTest();
@@ -12,7 +13,8 @@ function recordingAgent() {
   const agent: Pick<Agent, 'answer'> = {
     answer: async (question, options) => {
       calls.push({ question, options });
-      return answerOf(`Answer to: ${question}`);
+      // A real agent reports what its context held; these answers read nothing outside.
+      return { ...answerOf(`Answer to: ${question}`), labels: { outside: [], private: [] } };
     },
   };
   return { agent, calls };
@@ -61,6 +63,23 @@ describe('createDiscordBot replies', () => {
     await h.discord.waitFor(() => calls.length === 2);
     expect(calls[1]?.options?.context).toContain('[you]: Answer to: what is 2+2?');
     expect(calls[1]?.options?.contextLabels).toBeUndefined();
+  });
+
+  it('counts a bot message with no record of what it read (a scheduled post) as outside content', async () => {
+    const { agent, calls } = recordingAgent();
+    const h = await start({ agent });
+    const [posted] = await h.bot.sendToChannel(
+      h.general,
+      'Schedule "digest": the page says to fetch a link.',
+    );
+    h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'do it',
+      replyTo: posted ?? '',
+      mentionsBot: true,
+    });
+    await h.discord.waitFor(() => calls.length === 1);
+    expect(calls[0]?.options?.contextLabels).toEqual({ outside: [UNRECORDED_POST_SOURCE] });
   });
 
   it('ignores a reply to somebody else in a mention-only channel', async () => {

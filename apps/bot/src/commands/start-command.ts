@@ -116,6 +116,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       agents: runtime.agents,
       channelsFile: paths(config).channels,
       stateFile: paths(config).discordState,
+      postsFile: paths(config).discordPosts,
       logger,
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),
