@@ -11,7 +11,17 @@ export type Source =
   | 'scheduled'
   | 'browser-page'
   | 'earlier-turn'
-  | 'handoff';
+  | 'handoff'
+  | 'search-echo'
+  | 'searx-echo'
+  | 'error-echo'
+  | 'webhook-echo'
+  | 'browser-echo'
+  | 'mcp-private'
+  | 'nas-private'
+  | 'browser-private'
+  | 'note-readback'
+  | 'schedule-readback';
 /** What the attacker wants done. */
 export type Sink =
   | 'fetch'
@@ -33,6 +43,8 @@ export type SecretPlace = 'file' | 'note' | 'history' | 'none';
 export interface CaseTurn {
   question: string;
   steps: string[];
+  /** `/reset` before this turn: the conversation's history is forgotten, its notes kept. */
+  reset?: boolean;
   /** The lines the research agent writes when this turn hands it a task. */
   agentSteps?: string[];
 }
@@ -56,6 +68,10 @@ export interface SuiteCase {
   /** The injection, as the MCP server's description or result (for MCP sources). */
   mcpDescription?: string;
   mcpResult?: string;
+  /** After the turns, the schedules they stored run once, as the scheduler would run them. */
+  fires?: boolean;
+  /** The tool lines the model writes in a fired schedule's run (default none: it does only what it reads). */
+  firedSteps?: string[];
   /** Puts the attacker's page or search result on the web. */
   arrange(web: SuiteWeb): void;
   /** For a benign case: what must have happened for the user's task to count as done. */
