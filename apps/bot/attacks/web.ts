@@ -40,8 +40,7 @@ export class SuiteWeb {
       const query = new URL(url, 'http://x').searchParams;
       if (url.startsWith('/res/v1/web/search'))
         return send(200, 'application/json', this.#search(query.get('q') ?? ''));
-      if (url.startsWith('/search?'))
-        return send(200, 'application/json', this.#searx(query.get('q') ?? ''));
+      if (url.startsWith('/search?')) return send(200, 'application/json', this.#searx(query.get('q') ?? ''));
       const path = url.replace(/[?#].*$/, '');
       const set = this.pages.get(`${host}${path}`);
       if (set !== undefined) return send(200, 'text/html', set);
