@@ -1,5 +1,6 @@
 // `pnpm attacks`: runs the containment suite and prints the attack success rate and the benign
 // utility. Exits 1 when any attack succeeds or any benign task is not done.
+import { LINK_CHOICE_BITS_PER_DAY } from '@macstats/core';
 import { runAdversary } from './adversary.js';
 import { runDiscordSuite } from './discord-suite.js';
 import { type CaseOutcome, runContainmentSuite, type SuiteResult } from './harness.js';
@@ -69,7 +70,7 @@ console.log(
 const seed = Number(process.env.ADVERSARY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const adversary = runAdversary(seed, 10_000);
 console.log(
-  `randomized adversary (seed ${seed}): ${adversary.leaks.length} leaks in ${adversary.sequences} sequences of ${adversary.calls} calls (${adversary.ran} ran, ${adversary.asked} asked, ${adversary.refused} refused); widest link choice ${adversary.widestChoice} = ${Math.log2(Math.max(1, adversary.widestChoice)).toFixed(1)} bits`,
+  `randomized adversary (seed ${seed}): ${adversary.leaks.length} leaks in ${adversary.sequences} sequences of ${adversary.calls} calls (${adversary.ran} ran, ${adversary.asked} asked, ${adversary.refused} refused); widest link choice ${adversary.widestChoice} = ${Math.log2(Math.max(1, adversary.widestChoice)).toFixed(1)} bits; most link-choice bits in one day ${adversary.mostBitsInADay} (allowance ${LINK_CHOICE_BITS_PER_DAY})`,
 );
 for (const leak of adversary.leaks.slice(0, 5)) console.log(`   ${leak}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -1,3 +1,4 @@
+import { LINK_CHOICE_BITS_PER_DAY } from '@macstats/core';
 import { FOLLOWABLE_LINKS } from '@macstats/core/internal';
 import { describe, expect, it } from 'vitest';
 import { runAdversary } from '../attacks/adversary.js';
@@ -14,6 +15,8 @@ describe('the randomized adversary over every channel', () => {
     expect(result.leaks.slice(0, 5)).toEqual([]);
     expect(result.ran).toBeGreaterThan(result.calls / 2);
     expect(result.widestChoice).toBeLessThanOrEqual(FOLLOWABLE_LINKS);
+    // Summed over a day's answers, restarts and stored items, link choice stays within the allowance.
+    expect(result.mostBitsInADay).toBeLessThanOrEqual(LINK_CHOICE_BITS_PER_DAY);
   });
 
   it('checks a property that fails without containment: the same sequences leak when every call runs', () => {

@@ -45,7 +45,11 @@ export { ContextLabels } from './containment/context-labels.js';
 export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export type { LinkAllowance } from './containment/link-allowance.js';
-export { LINK_CHOICE_BITS_PER_DAY } from './containment/link-allowance.js';
+export {
+  createLinkAllowance,
+  LINK_CHOICE_BITS_PER_DAY,
+  linkChoiceBits,
+} from './containment/link-allowance.js';
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
