@@ -1,4 +1,4 @@
-import { createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { appLinkChoices, createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
 import { type AssembledTools, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
 import {
   type Agent,
@@ -294,6 +294,8 @@ export async function createRuntime(
     contextLength: config.modelContextLength,
     maxContextLength: config.modelMaxContext,
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
+    // Choosing among outside links is a channel: its bits add up per day, across restarts.
+    linkChoices: appLinkChoices(config.home),
     ...(shared.recordContent ? { telemetry: { recordContent: true } } : {}),
   });
   const answering = withNotes(

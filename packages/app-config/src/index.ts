@@ -1,3 +1,4 @@
+export { appLinkChoices, LINK_CHOICES_FILE_NAME } from './app-link-choices.js';
 export type { AppTokenBudgetOptions } from './app-token-budget.js';
 export { createAppTokenBudget, TOKEN_BUDGET_FILE_NAME } from './app-token-budget.js';
 export type { DailyTokenLimits } from './daily-token-limits.js';

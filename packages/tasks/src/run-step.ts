@@ -107,6 +107,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
       approve,
       ...(context ? { context, contextSource: "the task's notes and earlier steps" } : {}),
       contextLabels: stepLabels(started, number),
+      // A task's steps spend one link-choice allowance, whichever day's steps they are.
+      linkScope: `task:${started.id}`,
       // The task's tokens count against the channel it reports to, as an answer there would.
       ...(channel ? { account: { channel } } : {}),
     });

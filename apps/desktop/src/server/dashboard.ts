@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { appLinkChoices, MODEL_SETTING_NAMES } from '@macstats/app-config';
 import {
   createStateTools,
   type McpSignInSurface,
@@ -254,6 +254,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
             memory,
             ...options.context,
             unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
+            // Choosing among outside links is a channel: its bits add up per day, across restarts.
+            linkChoices: appLinkChoices(home),
             ...(options.recordContent ? { telemetry: { recordContent: true } } : {}),
           });
           const counted = options.appMetrics?.observeAgent(chatAgent, { model: () => model }) ?? chatAgent;
