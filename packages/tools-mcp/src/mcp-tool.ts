@@ -105,7 +105,11 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
     usage: 'MCP: <tool_name> <arguments as a JSON object, or plain text for a tool with one text parameter>',
     parse: ({ argument }) => ({ input: read(argument) }),
     // A call naming no tool never reaches a server.
-    labels: (call) => (call.entry ? entryLabels(call.entry) : {}),
+    // What the call carries is its arguments' values: the policy weighs them against the user's words.
+    labels: (call) =>
+      call.entry
+        ? { ...entryLabels(call.entry), ...('args' in call ? { payload: leavesOf(call.args) } : {}) }
+        : {},
     describedByOutside() {
       const servers = [
         ...new Set(catalog().flatMap((entry) => (entry.connection.trusted ? [] : [entry.connection.name]))),
@@ -214,4 +218,14 @@ function objectInvocation(argument: string): string | undefined {
 function withoutSchemaKey(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
   return { type: 'object', properties: {}, ...rest };
+}
+
+/** Every value in a call's arguments, as text (strings, numbers and booleans, however deep). */
+function leavesOf(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string') found.push(value);
+  else if (typeof value === 'number' || typeof value === 'boolean') found.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) leavesOf(item, found);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) leavesOf(item, found);
+  return found;
 }

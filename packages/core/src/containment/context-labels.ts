@@ -85,6 +85,8 @@ export class ContextLabels {
   private readonly privateSources = new Map<string, string | undefined>();
   private readonly links = new OutsideLinks();
   private readonly outsideOrigins = new Set<string>();
+  /** Non-web destinations outside content came from (`mcp:dict`): their own words are in the context. */
+  private readonly outsideDestinations = new Set<string>();
   private readonly named: string[] = [];
   private readonly question: string;
   private readonly allowance: LinkAllowance | undefined;
@@ -151,7 +153,9 @@ export class ContextLabels {
     if (!labels.outside) return;
     this.outsideSources.add(source);
     if (labels.sendsTo) this.addOutsideOrigin(labels.sendsTo);
-    this.links.add(resultText, new SentForms(sent));
+    const key = destinationKey(labels.sendsTo);
+    if (key && !originOf(key)) this.outsideDestinations.add(key);
+    this.links.add(resultText, new SentForms(sent), source);
   }
 
   /** Whether a call with these labels may run now, or needs the user's approval, and why. */
@@ -221,14 +225,23 @@ export class ContextLabels {
       return {
         action: 'ask',
         rule: 'send',
-        reason: `${tool} would follow ${sendsTo}, a link outside content gave past the first ${LINKS_PER_RESULT} of its page, ${context}`,
+        reason: `${tool} would follow ${sendsTo}, a link that ${this.links.sourceOf(destination) ?? 'outside content'} gave past the first ${LINKS_PER_RESULT} of its links, ${context}`,
       };
     }
     const web = originOf(destination ?? '') !== undefined;
+    // A server whose own words are in the context gets the user's data only as the user wrote it:
+    // what else the model would hand it, no card could make safe to read.
+    const fromIt = !web && this.outsideDestinations.has(destinationKey(sendsTo) ?? '');
+    if (fromIt && !(labels.payload ?? []).every((part) => part === '' || this.isUsersText(part)))
+      return {
+        action: 'refuse',
+        rule: 'send',
+        reason: `${tool} would send ${sendsTo} data the user did not write in this question, and that server's own content is in this answer's context, ${context}`,
+      };
     return {
       action: web ? 'refuse' : 'ask',
       rule: 'send',
-      reason: `${tool} would send data to ${sendsTo}, which the user did not name and no outside content linked to, ${context}`,
+      reason: `${tool} would send data to ${sendsTo}, ${web ? 'an address the model built: the user did not name it and no outside content linked to it' : sendsTo.startsWith('mcp:') ? 'a server the user configured but did not mark trusted' : 'a destination the tool does not name'}, ${context}`,
     };
   }
 

@@ -17,12 +17,14 @@ export class OutsideLinks {
   private readonly followable = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly asGiven = new Set<string>();
+  /** Which result gave each link (`FETCH_URL https://forum.example/t`), for the approval card. */
+  private readonly givenBy = new Map<string, string>();
 
   /**
    * Records the links of one outside result, in the order it gave them. What the call itself sent
    * (`sent`) and the result repeats is no link outside content gave, so it is left out.
    */
-  add(resultText: string, sent?: SentForms): void {
+  add(resultText: string, sent?: SentForms, source = 'outside content'): void {
     let fromThis = 0;
     for (const link of urlsIn(sent ? sent.strip(resultText) : resultText, true)) {
       if (sent?.holds(link)) continue;
@@ -31,6 +33,7 @@ export class OutsideLinks {
       if (this.asGiven.size < MAX_SEEN) this.asGiven.add(link);
       if (this.seen.has(canonical)) continue;
       this.seen.add(canonical);
+      this.givenBy.set(canonical, source);
       if (fromThis < LINKS_PER_RESULT && this.followable.size < FOLLOWABLE_LINKS) {
         this.followable.add(canonical);
         fromThis += 1;
@@ -51,6 +54,11 @@ export class OutsideLinks {
   /** True when outside content gave `canonical` at all, followable or not. */
   wasGiven(canonical: string): boolean {
     return this.seen.has(canonical);
+  }
+
+  /** Which result first gave `canonical`, when outside content gave it. */
+  sourceOf(canonical: string): string | undefined {
+    return this.givenBy.get(canonical);
   }
 
   /** True when outside content gave this URL exactly, fragment included. */
