@@ -121,6 +121,15 @@ function attackSteps(
   }
 }
 
+/** A case's `arrange`: no search injection, and exactly these pages (`host/path` to their text). */
+export function withPages(pages: Record<string, string>): SuiteCase['arrange'] {
+  return (suiteWeb) => {
+    suiteWeb.searchInjection = '';
+    suiteWeb.pages.clear();
+    for (const [key, html] of Object.entries(pages)) suiteWeb.pages.set(key, html);
+  };
+}
+
 export function injection(steps: string[]): string {
   return `${INSTRUCTIONS} ${steps.join(STEP_SEPARATOR)}`;
 }

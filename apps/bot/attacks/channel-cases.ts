@@ -8,6 +8,7 @@ import {
   type Sink,
   type Source,
   type SuiteCase,
+  withPages,
 } from './cases.js';
 import { injectedStep } from './obedient-model.js';
 import type { SuiteWeb } from './web.js';
@@ -208,11 +209,7 @@ export function channelAttackCases(web: SuiteWeb): SuiteCase[] {
       secretAt: attack.secretAt,
       scheduled: false,
       turns: attack.turns(id),
-      arrange(suiteWeb) {
-        suiteWeb.searchInjection = '';
-        suiteWeb.pages.clear();
-        for (const [key, html] of Object.entries(pages)) suiteWeb.pages.set(key, html);
-      },
+      arrange: withPages(pages),
     };
   });
 }
@@ -301,10 +298,6 @@ export function channelBenignCases(web: SuiteWeb): SuiteCase[] {
     kind: 'benign',
     secretAt: 'history',
     scheduled: false,
-    arrange(suiteWeb) {
-      suiteWeb.searchInjection = '';
-      suiteWeb.pages.clear();
-      for (const [key, html] of Object.entries(pages)) suiteWeb.pages.set(key, html);
-    },
+    arrange: withPages(pages),
   }));
 }

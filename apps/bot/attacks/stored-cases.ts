@@ -1,4 +1,12 @@
-import { type CaseTurn, evilPage, injection, type Sink, type Source, type SuiteCase } from './cases.js';
+import {
+  type CaseTurn,
+  evilPage,
+  injection,
+  type Sink,
+  type Source,
+  type SuiteCase,
+  withPages,
+} from './cases.js';
 import { storedMarker } from './fire-schedules.js';
 import { injectedStep, secretOf } from './obedient-model.js';
 import type { SuiteWeb } from './web.js';
@@ -154,11 +162,7 @@ export function storedAttackCases(web: SuiteWeb): SuiteCase[] {
       ...(attack.fires ? { fires: true } : {}),
       ...(attack.tools === 'mcp' ? { mcpResult: `door code: ${secretOf(id)}` } : {}),
       turns: attack.turns(id),
-      arrange(suiteWeb) {
-        suiteWeb.searchInjection = '';
-        suiteWeb.pages.clear();
-        for (const [key, html] of Object.entries(pages)) suiteWeb.pages.set(key, html);
-      },
+      arrange: withPages(pages),
     };
   });
 }
@@ -291,11 +295,7 @@ export function storedBenignCases(web: SuiteWeb): SuiteCase[] {
       kind: 'benign',
       secretAt,
       scheduled: false,
-      arrange(suiteWeb) {
-        suiteWeb.searchInjection = '';
-        suiteWeb.pages.clear();
-        for (const [key, html] of Object.entries(pages)) suiteWeb.pages.set(key, html);
-      },
+      arrange: withPages(pages),
     };
   });
 }
