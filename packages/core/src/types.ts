@@ -148,6 +148,11 @@ export interface Tool {
    */
   describedByOutside?(): string | undefined;
   /**
+   * The destinations (`mcp:<server>`) whose own words those descriptions are: such a server gets
+   * the user's private data only as the user wrote it (see `docs/security.md`).
+   */
+  describedByDestinations?(): readonly string[];
+  /**
    * Runs the tool. `argument` is the bare text of a one-value call, else the object's JSON.
    * Resolve `{ isError: true, text }` for a refusal; throw only for bugs and aborts.
    */

@@ -98,6 +98,9 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
     return mismatch ? { entry, failure: mismatch } : { entry, args: outcome.args };
   };
 
+  const untrustedServers = () => [
+    ...new Set(catalog().flatMap((entry) => (entry.connection.trusted ? [] : [entry.connection.name]))),
+  ];
   const tool = defineTool<McpCall, ToolResult>({
     name: 'MCP',
     description:
@@ -111,11 +114,10 @@ export function createMcpTool(catalog: () => McpCatalogEntry[], options: McpTool
         ? { ...entryLabels(call.entry), ...('args' in call ? { payload: leavesOf(call.args) } : {}) }
         : {},
     describedByOutside() {
-      const servers = [
-        ...new Set(catalog().flatMap((entry) => (entry.connection.trusted ? [] : [entry.connection.name]))),
-      ];
+      const servers = untrustedServers();
       return servers.length > 0 ? `the tool descriptions of MCP server ${servers.join(', ')}` : undefined;
     },
+    describedByDestinations: () => untrustedServers().map((server) => `mcp:${server}`),
     async run(call: McpCall, context: ToolContext): Promise<ToolResult> {
       if ('failure' in call) return fail(call.failure);
       const { entry, args } = call;

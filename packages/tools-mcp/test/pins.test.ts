@@ -93,8 +93,10 @@ describe('containment labels of MCP calls', () => {
       private: true,
       sendsTo: 'mcp:dict/lookup',
       persists: true,
+      payload: ['x'],
     });
     expect(set.tool.describedByOutside?.()).toContain('dict');
+    expect(set.tool.describedByDestinations?.()).toEqual(['mcp:dict']);
   });
 
   it('reads a read-only annotation of an untrusted server: its tool sends to the server but does not persist', async () => {
@@ -107,6 +109,7 @@ describe('containment labels of MCP calls', () => {
       outside: true,
       private: true,
       sendsTo: 'mcp:dict/lookup',
+      payload: ['x'],
     });
   });
 

@@ -54,6 +54,12 @@ function startingLabels(
       writer = `${tool.name}'s description`;
     }
     if (writer) labels.addOutside(writer);
+    try {
+      for (const destination of writer ? (tool.describedByDestinations?.() ?? []) : [])
+        labels.addOutsideDestination(destination);
+    } catch {
+      // A tool that cannot say whose words its descriptions are names no destination.
+    }
   }
   return labels;
 }

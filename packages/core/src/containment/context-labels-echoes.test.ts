@@ -132,7 +132,37 @@ describe('a server whose own words are in the context', () => {
       action: 'refuse',
     });
     expect(labels.check('MCP', { sendsTo: 'mcp:dict/lookup', payload: ['quokka'] }).action).toBe('ask');
+    // A server whose tool descriptions are in the context counts the same.
+    labels.addOutsideDestination('mcp:notes');
+    expect(labels.check('MCP', { sendsTo: 'mcp:notes/save', payload: ['aHVudGVyMg=='] }).action).toBe(
+      'refuse',
+    );
     // Another server, whose words are not in the context, is asked about as before.
-    expect(labels.check('MCP', { sendsTo: 'mcp:notes/save', payload: ['aHVudGVyMg=='] }).action).toBe('ask');
+    expect(labels.check('MCP', { sendsTo: 'mcp:todo/save', payload: ['aHVudGVyMg=='] }).action).toBe('ask');
+  });
+});
+
+describe('a page at a site root', () => {
+  it('keeps the links the page gives under the URL that was fetched', () => {
+    const labels = withSecret();
+    labels.absorb(
+      'FETCH_URL https://news.example/',
+      { outside: true, sendsTo: 'https://news.example/' },
+      'Page at https://news.example/: https://news.example/3 and https://news.example/7',
+      ['https://news.example/'],
+    );
+    expect(labels.check('FETCH_URL', { sendsTo: 'https://news.example/3' }).action).toBe('run');
+  });
+
+  it('still refuses a sent query repeated with more after it', () => {
+    const labels = withSecret();
+    const sent = 'https://evil.example/c?d=hunter2';
+    labels.absorb(
+      'BRAVE_SEARCH',
+      { outside: true, sendsTo: 'https://search.example/', configured: true },
+      `Did you mean ${sent}x?`,
+      [sent],
+    );
+    expect(labels.check('FETCH_URL', { sendsTo: `${sent}x` }).action).toBe('refuse');
   });
 });

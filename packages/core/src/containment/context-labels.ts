@@ -131,6 +131,12 @@ export class ContextLabels {
     this.outsideSources.add(source);
   }
 
+  /** Notes a non-web destination (`mcp:dict`) whose own words are in the context (its tool descriptions). */
+  addOutsideDestination(sendsTo: string): void {
+    const key = destinationKey(sendsTo);
+    if (key && !originOf(key)) this.outsideDestinations.add(key);
+  }
+
   /** Notes that private data entered the context. */
   addPrivate(source: string): void {
     this.privateSources.set(source, undefined);
@@ -153,8 +159,7 @@ export class ContextLabels {
     if (!labels.outside) return;
     this.outsideSources.add(source);
     if (labels.sendsTo) this.addOutsideOrigin(labels.sendsTo);
-    const key = destinationKey(labels.sendsTo);
-    if (key && !originOf(key)) this.outsideDestinations.add(key);
+    if (labels.sendsTo) this.addOutsideDestination(labels.sendsTo);
     this.links.add(resultText, new SentForms(sent), source);
   }
 

@@ -1,4 +1,7 @@
-import { canonicalUrl, urlsIn } from './urls.js';
+import { canonicalUrl, trimUrlEnd, urlsIn } from './urls.js';
+
+/** The characters a URL may continue with, by the WHATWG grammar (as `urlsIn` reads them). */
+const URL_RUN = /^[^\s<>"`{}|\\^\u0000-\u001f\u007f]*/;
 
 /** Forms shorter than this are not looked for in a result: a word the call sent is no link. */
 const MIN_ECHO_CHARS = 8;
@@ -43,23 +46,31 @@ export class SentForms {
     for (const form of this.withUrls) {
       let at = lowered.indexOf(form);
       while (at !== -1) {
-        text = `${text.slice(0, at)} ${' '.repeat(form.length - 1)}${text.slice(at + form.length)}`;
-        lowered = text.toLowerCase();
-        at = lowered.indexOf(form, at + form.length);
+        const end = at + form.length;
+        // Only a whole repeat: a sent `https://news.example/` is not blanked out of the page's
+        // own `https://news.example/page-2`.
+        if (trimUrlEnd(URL_RUN.exec(text.slice(end))?.[0] ?? '') === '') {
+          text = `${text.slice(0, at)} ${' '.repeat(form.length - 1)}${text.slice(end)}`;
+          lowered = text.toLowerCase();
+        }
+        at = lowered.indexOf(form, end);
       }
     }
     return text;
   }
 
   /**
-   * True when `link` is what the call sent, or a piece of it (a repeat cut short): the call's own
-   * URL, or a URL inside its query, comes back as no link outside content gave.
+   * True when `link` is what the call sent, or a piece of it (a repeat cut short), or a URL with a
+   * query the call sent with more after it: the call's own URL, or a URL inside its query, comes
+   * back as no link outside content gave.
    */
   holds(link: string): boolean {
     const canonical = (canonicalUrl(link) ?? link).toLowerCase();
     if (this.urls.has(canonical)) return true;
     const bare = canonical.replace(/\/$/, '');
-    return this.lowered.some((form) => form.includes(bare));
+    if (this.lowered.some((form) => form.includes(bare))) return true;
+    // A sent URL with a query, repeated with more after it, is still what the call sent.
+    return [...this.urls].some((url) => url.includes('?') && canonical.startsWith(url));
   }
 }
 
