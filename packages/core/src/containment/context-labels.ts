@@ -218,10 +218,13 @@ export class ContextLabels {
     const sendsTo = labels.sendsTo ?? '';
     const context = `while the user's private data (${list(new Set(this.privateLeavingFor(sendsTo)))}) and outside content (${list(this.outsideSources)}) are in this answer's context.`;
     if (labels.payloadSeenByScripts && !labels.configured && !this.payloadIsUsers(labels)) {
+      // A page from a site whose own words are in the context gets only what the user wrote.
+      const origin = originOf(canonicalUrl(sendsTo) ?? '');
+      const fromIt = origin !== undefined && this.outsideOrigins.has(origin);
       return {
-        action: 'ask',
+        action: fromIt ? 'refuse' : 'ask',
         rule: 'send',
-        reason: `${tool} would put text the user did not write in this question into ${sendsTo}, whose scripts can send it anywhere, ${context}`,
+        reason: `${tool} would put text the user did not write in this question into ${sendsTo}, whose scripts can send it anywhere${fromIt ? ' and whose own content is in the context' : ''}, ${context}`,
       };
     }
     if (this.destinationAllowed(labels)) return this.linkChoice(tool, labels, context);
