@@ -17,7 +17,7 @@ export class OutsideLinks {
   private readonly followable = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly asGiven = new Set<string>();
-  /** Which result gave each link (`FETCH_URL https://forum.example/t`), for the approval card. */
+  /** Which result gave each link (the call that read it, as the policy names sources), for the approval card. */
   private readonly givenBy = new Map<string, string>();
 
   /**
