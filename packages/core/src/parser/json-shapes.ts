@@ -22,12 +22,14 @@ function callsFromJsonLine(json: string): RawCall[] {
  * `get_page(url="…")`), and bare JSON that starts a line: `{"name": "GET_PAGE", "arguments": {...}}`,
  * with the calls written right after it on the same line (`{…}{…}`, no list, no comma needed).
  * `taken` holds the offsets earlier readers consumed; the calls found here are added to it.
- * `knows` says whether a name is offered (see `keepCalls`).
+ * `knows` says whether a name is offered (see `keepCalls`). Shapes are found in `text` (examples
+ * blanked) and read from `raw`, the same reply offset for offset, so values keep what was blanked.
  */
 export function findJsonShapes(
   text: string,
   taken: SpanSet,
   knows: (name: string) => boolean = () => false,
+  raw: string = text,
 ): StructuredCallMatch[] {
   const found: StructuredCallMatch[] = [];
   const inSpan = (offset: number) => taken.has(offset);
@@ -44,7 +46,8 @@ export function findJsonShapes(
     FENCE.lastIndex = 0;
     for (let match = FENCE.exec(text); match; match = FENCE.exec(text)) {
       if (inSpan(match.index)) continue;
-      const body = (match[2] ?? '').trim();
+      const bodyStart = match.index + match[0].length - 3 - (match[2] ?? '').length;
+      const body = raw.slice(bodyStart, bodyStart + (match[2] ?? '').length).trim();
       const calls =
         body.startsWith('{') || body.startsWith('[')
           ? callsFromJsonText(body, false)
@@ -56,16 +59,16 @@ export function findJsonShapes(
   }
 
   if (!text.includes('{')) return found;
-  const endOf = jsonEndFinder(text);
+  const endOf = jsonEndFinder(raw);
   const lineStart = /(^|\n)[ \t]*(?:[-*]\s+)?([[{])/g;
   for (let match = lineStart.exec(text); match; match = lineStart.exec(text)) {
     let start = match.index + match[0].length - 1;
     while (!inSpan(start)) {
       const end = endOf(start);
-      if (end < 0 || !add(callsFromJsonLine(text.slice(start, end)), start, end, 'json')) break;
+      if (end < 0 || !add(callsFromJsonLine(raw.slice(start, end)), start, end, 'json')) break;
       lineStart.lastIndex = end;
       NEXT_OBJECT.lastIndex = end;
-      if (!NEXT_OBJECT.test(text)) break;
+      if (!NEXT_OBJECT.test(raw)) break;
       start = NEXT_OBJECT.lastIndex - 1;
     }
   }

@@ -48,7 +48,7 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
   const cleaned = removeQuotedRegions(visible);
-  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten);
+  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten, visible);
   const taken = new SpanSet();
   const spans: Array<[number, number]> = [];
   for (const { span } of structured) {

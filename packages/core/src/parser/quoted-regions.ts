@@ -57,9 +57,9 @@ export function isQuoteLabel(line: string): boolean {
   return QUOTE_LABEL.test(line);
 }
 
-/** Replaces a match with as many newlines as it spanned, so line numbers and order survive. */
+/** Replaces a match with spaces but for its newlines, so offsets, line numbers and order survive. */
 function blankOut(match: string): string {
-  return '\n'.repeat((match.match(/\n/g) ?? []).length);
+  return match.replace(/[^\n]/g, ' ');
 }
 
 /** Everything up to a lone closing marker: the template opened the reasoning in the prompt. */
@@ -82,7 +82,7 @@ export function stripThinking(text: string): string {
 }
 
 /**
- * Returns the reply with quoted regions blanked out: envelopes and their chat-template cousins
+ * Returns the reply with quoted regions blanked out (spaces, offset for offset): envelopes and their chat-template cousins
  * (to their closing tag, or to the end when the model never closed them), blockquote lines, and
  * paragraphs introduced by an observation/tool-output label.
  */
@@ -100,7 +100,7 @@ export function removeQuotedRegions(text: string): string {
     if (isQuoteLabel(line)) inQuotedParagraph = true;
     // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
     const blockquote = /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
-    if (inQuotedParagraph || blockquote) lines[index] = '';
+    if (inQuotedParagraph || blockquote) lines[index] = ' '.repeat(line.length);
   }
   return lines.join('\n');
 }

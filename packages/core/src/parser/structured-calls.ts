@@ -39,12 +39,30 @@ function run(recogniser: CallRecogniser, text: string, knows: (name: string) => 
 }
 
 /**
+ * The matches of one recogniser over `shown` (the reply with examples blanked), each read from
+ * `raw` when the same recogniser finds a match at the same offset there: blanking decides where a
+ * call may start, never what its values are (a fence or inline code inside a JSON string stays).
+ */
+function runOnRaw(
+  recogniser: CallRecogniser,
+  shown: string,
+  raw: string,
+  knows: (name: string) => boolean,
+): FoundCalls[] {
+  const matches = run(recogniser, shown, knows);
+  if (raw === shown || matches.length === 0) return matches;
+  const written = new Map(run(recogniser, raw, knows).map((match) => [match.start, match]));
+  return matches.map((match) => written.get(match.start) ?? match);
+}
+
+/**
  * Every call written in a structured shape: a chat template's tags or special tokens (Hermes,
  * Qwen3-Coder, GLM, DeepSeek, Kimi K2, gpt-oss harmony, Mistral, Gemma, LFM2, OLMo 3, MiniMax,
  * Seed-OSS, Nemotron, Command R7B, Apertus, Granite, Functionary, FireFunction, Llama), a fenced
  * JSON block, or bare JSON on its own lines. `text` must already be without reasoning and quoted
- * output. Markup in inline code, in a fence of a programming language, or introduced as an
- * example ("the format is …") is not a call. `knows` tells whether a name is one of the tools
+ * output (blanked, offsets kept); `raw` is the same reply with them, offset for offset, where
+ * values are read. Markup in inline code, in a fence of a programming language, or introduced as
+ * an example ("the format is …") is not a call. `knows` tells whether a name is one of the tools
  * offered: a shape that only a name makes a call (`{"get_weather": {…}}`) needs it;
  * `knowsAsWritten` is the stricter test for a name written in code (Python calls).
  */
@@ -52,10 +70,12 @@ export function findStructuredCalls(
   text: string,
   knows: (name: string) => boolean = () => false,
   knowsAsWritten: (name: string) => boolean = knows,
+  raw: string = text,
 ): StructuredCallMatch[] {
   const taken = new SpanSet();
   const found: StructuredCallMatch[] = [];
   const shown = blankExamples(text);
+  const source = raw.length === shown.length ? raw : shown;
   const add = (calls: RawCall[], start: number, end: number, format: string) => {
     taken.add(start, end);
     for (const call of calls)
@@ -63,13 +83,13 @@ export function findStructuredCalls(
   };
   for (const recogniser of CALL_RECOGNISERS) {
     if (!recogniser.markers.some((marker) => shown.includes(marker))) continue;
-    for (const match of run(recogniser, shown, knowsAsWritten)) {
+    for (const match of runOnRaw(recogniser, shown, source, knowsAsWritten)) {
       const calls = keepCalls(match.calls, knows);
       if (calls.length === 0 || taken.overlaps(match.start, match.end)) continue;
       if (isIntroducedAsExample(shown, match.start)) continue;
       add(calls, match.start, match.end, recogniser.format);
     }
   }
-  found.push(...findJsonShapes(shown, taken, knows));
+  found.push(...findJsonShapes(shown, taken, knows, source));
   return found.sort((a, b) => a.span[0] - b.span[0]);
 }
