@@ -60,6 +60,14 @@ export function findJsonEnd(text: string, start: number): number {
   return jsonEndFinder(text)(start);
 }
 
+/** The JSON value at the start of `text` (after spaces), or undefined when none is whole there. */
+export function leadingJson(text: string): unknown {
+  const start = text.search(/\S/);
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
+  const end = findJsonEnd(text, start);
+  return end < 0 ? undefined : tryParse(text.slice(start, end));
+}
+
 /** True for an object schema (`{"type": "object", "properties": …}`): a tool's definition, not a call's arguments. */
 function isObjectSchema(value: unknown): boolean {
   return isRecord(value) && value.type === 'object' && isRecord(value.properties);

@@ -1,15 +1,14 @@
 import type { RawCall } from './candidate.js';
-import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
+import {
+  argumentFromArgs,
+  callsFromJsonText,
+  findJsonEnd,
+  jsonEndFinder,
+  leadingJson,
+  rawCall,
+} from './json-values.js';
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { isRecord, tryParse } from './values.js';
-
-/** The JSON value at the start of `text` (after spaces), or undefined. */
-function leadingJson(text: string): unknown {
-  const start = text.search(/\S/);
-  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
-  const end = findJsonEnd(text, start);
-  return end < 0 ? undefined : tryParse(text.slice(start, end));
-}
 
 /** Arguments written as JSON when they are JSON, else as the text they are. */
 function jsonOrText(text: string): unknown {
@@ -39,10 +38,41 @@ function readDeepSeekCall(kind: string, rest: string): RawCall[] {
   return rawCall(kind, jsonOrText(rest));
 }
 
-/** Apertus: `[{"NAME": {args}}, …]`, one key per object. */
+/**
+ * The whole objects of a list whose end never came (`[{…}, {…}` and the reply stops): each object
+ * closed is a call whose arguments are all there, and so is a last object that lacks only its own
+ * `}` (its arguments closed, then the reply stops); one cut off inside its arguments is not read.
+ */
+function wholeItems(text: string): unknown[] {
+  const items: unknown[] = [];
+  const open = text.search(/\S/);
+  if (text[open] !== '[') return items;
+  const endOf = jsonEndFinder(text);
+  let index = open + 1;
+  for (;;) {
+    while (/[\s,]/.test(text[index] ?? '')) index++;
+    if (text[index] !== '{') return items;
+    const end = endOf(index);
+    const rest = text.slice(index).trimEnd();
+    const item = end < 0 ? (rest.endsWith('}') ? tryParse(`${rest}}`) : undefined) : tryParse(text.slice(index, end));
+    if (item === undefined) return items;
+    if (end < 0) return [...items, item];
+    items.push(item);
+    index = end;
+  }
+}
+
+/** Kimi K2's call: a name (`functions.NAME:0`, `NAME:0`) or only the counter (`0`), then JSON. */
+function readKimiCall(name: string, body: string): RawCall[] {
+  if (!/^\d+$/.test(name)) return rawCall(name, jsonOrText(body));
+  const args = leadingJson(body);
+  return isRecord(args) ? [{ name: '', ...argumentFromArgs(args), nameFromArguments: true }] : [];
+}
+
+/** Apertus: `[{"NAME": {args}}, …]`, one key per object; a list left open keeps its whole objects. */
 function readApertus(text: string): RawCall[] {
   const value = leadingJson(text);
-  const items = Array.isArray(value) ? value : [value];
+  const items = Array.isArray(value) ? value : value === undefined ? wholeItems(text) : [value];
   return items.flatMap((item) => {
     if (!isRecord(item)) return [];
     const entries = Object.entries(item);
@@ -51,10 +81,13 @@ function readApertus(text: string): RawCall[] {
   });
 }
 
-/** Mistral's `NAME[ARGS]{json}` (or `NAME[CALL_ID]id[ARGS]{json}`), repeated; else the older JSON list. */
+/**
+ * Mistral's `NAME[ARGS]{json}` (or `NAME[CALL_ID]id[ARGS]{json}`, or v11's `NAME{json}` with no
+ * `[ARGS]`), repeated; else the older JSON list.
+ */
 function readMistral(body: string): RawCall[] {
   const calls: RawCall[] = [];
-  const named = /\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*/y;
+  const named = /\s*([A-Za-z_][\w.-]*)(?:(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*|\s*(?=\{))/y;
   let index = 0;
   for (let head = named.exec(body); head; head = named.exec(body)) {
     const start = named.lastIndex;
@@ -98,7 +131,7 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
     markers: ['<|tool_call_begin|>'],
     pattern:
       /<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(?=<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>|$)/g,
-    read: (match) => rawCall(match[1] ?? '', jsonOrText(match[2] ?? '')),
+    read: (match) => readKimiCall(match[1] ?? '', match[2] ?? ''),
   },
   {
     // Mistral: [TOOL_CALLS]NAME[ARGS]{json} (v11+) or [TOOL_CALLS][{"name": …, "arguments": …}]

@@ -6,7 +6,7 @@ import { findReactCalls } from './react-calls.js';
 import { candidateBySchema } from './schema-values.js';
 import { SpanSet } from './span-set.js';
 import { findStructuredCalls } from './structured-calls.js';
-import { looseKey, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
+import { looseKey, nameFromArguments, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
@@ -60,7 +60,10 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   for (const { span } of react) taken.add(span[0], span[1]);
   const alone = !hasTextOutside(cleaned, spans);
   const candidates: ToolCallCandidate[] = [
-    ...structured.map((match) => ({ ...match.candidate, alone, midLine: false })),
+    ...structured.flatMap(({ candidate: { nameFromArguments: unnamed, ...candidate } }) => {
+      const name = unnamed ? nameFromArguments(candidate.args ?? {}, table) : candidate.name;
+      return name === undefined ? [] : [{ ...candidate, name, alone, midLine: false }];
+    }),
     ...react.flatMap((match) => match.candidates),
     ...findLineCalls(cleaned, (offset) => taken.has(offset), table),
   ];
@@ -69,14 +72,19 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
 
 /**
  * Matches a candidate's name against the known tools: case-insensitively for lines, loosely
- * for JSON and ReAct (`fetch-url`, `Fetch URL`). Without `toolNames`, a line needs an
+ * for JSON and ReAct (`fetch-url`, `Fetch URL`). A protocol name (`FINAL_ANSWER`, `RECOMMEND`)
+ * is never a call unless a tool of that name was offered and called in a structured shape.
+ * Without `toolNames`, a line needs an
  * `UPPER_CASE` name as written, JSON names are upper-cased, and a ReAct name is upper-cased but
  * needs an argument. Returns null when the candidate is not a call.
  */
 export function resolveToolName(candidate: ToolCallCandidate, tools?: ToolSpecs): string | null {
   const toolNames = tools?.map((tool) => (typeof tool === 'string' ? tool : tool.name));
   const canonical = candidate.name.toUpperCase().replace(/-/g, '_');
-  if (RESERVED_NAMES.has(canonical.replace(/\s+/g, '_'))) return null;
+  // A protocol name (`FINAL_ANSWER`) never shadows a tool the user offers by that name: a
+  // structured call of it is that tool's; a `FINAL_ANSWER:` line stays the protocol's answer.
+  const reserved = RESERVED_NAMES.has(canonical.replace(/\s+/g, '_'));
+  if (reserved && (candidate.source !== 'json' || !toolNames)) return null;
   if (toolNames) {
     const known =
       candidate.source === 'line'

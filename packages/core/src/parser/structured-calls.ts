@@ -8,6 +8,7 @@ import { PYTHON_RECOGNISERS } from './python-calls.js';
 import { PYTHON_LINE_RECOGNISER } from './python-lines.js';
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { SpanSet } from './span-set.js';
+import { TOKEN_RECOGNISERS } from './token-calls.js';
 import { XML_RECOGNISERS } from './xml-calls.js';
 
 /**
@@ -17,6 +18,7 @@ import { XML_RECOGNISERS } from './xml-calls.js';
 export const CALL_RECOGNISERS: readonly CallRecogniser[] = [
   HARMONY_RECOGNISER,
   ...MARKER_RECOGNISERS,
+  ...TOKEN_RECOGNISERS,
   ...XML_RECOGNISERS,
   ...PYTHON_RECOGNISERS,
   PYTHON_LINE_RECOGNISER,
