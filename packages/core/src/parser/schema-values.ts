@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../types.js';
 import type { ToolCallCandidate } from './candidate.js';
 import { argumentFromArgs } from './json-values.js';
-import { isRecord, tryParse } from './values.js';
+import { isRecord, tryParse, writtenValues } from './values.js';
 
 const INTEGER = /^[-+]?\d+$/;
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -100,6 +100,28 @@ export function typeBySchema(value: unknown, schema: unknown, depth = 0): unknow
   return typed;
 }
 
+/**
+ * `object` with each value that was written as text (see `writtenValues`) given back as that
+ * text where the schema wants a string and the typed value fits none of its types: `3.0`,
+ * `null` and `true` written for a string parameter are those words, not a number, null or true.
+ */
+function withWrittenStrings(
+  object: Record<string, unknown>,
+  args: Record<string, unknown>,
+  properties: Record<string, unknown>,
+): Record<string, unknown> {
+  const texts = writtenValues(args);
+  if (!texts) return object;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, text] of Object.entries(texts)) {
+    const types = typesOf(properties[key]);
+    if (!types.includes('string') || types.some((type) => hasType(object[key], type))) continue;
+    copy ??= { ...object };
+    copy[key] = text;
+  }
+  return copy ?? object;
+}
+
 /** What a call's object becomes under its tool's schema, and what is wrong with it, if anything. */
 export interface SchemaReading {
   args: Record<string, unknown>;
@@ -127,7 +149,7 @@ export function readBySchema(
     const name = names[index];
     if (name !== undefined) named[name] = value;
   });
-  const object = positional.length > 0 ? { ...named, ...args } : args;
+  const object = withWrittenStrings(positional.length > 0 ? { ...named, ...args } : args, args, properties);
   const typed = typeBySchema(
     object,
     schema.type === 'object' ? schema : { ...schema, type: 'object' },

@@ -26,7 +26,7 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * XML formats put after the opening tag and before the closing one.
  */
 export function typedValue(raw: string): unknown {
-  const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+  const text = betweenTags(raw);
   const trimmed = text.trim();
   if (JSON_NUMBER.test(trimmed)) return Number(trimmed);
   if (trimmed === 'true') return true;
@@ -37,6 +37,33 @@ export function typedValue(raw: string): unknown {
     if (parsed !== undefined) return parsed;
   }
   return text;
+}
+
+/** The text of a value written between tags, without the newline the template puts on each side. */
+function betweenTags(raw: string): string {
+  return raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+}
+
+const writtenTexts = new WeakMap<object, Record<string, string>>();
+
+/**
+ * Sets `args[key]` to a value written as text (typed by {@link typedValue}) and remembers the
+ * text, so a schema that says the parameter is a string gets it exactly as written (`3.0`,
+ * `null`, `true` stay text).
+ */
+export function setWrittenValue(args: Record<string, unknown>, key: string, raw: string): void {
+  args[key] = typedValue(raw);
+  let texts = writtenTexts.get(args);
+  if (!texts) {
+    texts = {};
+    writtenTexts.set(args, texts);
+  }
+  texts[key] = betweenTags(raw);
+}
+
+/** The texts that `args`' values were written as, by key; undefined when none was text. */
+export function writtenValues(args: object): Readonly<Record<string, string>> | undefined {
+  return writtenTexts.get(args);
 }
 
 /** A value read from a position, and where it ends. */
