@@ -5,6 +5,10 @@ import { readPythonCalls } from './python-calls.js';
 import type { SpanSet } from './span-set.js';
 import { tryParse } from './values.js';
 
+/** A call object's opening in the middle of a line: `{"name":` (or `"tool"`, `"function"`). */
+// Not after a template token's `>`: what a token opens is its format reader's to read or refuse.
+const INLINE_CALL = /(?<=[^\s[{>])[ \t]*(\{)[ \t]*"(?:name|tool|function)"[ \t]*:/g;
+
 const FENCE = /```[ \t]*(json|tool_call|tool_code)?[ \t]*\n([\s\S]*?)```/gi;
 
 /** What may stand between two calls written one after the other: spaces, a `;` or a `,`. */
@@ -71,6 +75,19 @@ export function findJsonShapes(
       if (!NEXT_OBJECT.test(raw)) break;
       start = NEXT_OBJECT.lastIndex - 1;
     }
+  }
+  // A call object in the middle of prose ("Here it is: {"name": …} Anything else?") counts
+  // only for a tool offered: prose quotes JSON records too.
+  INLINE_CALL.lastIndex = 0;
+  for (let match = INLINE_CALL.exec(text); match; match = INLINE_CALL.exec(text)) {
+    const start = match.index + match[0].indexOf('{');
+    const end = inSpan(start) ? -1 : endOf(start);
+    if (end < 0) continue;
+    const calls = callsFromJsonValue(tryParse(raw.slice(start, end))).map((call) => ({
+      ...call,
+      knownNameOnly: true as const,
+    }));
+    if (add(calls, start, end, 'json')) INLINE_CALL.lastIndex = end;
   }
   return found;
 }
