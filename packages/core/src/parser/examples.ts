@@ -32,23 +32,41 @@ export function isIntroducedAsExample(text: string, offset: number): boolean {
   return previous.endsWith(':') && EXAMPLE_CUE.test(previous.slice(-200));
 }
 
+/** Inline code spans blanked, but for one whose opening backtick lies inside a call. */
+function blankInlineCode(text: string, inCall: (offset: number) => boolean): string {
+  let masked = '';
+  let from = 0;
+  INLINE_CODE.lastIndex = 0;
+  for (let match = INLINE_CODE.exec(text); match; match = INLINE_CODE.exec(text)) {
+    if (inCall(match.index)) {
+      // A backtick in an argument's text pairs with nothing outside it.
+      INLINE_CODE.lastIndex = match.index + 1;
+      continue;
+    }
+    masked += text.slice(from, match.index) + blank(match[0]);
+    from = match.index + match[0].length;
+  }
+  return masked + text.slice(from);
+}
+
 /**
  * The reply with inline code spans blanked, and fenced blocks blanked when their language is
  * not one a call comes in (`js`, `python` unless the block holds nothing but calls) or when they
- * are introduced as an example.
+ * are introduced as an example. `inCall` says whether an offset lies inside a call's own text
+ * (see `findCallSpans`): a fence or backtick that opens there is a value's text, not markdown.
  */
-export function blankExamples(text: string): string {
+export function blankExamples(text: string, inCall: (offset: number) => boolean = () => false): string {
   if (!text.includes('`')) return text;
-  let masked = text.replace(
+  const masked = text.replace(
     FENCE_BLOCK,
     (block, newline: string, _indent, language: string, body: string, offset: number) => {
       const start = offset + newline.length;
+      if (inCall(start)) return block;
       const kind = language.toLowerCase();
       const callsOnly = CODE_FENCES.has(kind) && readPythonCalls(body.replace(/^\s*#.*$/gm, '')) !== null;
       const keep = (CALL_FENCES.has(kind) || callsOnly) && !isIntroducedAsExample(text, start);
       return keep ? block : newline + blank(block.slice(newline.length));
     },
   );
-  masked = masked.replace(INLINE_CODE, blank);
-  return masked;
+  return blankInlineCode(masked, inCall);
 }

@@ -1,7 +1,7 @@
 import type { RawCall } from './candidate.js';
 import { leadingJson, rawCall } from './json-values.js';
 import type { CallRecogniser } from './recogniser.js';
-import { isRecord, setWrittenValue, typedValue } from './values.js';
+import { isRecord, setWrittenValue } from './values.js';
 
 interface InvokePatterns {
   invoke: RegExp;
@@ -32,49 +32,71 @@ function invokePatterns(prefix: string): InvokePatterns {
   return patterns;
 }
 
-const ELEMENT_OPEN = /\s*<([A-Za-z_][\w.-]*)>/y;
+/** The element patterns for a tag token (MiniMax M3 writes one before every tag), compiled once. */
+const elementCache = new Map<string, { open: RegExp; starts: RegExp }>();
+
+function elementPatterns(token: string): { open: RegExp; starts: RegExp } {
+  let patterns = elementCache.get(token);
+  if (!patterns) {
+    const escaped = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    patterns = {
+      open: new RegExp(`\\s*${escaped}<([A-Za-z_][\\w.-]*)>`, 'y'),
+      starts: new RegExp(`^\\s*${escaped}<[A-Za-z_][\\w.-]*>`),
+    };
+    elementCache.set(token, patterns);
+  }
+  return patterns;
+}
+
+/** Where the element whose content starts at `from` closes (same-named ones inside pair up); -1 if never. */
+function closingAt(text: string, from: number, name: string, token: string): number {
+  const open = `${token}<${name}>`;
+  const close = `${token}</${name}>`;
+  const mark = token || '<';
+  let nested = 0;
+  for (let next = text.indexOf(mark, from); next >= 0; next = text.indexOf(mark, next + 1)) {
+    if (text.startsWith(open, next)) nested++;
+    else if (text.startsWith(close, next) && nested-- === 0) return next;
+  }
+  return -1;
+}
 
 /**
  * MiniMax M3's arguments, one element a parameter (`<city>Paris</city>`), an element of elements
- * an object, and one whose elements are all `<item>` a list. Null when an element is left open or
- * closed by another name: a call cut off or garbled is not read.
+ * an object, and one whose elements are all `<item>` a list. With the model's tag token rendered
+ * (`token`), only tags behind it are markup, so a value may hold any text. Null when an element
+ * is left open or closed by another name: a call cut off or garbled is not read.
  */
-export function readElements(text: string, depth = 0): Record<string, unknown> | unknown[] | null {
+export function readElements(
+  text: string,
+  token = '',
+  depth = 0,
+): Record<string, unknown> | unknown[] | null {
+  const { open, starts } = elementPatterns(token);
   const entries: Array<[string, unknown]> = [];
   let index = 0;
   while (text.slice(index).trim() !== '') {
-    ELEMENT_OPEN.lastIndex = index;
-    const open = ELEMENT_OPEN.exec(text);
-    if (!open || depth > 16) return null;
-    const name = open[1] as string;
-    const close = `</${name}>`;
-    let nested = 0;
-    let at = ELEMENT_OPEN.lastIndex;
-    let end = -1;
-    // The matching close: same-named elements inside it open and close in pairs.
-    for (let next = text.indexOf('<', at); next >= 0; next = text.indexOf('<', at)) {
-      if (text.startsWith(`<${name}>`, next)) nested++;
-      else if (text.startsWith(close, next) && nested-- === 0) {
-        end = next;
-        break;
-      }
-      at = next + 1;
-    }
+    open.lastIndex = index;
+    const head = open.exec(text);
+    if (!head || depth > 16) return null;
+    const name = head[1] as string;
+    const contentStart = open.lastIndex;
+    const end = closingAt(text, contentStart, name, token);
     if (end < 0) return null;
-    const inner = text.slice(ELEMENT_OPEN.lastIndex, end);
-    const children = /^\s*<[A-Za-z_][\w.-]*>/.test(inner) ? readElements(inner, depth + 1) : undefined;
+    const inner = text.slice(contentStart, end);
+    const children = starts.test(inner) ? readElements(inner, token, depth + 1) : undefined;
     if (children === null) return null;
     entries.push([name, children ?? inner]);
-    index = end + close.length;
+    index = end + token.length + name.length + 3;
   }
-  const typed = (value: unknown) => (typeof value === 'string' ? typedValue(value) : value);
-  if (entries.length > 0 && entries.every(([name]) => name === 'item')) return entries.map(([, value]) => typed(value));
-  const object: Record<string, unknown> = {};
-  for (const [name, value] of entries) {
-    if (typeof value === 'string') setWrittenValue(object, name, value);
-    else object[name] = value;
-  }
-  return object;
+  const list = entries.length > 0 && entries.every(([name]) => name === 'item');
+  const container: Record<string, unknown> | unknown[] = list ? [] : {};
+  entries.forEach(([name, value], index) => {
+    const key = list ? index : name;
+    if (typeof value === 'string') setWrittenValue(container, key, value, false);
+    else (container as Record<string | number, unknown>)[key] = value;
+  });
+  return container;
 }
 
 /** One invoke's arguments: parameter tags, a JSON object, elements, or nothing; null when cut off. */
@@ -86,7 +108,7 @@ function invokeArguments(inner: string, prefix: string): Record<string, unknown>
       if (item[4] === undefined) return null;
       const raw = item[3] ?? '';
       if (/string\s*=\s*["']true["']/.test(item[2] ?? '')) args[item[1] ?? ''] = raw;
-      else setWrittenValue(args, item[1] ?? '', raw);
+      else setWrittenValue(args, item[1] ?? '', raw, false);
     }
     return args;
   }
@@ -96,7 +118,7 @@ function invokeArguments(inner: string, prefix: string): Record<string, unknown>
     const value = leadingJson(text);
     return isRecord(value) ? value : null;
   }
-  const elements = readElements(text);
+  const elements = readElements(inner, inner.includes(MINIMAX_M3_TOKEN) ? MINIMAX_M3_TOKEN : '');
   return isRecord(elements) ? elements : null;
 }
 

@@ -10,10 +10,22 @@ import {
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { isRecord, tryParse } from './values.js';
 
-/** Arguments written as JSON when they are JSON, else as the text they are. */
-function jsonOrText(text: string): unknown {
-  return leadingJson(text) ?? text.trim();
+/**
+ * Arguments written as JSON when they are JSON, else as the text they are; undefined when they
+ * were cut off: JSON that never closes, or (the call's end marker not written: `ended` false)
+ * nothing or text, which may have gone on.
+ */
+function jsonOrText(text: string, ended: boolean): unknown {
+  const trimmed = text.trim();
+  if (/^[[{]/.test(trimmed)) return leadingJson(trimmed);
+  return ended ? trimmed : undefined;
 }
+
+/** True when a match stopped before the end of the reply: a marker after it ended the call. */
+const endedBefore = (match: RegExpExecArray) => match.index + match[0].length < match.input.length;
+
+/** A call, or none when its arguments were cut off (undefined). */
+const callOf = (name: string, args: unknown): RawCall[] => (args === undefined ? [] : rawCall(name, args));
 
 // DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_`, a space, or
 // markdown's escaped `\_`; some servers print the bars as ASCII `|`.
@@ -28,14 +40,15 @@ const DS_CALL = new RegExp(
  * DeepSeek: R1 and V3 write `function<｜tool▁sep｜>NAME` then a fenced JSON block; V3.1 writes
  * `NAME<｜tool▁sep｜>{json}`.
  */
-function readDeepSeekCall(kind: string, rest: string): RawCall[] {
+function readDeepSeekCall(kind: string, rest: string, ended: boolean): RawCall[] {
   if (kind === 'function') {
     const newline = rest.indexOf('\n');
     const name = (newline < 0 ? rest : rest.slice(0, newline)).trim();
     const body = newline < 0 ? '' : rest.slice(newline + 1).replace(/^\s*```(?:json)?/, '');
-    return rawCall(name, leadingJson(body) ?? {});
+    const args = body.trim() === '' ? (ended ? {} : undefined) : jsonOrText(body, ended);
+    return isRecord(args) ? rawCall(name, args) : [];
   }
-  return rawCall(kind, jsonOrText(rest));
+  return callOf(kind, jsonOrText(rest, ended));
 }
 
 /**
@@ -63,8 +76,8 @@ function wholeItems(text: string): unknown[] {
 }
 
 /** Kimi K2's call: a name (`functions.NAME:0`, `NAME:0`) or only the counter (`0`), then JSON. */
-function readKimiCall(name: string, body: string): RawCall[] {
-  if (!/^\d+$/.test(name)) return rawCall(name, jsonOrText(body));
+function readKimiCall(name: string, body: string, ended: boolean): RawCall[] {
+  if (!/^\d+$/.test(name)) return callOf(name, jsonOrText(body, ended));
   const args = leadingJson(body);
   return isRecord(args) ? [{ name: '', ...argumentFromArgs(args), nameFromArguments: true }] : [];
 }
@@ -92,7 +105,11 @@ function readMistral(body: string): RawCall[] {
   for (let head = named.exec(body); head; head = named.exec(body)) {
     const start = named.lastIndex;
     const end = body[start] === '{' ? findJsonEnd(body, start) : -1;
-    if (end < 0) return [...calls, ...rawCall(head[1] ?? '', body.slice(start).trim())];
+    // JSON that never closes, or nothing after [ARGS], was cut off; text there is a text argument.
+    if (end < 0) {
+      const text = body.slice(start).trim();
+      return body[start] === '{' || text === '' ? calls : [...calls, ...rawCall(head[1] ?? '', text)];
+    }
     calls.push(...rawCall(head[1] ?? '', tryParse(body.slice(start, end))));
     index = end;
     named.lastIndex = index;
@@ -123,7 +140,7 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
     format: 'deepseek',
     markers: ['tool▁sep', 'tool_sep', 'tool sep', 'tool\\_sep'],
     pattern: DS_CALL,
-    read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? ''),
+    read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? '', endedBefore(match)),
   },
   {
     // Kimi K2: <|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|>
@@ -131,7 +148,7 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
     markers: ['<|tool_call_begin|>'],
     pattern:
       /<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(?=<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>|$)/g,
-    read: (match) => readKimiCall(match[1] ?? '', match[2] ?? ''),
+    read: (match) => readKimiCall(match[1] ?? '', match[2] ?? '', endedBefore(match)),
   },
   {
     // Mistral: [TOOL_CALLS]NAME[ARGS]{json} (v11+) or [TOOL_CALLS][{"name": …, "arguments": …}]

@@ -5,7 +5,7 @@ import { removeQuotedRegions, stripThinking } from './quoted-regions.js';
 import { findReactCalls } from './react-calls.js';
 import { candidateBySchema } from './schema-values.js';
 import { SpanSet } from './span-set.js';
-import { findStructuredCalls } from './structured-calls.js';
+import { findCallSpans, findStructuredCalls } from './structured-calls.js';
 import { looseKey, nameFromArguments, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
@@ -47,8 +47,14 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   if (!/[:{[(<>]/.test(text)) return [];
   const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
-  const cleaned = removeQuotedRegions(visible);
-  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten, visible);
+  let cleaned = removeQuotedRegions(visible);
+  let inCall = (_offset: number) => false;
+  if (cleaned !== visible || visible.includes('`')) {
+    // Something may be blanked: first find where calls' own text is, so none of it is.
+    inCall = findCallSpans(visible, table.knowsAsWritten);
+    cleaned = removeQuotedRegions(visible, inCall);
+  }
+  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten, visible, inCall);
   const taken = new SpanSet();
   const spans: Array<[number, number]> = [];
   for (const { span } of structured) {

@@ -82,24 +82,36 @@ export function stripThinking(text: string): string {
 }
 
 /**
- * Returns the reply with quoted regions blanked out (spaces, offset for offset): envelopes and their chat-template cousins
- * (to their closing tag, or to the end when the model never closed them), blockquote lines, and
- * paragraphs introduced by an observation/tool-output label.
+ * Returns the reply with quoted regions blanked out (spaces, offset for offset): envelopes and
+ * their chat-template cousins (to their closing tag, or to the end when the model never closed
+ * them), blockquote lines, and paragraphs introduced by an observation/tool-output label.
+ * `inCall` says whether an offset lies inside a call's own text (see `findCallSpans`): a line or
+ * tag that starts there is an argument's text, not a quote.
  */
-export function removeQuotedRegions(text: string): string {
+export function removeQuotedRegions(text: string, inCall: (offset: number) => boolean = () => false): string {
   const stripped = stripThinking(text);
-  const withoutTags = stripped.includes('<') ? stripped.replace(QUOTED_TAGS, blankOut) : stripped;
+  const withoutTags = stripped.includes('<')
+    ? stripped.replace(QUOTED_TAGS, (match: string, ...rest: unknown[]) => {
+        const offset = rest.find((item) => typeof item === 'number') as number;
+        return inCall(offset) ? match : blankOut(match);
+      })
+    : stripped;
   const lines = withoutTags.split('\n');
   let inQuotedParagraph = false;
+  let offset = 0;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] ?? '';
+    const lineStart = offset;
+    offset += line.length + 1;
     if (line.trim() === '') {
       inQuotedParagraph = false;
       continue;
     }
-    if (isQuoteLabel(line)) inQuotedParagraph = true;
+    // A line of a call's own text (an argument's) starts no quote, though it may sit in one.
+    const ownText = inCall(lineStart + line.search(/\S/));
+    if (!ownText && isQuoteLabel(line)) inQuotedParagraph = true;
     // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
-    const blockquote = /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
+    const blockquote = !ownText && /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
     if (inQuotedParagraph || blockquote) lines[index] = ' '.repeat(line.length);
   }
   return lines.join('\n');

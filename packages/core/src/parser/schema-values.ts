@@ -63,6 +63,18 @@ function convert(value: unknown, type: string): unknown {
 }
 
 /**
+ * One item of a list or object typed by its schema: the text it was written as (see
+ * `writtenValues`) where the schema wants a string and the typed value fits none of its types —
+ * `3.0`, `null` and `true` written for a string are those words — else typed by the schema.
+ */
+function typedItem(item: unknown, schema: unknown, written: string | undefined, depth: number): unknown {
+  const types = typesOf(schema);
+  if (written !== undefined && types.includes('string') && !types.some((type) => hasType(item, type)))
+    return written;
+  return typeBySchema(item, schema, depth + 1);
+}
+
+/**
  * A value typed by its schema: kept when it already fits, else converted to the first type it can
  * be read as; items of arrays and properties of objects are typed by their own schemas. A value
  * that fits no type stays as written, for the tool's validation to refuse with its reason.
@@ -80,16 +92,17 @@ export function typeBySchema(value: unknown, schema: unknown, depth = 0): unknow
       }
     }
   }
+  const written = typeof typed === 'object' && typed !== null ? writtenValues(typed) : undefined;
   // Containers are copied only when an item changes: a call that fits stays the same object.
   if (Array.isArray(typed) && schema.items !== undefined) {
-    const items = typed.map((item) => typeBySchema(item, schema.items, depth + 1));
+    const items = typed.map((item, index) => typedItem(item, schema.items, written?.[index], depth));
     return items.some((item, index) => item !== typed[index]) ? items : typed;
   }
   if (isRecord(typed) && isRecord(schema.properties)) {
     const properties = schema.properties;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(typed)) {
-      const item = typeBySchema(typed[key], properties[key], depth + 1);
+      const item = typedItem(typed[key], properties[key], written?.[key], depth);
       if (item !== typed[key]) {
         copy ??= { ...typed };
         copy[key] = item;
@@ -98,28 +111,6 @@ export function typeBySchema(value: unknown, schema: unknown, depth = 0): unknow
     return copy ?? typed;
   }
   return typed;
-}
-
-/**
- * `object` with each value that was written as text (see `writtenValues`) given back as that
- * text where the schema wants a string and the typed value fits none of its types: `3.0`,
- * `null` and `true` written for a string parameter are those words, not a number, null or true.
- */
-function withWrittenStrings(
-  object: Record<string, unknown>,
-  args: Record<string, unknown>,
-  properties: Record<string, unknown>,
-): Record<string, unknown> {
-  const texts = writtenValues(args);
-  if (!texts) return object;
-  let copy: Record<string, unknown> | undefined;
-  for (const [key, text] of Object.entries(texts)) {
-    const types = typesOf(properties[key]);
-    if (!types.includes('string') || types.some((type) => hasType(object[key], type))) continue;
-    copy ??= { ...object };
-    copy[key] = text;
-  }
-  return copy ?? object;
 }
 
 /** What a call's object becomes under its tool's schema, and what is wrong with it, if anything. */
@@ -149,7 +140,7 @@ export function readBySchema(
     const name = names[index];
     if (name !== undefined) named[name] = value;
   });
-  const object = withWrittenStrings(positional.length > 0 ? { ...named, ...args } : args, args, properties);
+  const object = positional.length > 0 ? { ...named, ...args } : args;
   const typed = typeBySchema(
     object,
     schema.type === 'object' ? schema : { ...schema, type: 'object' },

@@ -24,7 +24,8 @@ function readParameters(inner: string): Record<string, unknown> | null {
   for (const parameter of inner.matchAll(PARAMETER)) {
     const key = (parameter[1] ?? '').trim();
     if (key in args) return null;
-    setWrittenValue(args, key, parameter[2] ?? '');
+    // Qwen3-Coder's template writes `<parameter=k>` and the value on lines of their own.
+    setWrittenValue(args, key, parameter[2] ?? '', parameter[0].startsWith('<parameter='));
   }
   return args;
 }
@@ -40,13 +41,15 @@ export function readFunctionBlocks(body: string): RawCall[] {
   for (const block of body.matchAll(FUNCTION_BLOCK)) {
     const name = block[1] ?? '';
     const inner = block[2] ?? '';
+    const cut = block[3] === undefined && block.index + block[0].length === body.length;
     if (ANY_PARAMETER.test(inner)) {
-      const cut = block[3] === undefined && block.index + block[0].length === body.length;
       const args = cut ? null : readParameters(inner);
       if (args) calls.push(...rawCall(name, args));
       continue;
     }
     const text = inner.trim();
+    // Cut off, only a JSON object that closed holds all of the call's arguments.
+    if (cut && !text.startsWith('{')) continue;
     if (text === '') calls.push(...rawCall(name, {}));
     else if (text.startsWith('{')) {
       const end = findJsonEnd(text, 0);
@@ -68,7 +71,7 @@ function readArgPairs(body: string): RawCall[] {
   const first = body.indexOf('<arg_key>');
   const name = (first < 0 ? body : body.slice(0, first)).replace('<tool_sep>', '').trim();
   const args: Record<string, unknown> = {};
-  for (const pair of body.matchAll(ARG_PAIR)) setWrittenValue(args, (pair[1] ?? '').trim(), pair[2] ?? '');
+  for (const pair of body.matchAll(ARG_PAIR)) setWrittenValue(args, (pair[1] ?? '').trim(), pair[2] ?? '', false);
   return rawCall(name, args);
 }
 
@@ -101,7 +104,10 @@ const INNER_CALL = /<tool_call>([\s\S]*?)(?:(<\/tool_call>)|(?=<tool_call>)|$)/g
  * `<tool_calls>` around `<tool_call>`s (Hunyuan v3) is read call by call.
  */
 function readToolCallBody(written: string, closed: boolean): RawCall[] {
-  const body = written.includes(MINIMAX_M3_TOKEN) ? written.split(MINIMAX_M3_TOKEN).join('') : written;
+  // MiniMax M3's token before its call tags goes; the one before argument tags tells them from text.
+  const body = written.includes(MINIMAX_M3_TOKEN)
+    ? written.replace(/\]<\]minimax\[>\[(?=<\/?(?:invoke|tool_call)\b)/g, '')
+    : written;
   if (body.includes('<tool_call>'))
     return [...body.matchAll(INNER_CALL)].flatMap((inner) =>
       readToolCallBody(inner[1] ?? '', closed || inner[2] !== undefined),
@@ -114,7 +120,8 @@ function readToolCallBody(written: string, closed: boolean): RawCall[] {
     const calls = callsFromJsonText(text, true);
     return calls.length > 0 ? calls : callsFromPythonLiteral(text);
   }
-  if (/^[A-Za-z_][\w.-]*$/.test(text)) return rawCall(text, {});
+  // A bare name is a call without arguments only once its end was written.
+  if (/^[A-Za-z_][\w.-]*$/.test(text)) return closed ? rawCall(text, {}) : [];
   const named = NAME_THEN_JSON.exec(text);
   if (named) {
     const start = named[0].length;
