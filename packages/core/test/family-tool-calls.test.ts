@@ -55,7 +55,11 @@ const judgedBy = (item: FamilyCase) => JUDGED.find((judged) => item.source.endsW
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
 /** Cases agreeing with upstream, and with the judged ones counted as ours, per family. */
-function byFamily(items: readonly FamilyCase[], agree: ReadonlySet<FamilyCase>, ours: ReadonlySet<FamilyCase>) {
+function byFamily(
+  items: readonly FamilyCase[],
+  agree: ReadonlySet<FamilyCase>,
+  ours: ReadonlySet<FamilyCase>,
+) {
   const groups = new Map<string, { agree: number; ours: number; all: number }>();
   for (const item of items) {
     const group = groups.get(item.family) ?? { agree: 0, ours: 0, all: 0 };
@@ -117,7 +121,10 @@ describe.skipIf(!cases)(
       for (const item of called) {
         expect(calls(item).length, item.source).toBeGreaterThan(0);
         if (judgedBy(item)?.refused)
-          expect(calls(item).every((call) => call.problem !== undefined), item.source).toBe(true);
+          expect(
+            calls(item).every((call) => call.problem !== undefined),
+            item.source,
+          ).toBe(true);
       }
     });
   },

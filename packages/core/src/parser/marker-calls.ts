@@ -67,7 +67,8 @@ function wholeItems(text: string): unknown[] {
     if (text[index] !== '{') return items;
     const end = endOf(index);
     const rest = text.slice(index).trimEnd();
-    const item = end < 0 ? (rest.endsWith('}') ? tryParse(`${rest}}`) : undefined) : tryParse(text.slice(index, end));
+    const item =
+      end < 0 ? (rest.endsWith('}') ? tryParse(`${rest}}`) : undefined) : tryParse(text.slice(index, end));
     if (item === undefined) return items;
     if (end < 0) return [...items, item];
     items.push(item);

@@ -99,7 +99,9 @@ export function findStructuredCalls(
   for (const recogniser of CALL_RECOGNISERS) {
     if (!recogniser.markers.some((marker) => shown.includes(marker))) continue;
     const matches =
-      'find' in recogniser ? pairedWithRaw(recogniser, shown, source, knowsAsWritten) : run(recogniser, source, knowsAsWritten, blanked);
+      'find' in recogniser
+        ? pairedWithRaw(recogniser, shown, source, knowsAsWritten)
+        : run(recogniser, source, knowsAsWritten, blanked);
     for (const match of matches) {
       const calls = keepCalls(match.calls, knows);
       if (calls.length === 0 || taken.overlaps(match.start, match.end)) continue;

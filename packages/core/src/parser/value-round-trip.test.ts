@@ -82,7 +82,11 @@ function consistent(calls: WrittenCall[], writer: FamilyWriter): WrittenCall[] {
 }
 
 const read = (text: string, tools: ToolSyntax[]) =>
-  parseToolCalls(text, tools).map((call) => ({ name: call.tool, args: call.arguments ?? {}, problem: call.problem }));
+  parseToolCalls(text, tools).map((call) => ({
+    name: call.tool,
+    args: call.arguments ?? {},
+    problem: call.problem,
+  }));
 
 describe('argument values round-trip through every family’s format', () => {
   for (const writer of FAMILY_WRITERS) {
@@ -103,7 +107,10 @@ describe('argument values round-trip through every family’s format', () => {
         for (let round = 0; round < ROUNDS; round++) {
           const calls = generatedCalls(random, writer);
           const text = writer.write(calls);
-          const got = parseToolCalls(text, NAMES).map((call) => ({ name: call.tool, args: call.arguments ?? {} }));
+          const got = parseToolCalls(text, NAMES).map((call) => ({
+            name: call.tool,
+            args: call.arguments ?? {},
+          }));
           if (!isDeepStrictEqual(got, calls)) expect({ text, got }).toEqual({ text, got: calls });
         }
       });
@@ -118,7 +125,11 @@ describe('argument values round-trip through every family’s format', () => {
         for (let cut = 1; cut < text.length; cut++) {
           const got = read(text.slice(0, cut), tools);
           const partial = got.some((call, index) => !isDeepStrictEqual(call, whole[index]));
-          if (partial) expect({ prefix: text.slice(0, cut), got }).toEqual({ prefix: text.slice(0, cut), got: whole.slice(0, got.length) });
+          if (partial)
+            expect({ prefix: text.slice(0, cut), got }).toEqual({
+              prefix: text.slice(0, cut),
+              got: whole.slice(0, got.length),
+            });
         }
       }
     });

@@ -85,7 +85,15 @@ function skipSpace(text: string, at: number): number {
 }
 
 /** Python's and JSON's one-character escapes; any other escaped character stands for itself. */
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 /** Escapes followed by a code in hex digits: `\xNN`, `\uNNNN`, `\UNNNNNNNN`. */
 const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
 

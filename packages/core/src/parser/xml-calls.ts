@@ -1,7 +1,7 @@
 import type { RawCall } from './candidate.js';
+import { MINIMAX_M3_TOKEN, readInvokes, STEP3_RECOGNISER } from './invoke-calls.js';
 import { callsFromJsonText, callsFromJsonValue, findJsonEnd, rawCall } from './json-values.js';
 import { readPythonCalls } from './python-calls.js';
-import { MINIMAX_M3_TOKEN, readInvokes, STEP3_RECOGNISER } from './invoke-calls.js';
 import type { CallRecogniser } from './recogniser.js';
 import { isRecord, readPythonValue, setWrittenValue, tryParse } from './values.js';
 
@@ -71,7 +71,8 @@ function readArgPairs(body: string): RawCall[] {
   const first = body.indexOf('<arg_key>');
   const name = (first < 0 ? body : body.slice(0, first)).replace('<tool_sep>', '').trim();
   const args: Record<string, unknown> = {};
-  for (const pair of body.matchAll(ARG_PAIR)) setWrittenValue(args, (pair[1] ?? '').trim(), pair[2] ?? '', false);
+  for (const pair of body.matchAll(ARG_PAIR))
+    setWrittenValue(args, (pair[1] ?? '').trim(), pair[2] ?? '', false);
   return rawCall(name, args);
 }
 
@@ -173,7 +174,10 @@ export const XML_RECOGNISERS: readonly CallRecogniser[] = [
     markers: ['<tool_call>', '<tool_calls>', '<function_call>', '<TOOL_CALL>', '<longcat_tool_call>'],
     pattern: /<(tool_call|tool_calls|function_call|longcat_tool_call)>([\s\S]*?)(?:(<\/\1>)|(?=<\1>)|$)/gi,
     read: (match) =>
-      readToolCallBody(match[2] ?? '', match[3] !== undefined || match.index + match[0].length < match.input.length),
+      readToolCallBody(
+        match[2] ?? '',
+        match[3] !== undefined || match.index + match[0].length < match.input.length,
+      ),
   },
   {
     // Nemotron (v1/v2): <TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL>, also in lower case
