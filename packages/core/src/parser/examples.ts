@@ -4,6 +4,7 @@
  * blanked out, so a model explaining a call format does not make a call.
  */
 import { readPythonCalls } from './python-calls.js';
+import { blankOut } from './quoted-regions.js';
 
 /** Words that introduce an example on the same line, or on the line before when it ends with `:`. */
 const EXAMPLE_CUE =
@@ -15,10 +16,8 @@ const CODE_FENCES = new Set(['python', 'py', 'python3']);
 const FENCE_BLOCK = /(^|\n)([ \t]*)```[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)(?:\n[ \t]*```|$)/g;
 const INLINE_CODE = /`[^`\n]+`/g;
 
-/** Spaces for every character of `match` but its newlines, so offsets survive. */
-function blank(match: string): string {
-  return match.replace(/[^\n]/g, ' ');
-}
+/** No offset is inside a call: the default when calls were not looked for. */
+const NOWHERE = (_offset: number) => false;
 
 /**
  * True when what precedes `offset` introduces an example: a cue on the same line before it, or
@@ -43,7 +42,7 @@ function blankInlineCode(text: string, inCall: (offset: number) => boolean): str
       INLINE_CODE.lastIndex = match.index + 1;
       continue;
     }
-    masked += text.slice(from, match.index) + blank(match[0]);
+    masked += text.slice(from, match.index) + blankOut(match[0]);
     from = match.index + match[0].length;
   }
   return masked + text.slice(from);
@@ -55,7 +54,7 @@ function blankInlineCode(text: string, inCall: (offset: number) => boolean): str
  * are introduced as an example. `inCall` says whether an offset lies inside a call's own text
  * (see `findCallSpans`): a fence or backtick that opens there is a value's text, not markdown.
  */
-export function blankExamples(text: string, inCall: (offset: number) => boolean = () => false): string {
+export function blankExamples(text: string, inCall: (offset: number) => boolean = NOWHERE): string {
   if (!text.includes('`')) return text;
   const masked = text.replace(
     FENCE_BLOCK,
@@ -65,7 +64,7 @@ export function blankExamples(text: string, inCall: (offset: number) => boolean 
       const kind = language.toLowerCase();
       const callsOnly = CODE_FENCES.has(kind) && readPythonCalls(body.replace(/^\s*#.*$/gm, '')) !== null;
       const keep = (CALL_FENCES.has(kind) || callsOnly) && !isIntroducedAsExample(text, start);
-      return keep ? block : newline + blank(block.slice(newline.length));
+      return keep ? block : newline + blankOut(block.slice(newline.length));
     },
   );
   return blankInlineCode(masked, inCall);

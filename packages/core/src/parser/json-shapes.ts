@@ -6,8 +6,18 @@ import type { SpanSet } from './span-set.js';
 import { tryParse } from './values.js';
 
 /** A call object's opening in the middle of a line: `{"name":` (or `"tool"`, `"function"`). */
-// Not after a template token's `>`: what a token opens is its format reader's to read or refuse.
-const INLINE_CALL = /(?<=[^\s[{>])[ \t]*(\{)[ \t]*"(?:name|tool|function)"[ \t]*:/g;
+const INLINE_CALL = /\{[ \t]*"(?:name|tool|function)"[ \t]*:/g;
+
+/**
+ * True when the `{` at `start` follows prose on its line: not at the line's start, nor right after
+ * `[`, `{` or a template token's `>` (what a token opens is its format reader's to read or refuse).
+ */
+function afterProse(text: string, start: number): boolean {
+  let before = start - 1;
+  while (text[before] === ' ' || text[before] === '\t') before--;
+  const char = text[before];
+  return char !== undefined && char !== '\n' && char !== '\r' && char !== '[' && char !== '{' && char !== '>';
+}
 
 const FENCE = /```[ \t]*(json|tool_call|tool_code)?[ \t]*\n([\s\S]*?)```/gi;
 
@@ -78,10 +88,11 @@ export function findJsonShapes(
   }
   // A call object in the middle of prose ("Here it is: {"name": …} Anything else?") counts
   // only for a tool offered: prose quotes JSON records too.
-  INLINE_CALL.lastIndex = 0;
+  INLINE_CALL.lastIndex =
+    text.includes('"name"') || text.includes('"tool"') || text.includes('"function"') ? 0 : text.length;
   for (let match = INLINE_CALL.exec(text); match; match = INLINE_CALL.exec(text)) {
-    const start = match.index + match[0].indexOf('{');
-    const end = inSpan(start) ? -1 : endOf(start);
+    const start = match.index;
+    const end = inSpan(start) || !afterProse(text, start) ? -1 : endOf(start);
     if (end < 0) continue;
     const calls = callsFromJsonValue(tryParse(raw.slice(start, end))).map((call) => ({
       ...call,

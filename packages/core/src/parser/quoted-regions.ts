@@ -57,9 +57,18 @@ export function isQuoteLabel(line: string): boolean {
   return QUOTE_LABEL.test(line);
 }
 
-/** Replaces a match with spaces but for its newlines, so offsets, line numbers and order survive. */
-function blankOut(match: string): string {
-  return match.replace(/[^\n]/g, ' ');
+/** No offset is inside a call: the default when calls were not looked for. */
+const NOWHERE = (_offset: number) => false;
+
+/** Spaces for every character of `text` but its newlines, so offsets, line numbers and order survive. */
+export function blankOut(text: string): string {
+  let blanked = '';
+  let from = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
+    blanked += `${' '.repeat(at - from)}\n`;
+    from = at + 1;
+  }
+  return blanked + ' '.repeat(text.length - from);
 }
 
 /** Everything up to a lone closing marker: the template opened the reasoning in the prompt. */
@@ -88,13 +97,16 @@ export function stripThinking(text: string): string {
  * `inCall` says whether an offset lies inside a call's own text (see `findCallSpans`): a line or
  * tag that starts there is an argument's text, not a quote.
  */
-export function removeQuotedRegions(text: string, inCall: (offset: number) => boolean = () => false): string {
-  const stripped = stripThinking(text);
+export function removeQuotedRegions(text: string, inCall: (offset: number) => boolean = NOWHERE): string {
+  return blankQuotedRegions(stripThinking(text), inCall);
+}
+
+/** {@link removeQuotedRegions} for a reply already without its reasoning (see `stripThinking`). */
+export function blankQuotedRegions(stripped: string, inCall: (offset: number) => boolean = NOWHERE): string {
   const withoutTags = stripped.includes('<')
-    ? stripped.replace(QUOTED_TAGS, (match: string, ...rest: unknown[]) => {
-        const offset = rest.find((item) => typeof item === 'number') as number;
-        return inCall(offset) ? match : blankOut(match);
-      })
+    ? stripped.replace(QUOTED_TAGS, (match: string, _1, _2, _3, _4, _5, offset: number) =>
+        inCall(offset) ? match : blankOut(match),
+      )
     : stripped;
   const lines = withoutTags.split('\n');
   let inQuotedParagraph = false;
@@ -108,10 +120,10 @@ export function removeQuotedRegions(text: string, inCall: (offset: number) => bo
       continue;
     }
     // A line of a call's own text (an argument's) starts no quote, though it may sit in one.
-    const ownText = inCall(lineStart + line.search(/\S/));
-    if (!ownText && isQuoteLabel(line)) inQuotedParagraph = true;
+    if (isQuoteLabel(line) && !inCall(lineStart + line.search(/\S/))) inQuotedParagraph = true;
     // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
-    const blockquote = !ownText && /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
+    const blockquote =
+      /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line) && !inCall(lineStart + line.search(/\S/));
     if (inQuotedParagraph || blockquote) lines[index] = ' '.repeat(line.length);
   }
   return lines.join('\n');

@@ -68,9 +68,10 @@ function convert(value: unknown, type: string): unknown {
  * `3.0`, `null` and `true` written for a string are those words — else typed by the schema.
  */
 function typedItem(item: unknown, schema: unknown, written: string | undefined, depth: number): unknown {
-  const types = typesOf(schema);
-  if (written !== undefined && types.includes('string') && !types.some((type) => hasType(item, type)))
-    return written;
+  if (written !== undefined) {
+    const types = typesOf(schema);
+    if (types.includes('string') && !types.some((type) => hasType(item, type))) return written;
+  }
   return typeBySchema(item, schema, depth + 1);
 }
 

@@ -45,12 +45,14 @@ function betweenTags(raw: string): string {
   return raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
 }
 
-const writtenTexts = new WeakMap<object, Record<string, string>>();
+/** Where the texts that an object's values were written as are kept: a hidden property. */
+const WRITTEN = Symbol('written');
+type WithTexts = { [WRITTEN]?: Record<string, string> };
 
 /**
- * Sets `args[key]` (a property, or a list's item) to a value written as text (typed by {@link typedValue}; `tagNewlines` as
- * there) and remembers the text, so a schema that says the parameter is a string gets it exactly as written (`3.0`,
- * `null`, `true` stay text).
+ * Sets `args[key]` (a property, or a list's item) to a value written as text (typed by
+ * {@link typedValue}; `tagNewlines` as there) and remembers the text, so a schema that says the
+ * parameter is a string gets it exactly as written (`3.0`, `null`, `true` stay text).
  */
 export function setWrittenValue(
   args: Record<string, unknown> | unknown[],
@@ -59,17 +61,19 @@ export function setWrittenValue(
   tagNewlines = true,
 ): void {
   (args as Record<string | number, unknown>)[key] = typedValue(raw, tagNewlines);
-  let texts = writtenTexts.get(args);
+  const holder = args as WithTexts;
+  let texts = holder[WRITTEN];
   if (!texts) {
     texts = {};
-    writtenTexts.set(args, texts);
+    // Not enumerable: copies, JSON and equality never see it.
+    Object.defineProperty(args, WRITTEN, { value: texts });
   }
   texts[key] = tagNewlines ? betweenTags(raw) : raw;
 }
 
 /** The texts that `args`' values were written as, by key; undefined when none was text. */
 export function writtenValues(args: object): Readonly<Record<string, string>> | undefined {
-  return writtenTexts.get(args);
+  return (args as WithTexts)[WRITTEN];
 }
 
 /** A value read from a position, and where it ends. */

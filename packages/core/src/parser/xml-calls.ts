@@ -116,7 +116,9 @@ function readToolCallBody(written: string, closed: boolean): RawCall[] {
   if (/<function[=\s]/.test(body)) return readFunctionBlocks(body);
   if (body.includes('<arg_key>')) return closed ? readArgPairs(body) : [];
   if (/<invoke\s/.test(body)) return readInvokes(body, '');
-  const text = body.replace(/^(\s*[A-Za-z_][\w.-]*)\s*<tool_sep>/, '$1').trim();
+  const text = (
+    body.includes('<tool_sep>') ? body.replace(/^(\s*[A-Za-z_][\w.-]*)\s*<tool_sep>/, '$1') : body
+  ).trim();
   if (text.startsWith('{') || text.startsWith('[')) {
     const calls = callsFromJsonText(text, true);
     return calls.length > 0 ? calls : callsFromPythonLiteral(text);
