@@ -108,10 +108,10 @@ describe('Mistral v11: [TOOL_CALLS]NAME{…} without [ARGS]', () => {
 });
 
 describe('DeepSeek V3.2 / V4 DSML invokes', () => {
-  const D = '｜DSML｜';
+  const DSML = '｜DSML｜';
 
   it('reads a self-closing invoke as a call without arguments, beside a long one', () => {
-    const text = `<${D}tool_calls>\n<${D}invoke name="set_alarm">\n<${D}parameter name="at" string="true">08:00</${D}parameter>\n</${D}invoke>\n<${D}invoke name="list_files"/>\n</${D}tool_calls>`;
+    const text = `<${DSML}tool_calls>\n<${DSML}invoke name="set_alarm">\n<${DSML}parameter name="at" string="true">08:00</${DSML}parameter>\n</${DSML}invoke>\n<${DSML}invoke name="list_files"/>\n</${DSML}tool_calls>`;
     expect(calls(text)).toEqual([
       { name: 'set_alarm', arguments: { at: '08:00' } },
       { name: 'list_files', arguments: {} },
@@ -119,7 +119,7 @@ describe('DeepSeek V3.2 / V4 DSML invokes', () => {
   });
 
   it('reads an invoke whose body is a JSON object', () => {
-    const text = `<${D}function_calls>\n  <${D}invoke name="find_flights">\n  ${JSON.stringify(flights, null, 2)}\n  </${D}invoke>\n</${D}function_calls>`;
+    const text = `<${DSML}function_calls>\n  <${DSML}invoke name="find_flights">\n  ${JSON.stringify(flights, null, 2)}\n  </${DSML}invoke>\n</${DSML}function_calls>`;
     expect(calls(text)).toEqual([{ name: 'find_flights', arguments: flights }]);
   });
 });
@@ -151,20 +151,20 @@ describe('InternLM 2, LongCat and Step3', () => {
 });
 
 describe('MiniMax M3: <invoke> with one element per argument', () => {
-  const T = ']<]minimax[>[';
+  const TOKEN = ']<]minimax[>[';
   const schema: ToolSyntax = {
     name: 'set_alarm',
     parameters: { type: 'object', properties: { at: { type: 'string' }, label: { type: 'string' } } },
   };
 
   it('reads a call without arguments', () => {
-    expect(calls(`${T}<tool_call>${T}<invoke name="list_files">${T}</invoke>${T}</tool_call>`)).toEqual([
-      { name: 'list_files', arguments: {} },
-    ]);
+    expect(
+      calls(`${TOKEN}<tool_call>${TOKEN}<invoke name="list_files">${TOKEN}</invoke>${TOKEN}</tool_call>`),
+    ).toEqual([{ name: 'list_files', arguments: {} }]);
   });
 
   it('keeps markup inside a value when the tag token is rendered', () => {
-    const text = `${T}<tool_call>${T}<invoke name="set_alarm">${T}<at>06:00${T}</at>${T}<label><b>wake</b> up${T}</label>${T}</invoke>${T}</tool_call>`;
+    const text = `${TOKEN}<tool_call>${TOKEN}<invoke name="set_alarm">${TOKEN}<at>06:00${TOKEN}</at>${TOKEN}<label><b>wake</b> up${TOKEN}</label>${TOKEN}</invoke>${TOKEN}</tool_call>`;
     expect(calls(text, [schema])).toEqual([
       { name: 'set_alarm', arguments: { at: '06:00', label: '<b>wake</b> up' } },
     ]);

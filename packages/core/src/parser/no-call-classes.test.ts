@@ -115,11 +115,11 @@ describe('calls written wrongly', () => {
 
   // Lenient: V3.2 wraps invokes in function_calls, V4 in tool_calls; the model is not known here.
   it('reads DSML invokes in either wrapper', () => {
-    const D = '｜DSML｜';
+    const DSML = '｜DSML｜';
     for (const wrapper of ['function_calls', 'tool_calls'])
       expect(
         calls(
-          `<${D}${wrapper}><${D}invoke name="list_files"><${D}parameter name="dir" string="true">/srv</${D}parameter></${D}invoke></${D}${wrapper}>`,
+          `<${DSML}${wrapper}><${DSML}invoke name="list_files"><${DSML}parameter name="dir" string="true">/srv</${DSML}parameter></${DSML}invoke></${DSML}${wrapper}>`,
         ),
       ).toEqual([{ name: 'list_files', arguments: { dir: '/srv' } }]);
   });
