@@ -50,11 +50,16 @@ export interface RawCall {
    * without `>>>`): it counts only when the name is one of the tools offered.
    */
   knownNameOnly?: true;
+  /**
+   * True when the model wrote no name (Kimi K2's bare counter `<|tool_call_begin|>0`): the tool is
+   * the one offered whose parameters the arguments fit (see `nameFromArguments`), else none.
+   */
+  nameFromArguments?: true;
 }
 
 /** A structured call and the span of the reply it came from (line parsing skips that span). */
 export interface StructuredCallMatch {
-  candidate: Omit<ToolCallCandidate, 'alone' | 'midLine'>;
+  candidate: Omit<ToolCallCandidate, 'alone' | 'midLine'> & Pick<RawCall, 'nameFromArguments'>;
   /** Start and end offsets of the text the call consumed. */
   span: [number, number];
 }

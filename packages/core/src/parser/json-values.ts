@@ -60,6 +60,14 @@ export function findJsonEnd(text: string, start: number): number {
   return jsonEndFinder(text)(start);
 }
 
+/** The JSON value at the start of `text` (after spaces), or undefined when none is whole there. */
+export function leadingJson(text: string): unknown {
+  const start = text.search(/\S/);
+  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
+  const end = findJsonEnd(text, start);
+  return end < 0 ? undefined : tryParse(text.slice(start, end));
+}
+
 /** True for an object schema (`{"type": "object", "properties": …}`): a tool's definition, not a call's arguments. */
 function isObjectSchema(value: unknown): boolean {
   return isRecord(value) && value.type === 'object' && isRecord(value.properties);
@@ -147,7 +155,8 @@ export function callsFromJsonValue(value: unknown, wrapped = false): RawCall[] {
 
 /**
  * Parses every JSON value in a chunk of text: one value, several one after the other, or a list
- * whose items lack the commas between them (Command R7B writes such action lists), read item by item.
+ * whose items lack the commas between them (Command R7B writes such action lists) or whose end
+ * never came, read item by item.
  */
 export function callsFromJsonText(text: string, wrapped: boolean): RawCall[] {
   const calls: RawCall[] = [];
@@ -160,10 +169,10 @@ export function callsFromJsonText(text: string, wrapped: boolean): RawCall[] {
     if (!found) break;
     const absolute = found.index;
     const end = endOf(absolute);
-    if (end < 0) break;
-    const value = tryParse(text.slice(absolute, end));
-    // A list of objects that is not JSON is read from inside, item by item (one level only, so
-    // nested lists never make the reading quadratic).
+    const value = end < 0 ? undefined : tryParse(text.slice(absolute, end));
+    // A list of objects that is not JSON, or never closes, is read from inside, item by item: its
+    // whole objects are calls, one cut off is not (one level only, so nested lists never make
+    // the reading quadratic).
     if (
       value === undefined &&
       text[absolute] === '[' &&
@@ -172,6 +181,7 @@ export function callsFromJsonText(text: string, wrapped: boolean): RawCall[] {
       index = absolute + 1;
       continue;
     }
+    if (end < 0) break;
     calls.push(...callsFromJsonValue(value, wrapped));
     index = end;
   }

@@ -1,20 +1,31 @@
 import type { RawCall } from './candidate.js';
-import { callsFromJsonText, findJsonEnd, rawCall } from './json-values.js';
+import {
+  argumentFromArgs,
+  callsFromJsonText,
+  findJsonEnd,
+  jsonEndFinder,
+  leadingJson,
+  rawCall,
+} from './json-values.js';
 import type { CallRecogniser, FoundCalls } from './recogniser.js';
 import { isRecord, tryParse } from './values.js';
 
-/** The JSON value at the start of `text` (after spaces), or undefined. */
-function leadingJson(text: string): unknown {
-  const start = text.search(/\S/);
-  if (start < 0 || (text[start] !== '{' && text[start] !== '[')) return undefined;
-  const end = findJsonEnd(text, start);
-  return end < 0 ? undefined : tryParse(text.slice(start, end));
+/**
+ * Arguments written as JSON when they are JSON, else as the text they are; undefined when they
+ * were cut off: JSON that never closes, or (the call's end marker not written: `ended` false)
+ * nothing or text, which may have gone on.
+ */
+function jsonOrText(text: string, ended: boolean): unknown {
+  const trimmed = text.trim();
+  if (/^[[{]/.test(trimmed)) return leadingJson(trimmed);
+  return ended ? trimmed : undefined;
 }
 
-/** Arguments written as JSON when they are JSON, else as the text they are. */
-function jsonOrText(text: string): unknown {
-  return leadingJson(text) ?? text.trim();
-}
+/** True when a match stopped before the end of the reply: a marker after it ended the call. */
+const endedBefore = (match: RegExpExecArray) => match.index + match[0].length < match.input.length;
+
+/** A call, or none when its arguments were cut off (undefined). */
+const callOf = (name: string, args: unknown): RawCall[] => (args === undefined ? [] : rawCall(name, args));
 
 // DeepSeek's markers use fullwidth bars and `▁`; distilled models also write `_`, a space, or
 // markdown's escaped `\_`; some servers print the bars as ASCII `|`.
@@ -29,20 +40,53 @@ const DS_CALL = new RegExp(
  * DeepSeek: R1 and V3 write `function<｜tool▁sep｜>NAME` then a fenced JSON block; V3.1 writes
  * `NAME<｜tool▁sep｜>{json}`.
  */
-function readDeepSeekCall(kind: string, rest: string): RawCall[] {
+function readDeepSeekCall(kind: string, rest: string, ended: boolean): RawCall[] {
   if (kind === 'function') {
     const newline = rest.indexOf('\n');
     const name = (newline < 0 ? rest : rest.slice(0, newline)).trim();
     const body = newline < 0 ? '' : rest.slice(newline + 1).replace(/^\s*```(?:json)?/, '');
-    return rawCall(name, leadingJson(body) ?? {});
+    const args = body.trim() === '' ? (ended ? {} : undefined) : jsonOrText(body, ended);
+    return isRecord(args) ? rawCall(name, args) : [];
   }
-  return rawCall(kind, jsonOrText(rest));
+  return callOf(kind, jsonOrText(rest, ended));
 }
 
-/** Apertus: `[{"NAME": {args}}, …]`, one key per object. */
+/**
+ * The whole objects of a list whose end never came (`[{…}, {…}` and the reply stops): each object
+ * closed is a call whose arguments are all there, and so is a last object that lacks only its own
+ * `}` (its arguments closed, then the reply stops); one cut off inside its arguments is not read.
+ */
+function wholeItems(text: string): unknown[] {
+  const items: unknown[] = [];
+  const open = text.search(/\S/);
+  if (text[open] !== '[') return items;
+  const endOf = jsonEndFinder(text);
+  let index = open + 1;
+  for (;;) {
+    while (/[\s,]/.test(text[index] ?? '')) index++;
+    if (text[index] !== '{') return items;
+    const end = endOf(index);
+    const rest = text.slice(index).trimEnd();
+    const item =
+      end < 0 ? (rest.endsWith('}') ? tryParse(`${rest}}`) : undefined) : tryParse(text.slice(index, end));
+    if (item === undefined) return items;
+    if (end < 0) return [...items, item];
+    items.push(item);
+    index = end;
+  }
+}
+
+/** Kimi K2's call: a name (`functions.NAME:0`, `NAME:0`) or only the counter (`0`), then JSON. */
+function readKimiCall(name: string, body: string, ended: boolean): RawCall[] {
+  if (!/^\d+$/.test(name)) return callOf(name, jsonOrText(body, ended));
+  const args = leadingJson(body);
+  return isRecord(args) ? [{ name: '', ...argumentFromArgs(args), nameFromArguments: true }] : [];
+}
+
+/** Apertus: `[{"NAME": {args}}, …]`, one key per object; a list left open keeps its whole objects. */
 function readApertus(text: string): RawCall[] {
   const value = leadingJson(text);
-  const items = Array.isArray(value) ? value : [value];
+  const items = Array.isArray(value) ? value : value === undefined ? wholeItems(text) : [value];
   return items.flatMap((item) => {
     if (!isRecord(item)) return [];
     const entries = Object.entries(item);
@@ -51,15 +95,22 @@ function readApertus(text: string): RawCall[] {
   });
 }
 
-/** Mistral's `NAME[ARGS]{json}` (or `NAME[CALL_ID]id[ARGS]{json}`), repeated; else the older JSON list. */
+/**
+ * Mistral's `NAME[ARGS]{json}` (or `NAME[CALL_ID]id[ARGS]{json}`, or v11's `NAME{json}` with no
+ * `[ARGS]`), repeated; else the older JSON list.
+ */
 function readMistral(body: string): RawCall[] {
   const calls: RawCall[] = [];
-  const named = /\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*/y;
+  const named = /\s*([A-Za-z_][\w.-]*)(?:(?:\[CALL_ID\][^[]*)?\[ARGS\]\s*|\s*(?=\{))/y;
   let index = 0;
   for (let head = named.exec(body); head; head = named.exec(body)) {
     const start = named.lastIndex;
     const end = body[start] === '{' ? findJsonEnd(body, start) : -1;
-    if (end < 0) return [...calls, ...rawCall(head[1] ?? '', body.slice(start).trim())];
+    // JSON that never closes, or nothing after [ARGS], was cut off; text there is a text argument.
+    if (end < 0) {
+      const text = body.slice(start).trim();
+      return body[start] === '{' || text === '' ? calls : [...calls, ...rawCall(head[1] ?? '', text)];
+    }
     calls.push(...rawCall(head[1] ?? '', tryParse(body.slice(start, end))));
     index = end;
     named.lastIndex = index;
@@ -90,7 +141,7 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
     format: 'deepseek',
     markers: ['tool▁sep', 'tool_sep', 'tool sep', 'tool\\_sep'],
     pattern: DS_CALL,
-    read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? ''),
+    read: (match) => readDeepSeekCall((match[1] ?? '').trim(), match[2] ?? '', endedBefore(match)),
   },
   {
     // Kimi K2: <|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|>
@@ -98,7 +149,7 @@ export const MARKER_RECOGNISERS: readonly CallRecogniser[] = [
     markers: ['<|tool_call_begin|>'],
     pattern:
       /<\|tool_call_begin\|>\s*(?:functions\.)?([\w.-]+?)(?::\d+)?\s*<\|tool_call_argument_begin\|>([\s\S]*?)(?=<\|tool_call_end\|>|<\|tool_call_begin\|>|<\|tool_calls_section_end\|>|$)/g,
-    read: (match) => rawCall(match[1] ?? '', jsonOrText(match[2] ?? '')),
+    read: (match) => readKimiCall(match[1] ?? '', match[2] ?? '', endedBefore(match)),
   },
   {
     // Mistral: [TOOL_CALLS]NAME[ARGS]{json} (v11+) or [TOOL_CALLS][{"name": …, "arguments": …}]

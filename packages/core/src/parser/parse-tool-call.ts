@@ -1,12 +1,18 @@
 import type { ToolCall } from '../types.js';
 import { RESERVED_NAMES, type ToolCallCandidate } from './candidate.js';
+import { blankExamples } from './examples.js';
 import { findLineCalls } from './line-calls.js';
-import { removeQuotedRegions, stripThinking } from './quoted-regions.js';
+import { blankQuotedRegions, stripThinking } from './quoted-regions.js';
 import { findReactCalls } from './react-calls.js';
 import { candidateBySchema } from './schema-values.js';
 import { SpanSet } from './span-set.js';
-import { findStructuredCalls } from './structured-calls.js';
-import { looseKey, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
+import {
+  type CallSpans,
+  findCallSpans,
+  findStructuredCalls,
+  type StructuredCallOptions,
+} from './structured-calls.js';
+import { looseKey, nameFromArguments, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
@@ -38,6 +44,12 @@ function hasTextOutside(text: string, spans: ReadonlyArray<[number, number]>): b
   );
 }
 
+/** True when a region in `starts` opens after the first `<`, `[`, `{` or `(` of `text`. */
+function opensAfterCallMarkup(text: string, starts: readonly number[]): boolean {
+  const opening = text.search(/[<[{(]/);
+  return opening >= 0 && starts.some((start) => start > opening);
+}
+
 /**
  * Every call-like thing in a reply, in the order written, names as written. The agent uses this
  * to tell the model about tools that do not exist; most callers want {@link parseToolCalls}.
@@ -47,8 +59,30 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   if (!/[:{[(<>]/.test(text)) return [];
   const table = toolSyntaxTable(tools);
   const visible = stripThinking(text);
-  const cleaned = removeQuotedRegions(visible);
-  const structured = findStructuredCalls(cleaned, table.knows, table.knowsAsWritten);
+  // Blanked regions' starts, to ask afterwards whether any lies inside a call's own text.
+  const starts: number[] = [];
+  const record = (offset: number) => starts.push(offset) < 0;
+  let cleaned = blankQuotedRegions(visible, record);
+  let shown = blankExamples(cleaned, record);
+  let written: CallSpans | undefined;
+  // Every call's text starts at or after one of `<[{(`: a region opening before the first of
+  // them lies inside no call, and most quotes and examples open there.
+  if (shown !== visible && opensAfterCallMarkup(visible, starts)) {
+    written = findCallSpans(visible, table.knowsAsWritten, starts);
+    if (starts.some(written.inCall)) {
+      // A quote, fence or backtick opened inside an argument: blank again, leaving calls' text.
+      cleaned = blankQuotedRegions(visible, written.inCall);
+      shown = blankExamples(cleaned, written.inCall);
+    }
+  }
+  const options: StructuredCallOptions = {
+    knows: table.knows,
+    knowsAsWritten: table.knowsAsWritten,
+    raw: visible,
+    shown,
+  };
+  if (written) options.written = written.matches;
+  const structured = findStructuredCalls(cleaned, options);
   const taken = new SpanSet();
   const spans: Array<[number, number]> = [];
   for (const { span } of structured) {
@@ -59,24 +93,41 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   const react = findReactCalls(cleaned, (offset) => taken.has(offset), visible, table);
   for (const { span } of react) taken.add(span[0], span[1]);
   const alone = !hasTextOutside(cleaned, spans);
-  const candidates: ToolCallCandidate[] = [
-    ...structured.map((match) => ({ ...match.candidate, alone, midLine: false })),
-    ...react.flatMap((match) => match.candidates),
-    ...findLineCalls(cleaned, (offset) => taken.has(offset), table),
-  ];
-  return candidates.sort((a, b) => a.index - b.index);
+  const candidates: ToolCallCandidate[] = [];
+  for (const { candidate } of structured) {
+    if (!candidate.nameFromArguments) {
+      candidates.push({ ...candidate, alone, midLine: false });
+      continue;
+    }
+    const { nameFromArguments: _, ...named } = candidate;
+    const name = nameFromArguments(candidate.args ?? {}, table);
+    if (name !== undefined) candidates.push({ ...named, name, alone, midLine: false });
+  }
+  // Concatenated, not spread: a reply may hold more candidates than a call takes arguments.
+  const lines = findLineCalls(cleaned, (offset) => taken.has(offset), table);
+  return candidates
+    .concat(
+      react.flatMap((match) => match.candidates),
+      lines,
+    )
+    .sort((a, b) => a.index - b.index);
 }
 
 /**
  * Matches a candidate's name against the known tools: case-insensitively for lines, loosely
- * for JSON and ReAct (`fetch-url`, `Fetch URL`). Without `toolNames`, a line needs an
+ * for JSON and ReAct (`fetch-url`, `Fetch URL`). A protocol name (`FINAL_ANSWER`, `RECOMMEND`)
+ * is never a call unless a tool of that name was offered and called in a structured shape.
+ * Without `toolNames`, a line needs an
  * `UPPER_CASE` name as written, JSON names are upper-cased, and a ReAct name is upper-cased but
  * needs an argument. Returns null when the candidate is not a call.
  */
 export function resolveToolName(candidate: ToolCallCandidate, tools?: ToolSpecs): string | null {
   const toolNames = tools?.map((tool) => (typeof tool === 'string' ? tool : tool.name));
   const canonical = candidate.name.toUpperCase().replace(/-/g, '_');
-  if (RESERVED_NAMES.has(canonical.replace(/\s+/g, '_'))) return null;
+  // A protocol name (`FINAL_ANSWER`) never shadows a tool the user offers by that name: a
+  // structured call of it is that tool's; a `FINAL_ANSWER:` line stays the protocol's answer.
+  const reserved = RESERVED_NAMES.has(canonical.replace(/\s+/g, '_'));
+  if (reserved && (candidate.source !== 'json' || !toolNames)) return null;
   if (toolNames) {
     const known =
       candidate.source === 'line'

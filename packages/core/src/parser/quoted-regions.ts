@@ -57,9 +57,18 @@ export function isQuoteLabel(line: string): boolean {
   return QUOTE_LABEL.test(line);
 }
 
-/** Replaces a match with as many newlines as it spanned, so line numbers and order survive. */
-function blankOut(match: string): string {
-  return '\n'.repeat((match.match(/\n/g) ?? []).length);
+/** No offset is inside a call: the default when calls were not looked for. */
+const NOWHERE = (_offset: number) => false;
+
+/** Spaces for every character of `text` but its newlines, so offsets, line numbers and order survive. */
+export function blankOut(text: string): string {
+  let blanked = '';
+  let from = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', from)) {
+    blanked += `${' '.repeat(at - from)}\n`;
+    from = at + 1;
+  }
+  return blanked + ' '.repeat(text.length - from);
 }
 
 /** Everything up to a lone closing marker: the template opened the reasoning in the prompt. */
@@ -82,25 +91,40 @@ export function stripThinking(text: string): string {
 }
 
 /**
- * Returns the reply with quoted regions blanked out: envelopes and their chat-template cousins
- * (to their closing tag, or to the end when the model never closed them), blockquote lines, and
- * paragraphs introduced by an observation/tool-output label.
+ * Returns the reply with quoted regions blanked out (spaces, offset for offset): envelopes and
+ * their chat-template cousins (to their closing tag, or to the end when the model never closed
+ * them), blockquote lines, and paragraphs introduced by an observation/tool-output label.
+ * `inCall` says whether an offset lies inside a call's own text (see `findCallSpans`): a line or
+ * tag that starts there is an argument's text, not a quote.
  */
-export function removeQuotedRegions(text: string): string {
-  const stripped = stripThinking(text);
-  const withoutTags = stripped.includes('<') ? stripped.replace(QUOTED_TAGS, blankOut) : stripped;
+export function removeQuotedRegions(text: string, inCall: (offset: number) => boolean = NOWHERE): string {
+  return blankQuotedRegions(stripThinking(text), inCall);
+}
+
+/** {@link removeQuotedRegions} for a reply already without its reasoning (see `stripThinking`). */
+export function blankQuotedRegions(stripped: string, inCall: (offset: number) => boolean = NOWHERE): string {
+  const withoutTags = stripped.includes('<')
+    ? stripped.replace(QUOTED_TAGS, (match: string, _1, _2, _3, _4, _5, offset: number) =>
+        inCall(offset) ? match : blankOut(match),
+      )
+    : stripped;
   const lines = withoutTags.split('\n');
   let inQuotedParagraph = false;
+  let offset = 0;
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index] ?? '';
+    const lineStart = offset;
+    offset += line.length + 1;
     if (line.trim() === '') {
       inQuotedParagraph = false;
       continue;
     }
-    if (isQuoteLabel(line)) inQuotedParagraph = true;
+    // A line of a call's own text (an argument's) starts no quote, though it may sit in one.
+    if (isQuoteLabel(line) && !inCall(lineStart + line.search(/\S/))) inQuotedParagraph = true;
     // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
-    const blockquote = /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line);
-    if (inQuotedParagraph || blockquote) lines[index] = '';
+    const blockquote =
+      /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line) && !inCall(lineStart + line.search(/\S/));
+    if (inQuotedParagraph || blockquote) lines[index] = ' '.repeat(line.length);
   }
   return lines.join('\n');
 }

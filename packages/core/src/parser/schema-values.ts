@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../types.js';
 import type { ToolCallCandidate } from './candidate.js';
 import { argumentFromArgs } from './json-values.js';
-import { isRecord, tryParse } from './values.js';
+import { isRecord, tryParse, writtenValues } from './values.js';
 
 const INTEGER = /^[-+]?\d+$/;
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -63,6 +63,19 @@ function convert(value: unknown, type: string): unknown {
 }
 
 /**
+ * One item of a list or object typed by its schema: the text it was written as (see
+ * `writtenValues`) where the schema wants a string and the typed value fits none of its types —
+ * `3.0`, `null` and `true` written for a string are those words — else typed by the schema.
+ */
+function typedItem(item: unknown, schema: unknown, written: string | undefined, depth: number): unknown {
+  if (written !== undefined) {
+    const types = typesOf(schema);
+    if (types.includes('string') && !types.some((type) => hasType(item, type))) return written;
+  }
+  return typeBySchema(item, schema, depth + 1);
+}
+
+/**
  * A value typed by its schema: kept when it already fits, else converted to the first type it can
  * be read as; items of arrays and properties of objects are typed by their own schemas. A value
  * that fits no type stays as written, for the tool's validation to refuse with its reason.
@@ -80,16 +93,17 @@ export function typeBySchema(value: unknown, schema: unknown, depth = 0): unknow
       }
     }
   }
+  const written = typeof typed === 'object' && typed !== null ? writtenValues(typed) : undefined;
   // Containers are copied only when an item changes: a call that fits stays the same object.
   if (Array.isArray(typed) && schema.items !== undefined) {
-    const items = typed.map((item) => typeBySchema(item, schema.items, depth + 1));
+    const items = typed.map((item, index) => typedItem(item, schema.items, written?.[index], depth));
     return items.some((item, index) => item !== typed[index]) ? items : typed;
   }
   if (isRecord(typed) && isRecord(schema.properties)) {
     const properties = schema.properties;
     let copy: Record<string, unknown> | undefined;
     for (const key of Object.keys(typed)) {
-      const item = typeBySchema(typed[key], properties[key], depth + 1);
+      const item = typedItem(typed[key], properties[key], written?.[key], depth);
       if (item !== typed[key]) {
         copy ??= { ...typed };
         copy[key] = item;

@@ -42,3 +42,29 @@ export class SpanSet {
     return false;
   }
 }
+
+/**
+ * A test of whether an offset lies inside any of `spans` (after its first offset: what starts a
+ * span is not inside it), which may overlap and come in any order: merged once, then a binary
+ * search per question.
+ */
+export function coveredBy(spans: ReadonlyArray<readonly [number, number]>): (offset: number) => boolean {
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return (offset) => {
+    let low = 0;
+    let high = merged.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const [start, end] = merged[middle] as [number, number];
+      if (start >= offset) high = middle - 1;
+      else if (end <= offset) low = middle + 1;
+      else return true;
+    }
+    return false;
+  };
+}

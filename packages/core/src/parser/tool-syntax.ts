@@ -93,3 +93,21 @@ function buildTable(tools: readonly (string | ToolSyntax)[]): ToolSyntaxTable {
     schema: (name) => schemas.get(name),
   };
 }
+
+/**
+ * The tool a call that names none means, told by its arguments: the one tool offered whose
+ * schema has every key the call gives and needs none it leaves out, else, when only one tool was
+ * offered, that tool; undefined when the arguments fit none or several.
+ */
+export function nameFromArguments(args: Record<string, unknown>, table: ToolSyntaxTable): string | undefined {
+  const keys = Object.keys(args);
+  const fitting = table.names.filter((name) => {
+    const schema = table.schema(name);
+    const properties = schema?.properties;
+    if (typeof properties !== 'object' || properties === null) return false;
+    const required = Array.isArray(schema?.required) ? (schema.required as unknown[]) : [];
+    return keys.every((key) => key in properties) && required.every((key) => keys.includes(String(key)));
+  });
+  if (fitting.length === 1) return fitting[0];
+  return table.names.length === 1 ? table.names[0] : undefined;
+}

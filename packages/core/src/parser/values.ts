@@ -23,10 +23,11 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /**
  * A parameter value written as text: a JSON number, `true`/`false`/`null` or a JSON object or
  * array becomes that value; anything else stays the string it is, without the one newline that
- * XML formats put after the opening tag and before the closing one.
+ * Qwen3-Coder's template puts after the opening tag and before the closing one (`tagNewlines`;
+ * false for formats whose templates write the value against its tags).
  */
-export function typedValue(raw: string): unknown {
-  const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+export function typedValue(raw: string, tagNewlines = true): unknown {
+  const text = tagNewlines ? betweenTags(raw) : raw;
   const trimmed = text.trim();
   if (JSON_NUMBER.test(trimmed)) return Number(trimmed);
   if (trimmed === 'true') return true;
@@ -37,6 +38,42 @@ export function typedValue(raw: string): unknown {
     if (parsed !== undefined) return parsed;
   }
   return text;
+}
+
+/** The text of a value written between tags, without the newline the template puts on each side. */
+function betweenTags(raw: string): string {
+  return raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+}
+
+/** Where the texts that an object's values were written as are kept: a hidden property. */
+const WRITTEN = Symbol('written');
+type WithTexts = { [WRITTEN]?: Record<string, string> };
+
+/**
+ * Sets `args[key]` (a property, or a list's item) to a value written as text (typed by
+ * {@link typedValue}; `tagNewlines` as there) and remembers the text, so a schema that says the
+ * parameter is a string gets it exactly as written (`3.0`, `null`, `true` stay text).
+ */
+export function setWrittenValue(
+  args: Record<string, unknown> | unknown[],
+  key: string | number,
+  raw: string,
+  tagNewlines = true,
+): void {
+  (args as Record<string | number, unknown>)[key] = typedValue(raw, tagNewlines);
+  const holder = args as WithTexts;
+  let texts = holder[WRITTEN];
+  if (!texts) {
+    texts = {};
+    // Not enumerable: copies, JSON and equality never see it.
+    Object.defineProperty(args, WRITTEN, { value: texts });
+  }
+  texts[key] = tagNewlines ? betweenTags(raw) : raw;
+}
+
+/** The texts that `args`' values were written as, by key; undefined when none was text. */
+export function writtenValues(args: object): Readonly<Record<string, string>> | undefined {
+  return (args as WithTexts)[WRITTEN];
 }
 
 /** A value read from a position, and where it ends. */
@@ -51,7 +88,20 @@ function skipSpace(text: string, at: number): number {
   return index;
 }
 
-/** A quoted string (`'…'` or `"…"`, backslash escapes) starting at `at`. */
+/** Python's and JSON's one-character escapes; any other escaped character stands for itself. */
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
+/** Escapes followed by a code in hex digits: `\xNN`, `\uNNNN`, `\UNNNNNNNN`. */
+const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** A quoted string (`'…'` or `"…"`, Python's backslash escapes) starting at `at`. */
 function readQuoted(text: string, at: number): ReadValue | null {
   const quote = text[at];
   let value = '';
@@ -60,8 +110,12 @@ function readQuoted(text: string, at: number): ReadValue | null {
     if (char === quote) return { value, end: index + 1 };
     if (char === '\\' && index + 1 < text.length) {
       const next = text[++index] as string;
-      const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
-      value += escapes[next] ?? next;
+      const digits = HEX_ESCAPES[next];
+      const code = digits ? text.slice(index + 1, index + 1 + digits) : '';
+      if (digits && /^[0-9a-fA-F]+$/.test(code) && code.length === digits) {
+        value += String.fromCodePoint(Number.parseInt(code, 16));
+        index += digits;
+      } else value += SIMPLE_ESCAPES[next] ?? next;
     } else value += char;
   }
   return null;
