@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeChatRequest, FakeDiscord } from '@macstats/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -223,6 +224,23 @@ export async function connectMcpStdio(
       stderr: 'pipe',
     }),
   );
+  return client;
+}
+
+/**
+ * A `macstats mcp` client over stdio whose user approves every question the server asks (an MCP
+ * elicitation): a served call that persists asks first, since the client's request is outside
+ * content.
+ */
+export async function connectApprovingMcpStdio(
+  home: string,
+  env: Record<string, string> = {},
+): Promise<Client> {
+  const client = await connectMcpStdio(home, env, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({
+    action: 'accept',
+    content: { approve: true },
+  }));
   return client;
 }
 

@@ -4,7 +4,7 @@ import { connectPostgres } from '@macstats/store-postgres';
 import { type FakeOllama, startFakeOllama, startTestPostgres, type TestPostgres } from '@macstats/testing';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanUp, connectMcpStdio, runCli, tempHome } from './helpers.js';
+import { cleanUp, connectApprovingMcpStdio, runCli, tempHome } from './helpers.js';
 
 let server: TestPostgres;
 let databases = 0;
@@ -269,7 +269,7 @@ describe('the SCHEDULER tool and memory of ask and mcp with DATABASE_URL', () =>
   it('mcp serves a SCHEDULER that adds to the table', async () => {
     const url = await database();
     const home = await tempHome();
-    const client = await connectMcpStdio(home, { DATABASE_URL: url });
+    const client = await connectApprovingMcpStdio(home, { DATABASE_URL: url });
     try {
       const added = (await client.callTool({ name: 'SCHEDULER', arguments: stretch })) as CallToolResult;
       expect((added.content[0] as { text: string }).text).toMatch(/^Added schedule "stretch"/);

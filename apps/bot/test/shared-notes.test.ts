@@ -11,7 +11,7 @@ import {
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cleanUp, connectMcpStdio, runCli, startCli, tempHome } from './helpers.js';
+import { cleanUp, connectApprovingMcpStdio, runCli, startCli, tempHome } from './helpers.js';
 
 const TOKEN = 'fake-discord-token-1234';
 let database: TestPostgres;
@@ -95,7 +95,7 @@ it('with DATABASE_URL, a MEMORY note kept by one bot host is in the prompt of an
 it('with DATABASE_URL, macstats mcp keeps MEMORY notes and SCHEDULER schedules in the database, and macstats ask on another home reads the notes', async () => {
   const url = await database.createDatabase('mcp_ask');
   const home = await tempHome();
-  const client = await connectMcpStdio(home, { DATABASE_URL: url });
+  const client = await connectApprovingMcpStdio(home, { DATABASE_URL: url });
   const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
   try {
     expect(

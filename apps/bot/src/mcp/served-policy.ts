@@ -1,4 +1,11 @@
-import { type CallLabels, ContextLabels, labelsOf, type Tool, UNDECLARED_LABELS } from '@macstats/core';
+import {
+  type CallLabels,
+  ContextLabels,
+  type ContextLabelsSnapshot,
+  labelsOf,
+  type Tool,
+  UNDECLARED_LABELS,
+} from '@macstats/core';
 
 /** The outside source every served call starts from: whoever drives the client may have read anything. */
 export const CLIENT_REQUEST_SOURCE = "an MCP client's request";
@@ -69,6 +76,8 @@ export function servedRefusal(reason: string, how: 'refused' | 'denied' | 'nobod
 export function createServedPolicy(): {
   check(tool: Tool, argument: string, args?: Record<string, unknown>): ServedVerdict;
   absorb(tool: Tool, argument: string, labels: CallLabels, resultText: string, sent: readonly string[]): void;
+  /** What the serving context holds, for a tool that stores what it is given (a note, a schedule). */
+  labels(): ContextLabelsSnapshot;
 } {
   const context = new ContextLabels('', { outside: [CLIENT_REQUEST_SOURCE] });
   return {
@@ -80,5 +89,6 @@ export function createServedPolicy(): {
     absorb(tool, argument, labels, resultText, sent) {
       context.absorb(`${tool.name} ${argument}`.slice(0, 120), labels, resultText, sent);
     },
+    labels: () => context.snapshot(),
   };
 }

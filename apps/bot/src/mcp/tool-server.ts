@@ -92,6 +92,8 @@ export function createToolServerFactory(tools: readonly Tool[], options: ToolSer
         signal: AbortSignal.any([signal, timeout]),
         conversationId: options.conversationId,
         logger,
+        // A note or schedule a client keeps carries the client's request as outside content.
+        labels: policy.labels(),
       };
       const raw = entry.tool.parameters
         ? await entry.tool.run(argument, { ...context, arguments: args })
