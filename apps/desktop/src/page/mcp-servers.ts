@@ -1,6 +1,7 @@
 import type { McpServerView } from '../shared/mcp-types.js';
 import { getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { renderInlineMarkdown } from './markdown.js';
 
 /**
  * The MCP servers section of Settings: each server, whether it is trusted, and the tools held
@@ -44,7 +45,9 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
           h('strong', {}, server.name),
           ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${server.tools.length} tools offered`,
           server.canSignIn && server.status !== 'connected' ? signInButton(server) : null,
-          server.signInProblem ? h('p', { class: 'mcp-sign-in-problem' }, server.signInProblem) : null,
+          server.signInProblem
+            ? h('p', { class: 'mcp-sign-in-problem' }, ...renderInlineMarkdown(server.signInProblem))
+            : null,
           server.withheld.length === 0
             ? null
             : h(

@@ -1,6 +1,7 @@
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';
+import { renderMarkdown } from './markdown.js';
 import type { LiveStream } from './stream.js';
 
 /** The approval a task waits for, as `/api/tasks` gives it (the call shown in full: the owner's page). */
@@ -137,7 +138,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
         h('span', { class: 'task-title' }, task.title),
         h('span', { class: 'task-meta' }, `${task.id} · ${task.steps} steps · ${task.owner}`),
       ),
-      outcome ? h('p', { class: 'task-outcome' }, outcome) : null,
+      outcome ? h('div', { class: 'task-outcome markdown' }, ...renderMarkdown(outcome)) : null,
       task.approval ? approvalCard(task, task.approval) : null,
       actions,
     );
@@ -176,7 +177,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
                 ),
               ),
             ),
-            step.reply ? h('p', { class: 'task-reply' }, step.reply) : null,
+            step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
           ),
         ),
       ),
