@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
+import { cliVersion, exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
 import { registerMcpCommands } from './mcp-cli.js';
@@ -15,7 +15,9 @@ const program = new Command()
   .description(
     'A local LLM on Ollama with tools: the Discord bot, the scheduler, the dashboard, and a terminal to ask it. New here? Run `macstats init`.',
   )
-  .showHelpAfterError()
+  // A mistake gets its one sentence and where to read more, not the whole help after it.
+  .showHelpAfterError('(add --help for how to use it)')
+  .version(cliVersion(), '-V, --version', 'print the version')
   .exitOverride()
   // Each command's options end where its subcommand starts: `mcp login x --port N` is login's.
   .enablePositionalOptions()

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
+import { cliVersion, exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
 
 /** Registers `macstats mcp` (serve the tools), `mcp trust` and `mcp login` on the program. */
 export function registerMcpCommands(program: Command): void {
@@ -27,7 +27,7 @@ ${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)'
             http: options.http === true,
             port: options.port,
             stopSignal: stopSignalFromProcess(),
-            version: await packageVersion(),
+            version: cliVersion(),
           }),
         'mcp',
       ),
@@ -82,14 +82,4 @@ ${exitCodes(['0  signed in (or the server needs no sign-in)', '1  the sign-in fa
         }),
       ),
     );
-}
-
-/** The CLI's version, for the MCP handshake and `--version`. */
-export async function packageVersion(): Promise<string> {
-  const { createRequire } = await import('node:module');
-  try {
-    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }

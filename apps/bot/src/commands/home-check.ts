@@ -2,6 +2,7 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, type LoosePath, tightenPrivateTree } from '@macstats/core/internal';
 import type { AppConfig } from '../app-config.js';
+import { plural } from '../plural.js';
 import type { Check } from './doctor-checks.js';
 
 /**
@@ -23,7 +24,7 @@ export async function checkHome(config: AppConfig): Promise<Check[]> {
       {
         status: 'fail',
         text: `MACSTATS_HOME ${config.home} is not writable (${(error as NodeJS.ErrnoException).code})`,
-        fix: 'fix its permissions or set MACSTATS_HOME',
+        fix: 'give yourself write access to it (chmod u+rwx) or set MACSTATS_HOME to a folder you own',
       },
     ];
   }
@@ -64,4 +65,3 @@ async function tightenHome(config: AppConfig): Promise<Check[]> {
 }
 
 const octal = (mode: number) => `0${mode.toString(8).padStart(3, '0')}`;
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

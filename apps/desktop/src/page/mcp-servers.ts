@@ -1,6 +1,7 @@
 import type { McpServerView } from '../shared/mcp-types.js';
 import { getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { plural } from './format.js';
 import { renderInlineMarkdown } from './markdown.js';
 
 /**
@@ -10,12 +11,29 @@ import { renderInlineMarkdown } from './markdown.js';
  */
 export function createMcpServersSection(): { element: HTMLElement; load(): Promise<void> } {
   const list = h('ul', { class: 'mcp-servers', id: 'mcp-servers' });
+  const problemList = h('ul', { class: 'problems', id: 'mcp-problems', hidden: true });
   const message = h('p', { class: 'form-message', role: 'status' });
-  const element = h('section', { class: 'settings-mcp' }, h('h2', {}, 'MCP servers'), list, message);
+  const element = h(
+    'section',
+    { class: 'settings-mcp' },
+    h('h2', {}, 'MCP servers'),
+    list,
+    problemList,
+    message,
+  );
+
+  /** What is wrong with mcp.json: each entry left out, as `macstats doctor` says it. */
+  function renderProblems(problems: readonly string[]): void {
+    replaceChildren(problemList, ...problems.map((problem) => h('li', {}, ...renderInlineMarkdown(problem))));
+    problemList.hidden = problems.length === 0;
+  }
 
   function render(servers: McpServerView[]): void {
     if (servers.length === 0) {
-      replaceChildren(list, h('li', {}, 'No MCP server is configured.'));
+      const none = problemList.hidden
+        ? 'No MCP server is configured.'
+        : 'No MCP server can be used: see below.';
+      replaceChildren(list, h('li', {}, none));
       return;
     }
     replaceChildren(
@@ -43,7 +61,7 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
           'li',
           { 'data-server': server.name },
           h('strong', {}, server.name),
-          ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${server.tools.length} tools offered`,
+          ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${plural(server.tools.length, 'tool')} offered`,
           server.canSignIn && server.status !== 'connected' ? signInButton(server) : null,
           server.signInProblem
             ? h('p', { class: 'mcp-sign-in-problem' }, ...renderInlineMarkdown(server.signInProblem))
@@ -118,7 +136,9 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
     element,
     async load() {
       try {
-        render((await getJson<{ servers: McpServerView[] }>('/api/mcp')).servers);
+        const answer = await getJson<{ servers: McpServerView[]; problems?: string[] }>('/api/mcp');
+        renderProblems(answer.problems ?? []);
+        render(answer.servers);
       } catch (error) {
         message.textContent = (error as Error).message;
       }

@@ -1,7 +1,7 @@
 import type { EvalSummary, OllamaStatus, Settings } from '../shared/ollama-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatTime } from './format.js';
+import { formatTime, plural } from './format.js';
 import type { View } from './main.js';
 import { renderInlineMarkdown } from './markdown.js';
 import { createMcpServersSection } from './mcp-servers.js';
@@ -72,7 +72,7 @@ export function createSettingsView(
     const server =
       ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
     status.textContent = ollama.reachable
-      ? `${server} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+      ? `${server} at ${ollama.host}: ${plural(ollama.models.length, 'model')}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
       : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
     status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
   }

@@ -66,7 +66,13 @@ export function createSkillsView(root: HTMLElement): View {
       body,
       h('h3', {}, 'Skills'),
       overview.skills.length === 0
-        ? h('p', { class: 'hint' }, 'No skills are installed.')
+        ? h(
+            'p',
+            { class: 'hint' },
+            overview.withheld.length > 0
+              ? 'No skills are offered: the installed ones changed since you accepted them (below).'
+              : 'No skills are installed.',
+          )
         : table(
             ['name', 'description'],
             overview.skills.map((skill) => [skill.name, skill.description]),
