@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createMetricsCollector } from '@macstats/metrics';
+import { createTaskStore } from '@macstats/tasks';
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,7 @@ beforeAll(async () => {
     ollama: { host: fake.url },
     collector: createMetricsCollector(),
     scheduler: false,
+    tasks: false,
     mcpProblems: [MCP_PROBLEM],
   });
   browser = await launchBrowser();
@@ -67,5 +69,23 @@ describe('what the page says when nothing can be used', () => {
     expect(await problem.textContent()).toBe('mcp.json: server "broken" needs a command or a url.');
     expect(await problem.locator('code').allTextContents()).toEqual(['command', 'url']);
     expect(await page.locator('#mcp-servers').textContent()).toBe('No MCP server can be used: see below.');
+  });
+
+  it("scrolls a task's steps into view when Steps is pressed below a long list", async () => {
+    const store = createTaskStore({ dir: join(home, 'tasks') });
+    const ids: string[] = [];
+    for (let index = 1; index <= 20; index += 1)
+      ids.push((await store.add({ instructions: `Errand number ${index}.` })).id);
+    await page.setViewportSize({ width: 1000, height: 600 });
+    await page.goto(`${dashboard.origin}/#tasks`);
+    const first = page.locator(`li.task[data-task-id="${ids[0]}"]`);
+    await first.locator('button[data-action="open"]').click();
+    await page.locator('#task-detail h3', { hasText: /^Errand number 1\b/ }).waitFor();
+    // The detail's top is within the window once it is shown, wherever the list ends.
+    await page.waitForFunction(() => {
+      const top = document.querySelector('#task-detail')?.getBoundingClientRect().top ?? -1;
+      return top >= 0 && top < window.innerHeight;
+    });
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 });

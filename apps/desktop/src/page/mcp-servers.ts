@@ -107,7 +107,7 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
             ),
             '.',
           );
-          watch();
+          watch(server.name);
         } else message.textContent = `${server.name} did not ask for sign-in.`;
       } catch (error) {
         button.disabled = false;
@@ -118,7 +118,8 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
   }
 
   let watching: ReturnType<typeof setInterval> | undefined;
-  function watch(): void {
+  /** Looks again every 2 s while a sign-in waits; when it ends, the link to open gives way to how it ended. */
+  function watch(name: string): void {
     if (watching) return;
     watching = setInterval(async () => {
       const servers = (await getJson<{ servers: McpServerView[] }>('/api/mcp').catch(() => undefined))
@@ -128,6 +129,10 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
       if (servers.every((server) => !server.signingIn)) {
         clearInterval(watching);
         watching = undefined;
+        const signedIn = servers.find((server) => server.name === name);
+        // A problem shows beside the server; success says so here, in place of the link.
+        message.textContent =
+          signedIn?.status === 'connected' && !signedIn.signInProblem ? `Signed in to ${name}.` : '';
       }
     }, 2000);
   }

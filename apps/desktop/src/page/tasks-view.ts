@@ -122,7 +122,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
 
   function row(task: TaskSummary): HTMLElement {
     const actions = h('div', { class: 'task-actions' });
-    actions.append(button('Steps', 'open', () => void open(task.id)));
+    actions.append(button('Steps', 'open', () => void open(task.id, true)));
     if (!ENDED.has(task.state))
       actions.append(button('Cancel', 'cancel', () => void act(task.id, 'cancel'), true));
     if ((task.state === 'failed' || task.state === 'cancelled' || task.state === 'waiting') && !task.approval)
@@ -184,10 +184,12 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
     );
   }
 
-  async function open(id: string): Promise<void> {
+  /** Shows a task's steps; `reveal` (a click on Steps) scrolls them into view below a long list. */
+  async function open(id: string, reveal = false): Promise<void> {
     opened = id;
     try {
       renderDetail(await getJson<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`));
+      if (reveal) detail.scrollIntoView({ block: 'start' });
     } catch (failure) {
       say(failure);
     }
