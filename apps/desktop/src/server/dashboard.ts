@@ -209,7 +209,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
   const found = await loadSkillsAndAgents(home);
   for (const problem of found.problems) logger.warn({}, problem);
-
   const server = await startHttpDashboard({
     logger,
     ...(options.port === undefined ? {} : { port: options.port }),
@@ -290,6 +289,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         },
         tools: offeredTo('chat', allTools),
         recordCall: (event) => metrics.recordCall(event),
+        onModelFailure: () => void ollama.check(), // the banner says so now, not at the next look
         forget: (conversationId) =>
           chatAgent
             ? chatAgent.forget(conversationId)
