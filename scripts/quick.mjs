@@ -3,10 +3,11 @@
 // They need nothing but Node >= 20 and npm: pnpm is fetched by npx at the version the
 // root package.json pins, the workspace is installed, `test` provisions a Chromium for the
 // dashboard's browser tests (scripts/provision-chromium.mjs), then the job runs.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWithProgress } from './build-progress.mjs';
 import { provisionChromium } from './provision-chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,16 +48,26 @@ if (job === 'test') {
   process.exit(pnpm(['run', 'test:all']));
 } else if (job === 'start') {
   install();
-  const built = pnpm([
-    'exec',
-    'turbo',
-    'run',
-    'build',
-    '--filter=@macstats/desktop...',
-    '--output-logs=errors-only',
-  ]);
+  // The dashboard and the `macstats` CLI (which the dashboard's Settings tells you to run), one
+  // line per package as it builds: a first build takes a minute, a cached one a moment.
+  console.log('Building the dashboard and the macstats CLI…');
+  const built = await buildWithProgress(
+    npx,
+    ['-y', pnpmSpec, 'exec', 'turbo', 'run', 'build', '--filter=@macstats/cli...', '--output-logs=full'],
+    { cwd: root, env },
+  );
   if (built !== 0) process.exit(built);
-  process.exit(pnpm(['--filter', '@macstats/desktop', 'run', 'start', ...rest]));
+  console.log('Built. The CLI runs as `node apps/bot/dist/cli.js <command>` (see the README).');
+  // The dashboard itself, not through pnpm: Ctrl-C reaches it (the same process group) and it
+  // stops cleanly; its exit code is this one's, with no pnpm error about a signal. A SIGTERM sent
+  // to this process alone is passed on.
+  const dashboard = spawn(process.execPath, [join(root, 'apps/desktop/dist/main.js'), ...rest], {
+    stdio: 'inherit',
+    env: process.env,
+  });
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => dashboard.kill('SIGTERM'));
+  dashboard.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));
 } else {
   console.error('usage: node scripts/quick.mjs start|test');
   process.exit(2);

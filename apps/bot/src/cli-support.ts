@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { InvalidArgumentError } from 'commander';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
@@ -93,3 +94,12 @@ export function integerIn(min: number, max: number, what: string) {
 /** The `Exit codes:` block of a command's help. */
 export const exitCodes = (lines: string[]) =>
   `\nExit codes:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+
+/** The CLI's version (its package.json's), for `--version` and the MCP handshake. */
+export function cliVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,7 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
+import { cliVersion, exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
+import { registerMcpCommands } from './mcp-cli.js';
 import { registerSkillsCommands } from './skills-cli.js';
 import { registerTaskCommands } from './task-cli.js';
 
@@ -14,8 +15,12 @@ const program = new Command()
   .description(
     'A local LLM on Ollama with tools: the Discord bot, the scheduler, the dashboard, and a terminal to ask it. New here? Run `macstats init`.',
   )
-  .showHelpAfterError()
+  // A mistake gets its one sentence and where to read more, not the whole help after it.
+  .showHelpAfterError('(add --help for how to use it)')
+  .version(cliVersion(), '-V, --version', 'print the version')
   .exitOverride()
+  // Each command's options end where its subcommand starts: `mcp login x --port N` is login's.
+  .enablePositionalOptions()
   .addHelpText(
     'after',
     `
@@ -297,96 +302,10 @@ ${exitCodes(['0  copied (files that could not be read are named and skipped)', '
     ),
   );
 
-const mcp = program
-  .command('mcp')
-  .description(
-    'serve the tools (FETCH_URL, BROWSER, WEB_SEARCH or BRAVE_SEARCH, RUN_CMD, METRICS, SCHEDULER, MEMORY) as an MCP server, on stdio by default',
-  )
-  .option('--http', 'serve Streamable HTTP on 127.0.0.1 with a bearer token instead of stdio')
-  .option('--port <n>', 'the HTTP port (0 picks a free one)', integerIn(0, 65535, '--port'), 8765)
-  .addHelpText(
-    'after',
-    `
-In stdio mode standard output is the protocol; messages go to standard error and the log file.
-With --http the token is MACSTATS_MCP_TOKEN, or a new one printed to standard error.
-MCP_SERVE_TOOLS (a comma list) limits the tools served. See docs/mcp.md.
-${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)', '1  could not start (the port is taken, say)'])}`,
-  )
-  .action((options: { http?: boolean; port: number }) =>
-    run(
-      'file-only',
-      async (config, io) =>
-        (await import('./commands/mcp-command.js')).mcpCommand(config, io, {
-          http: options.http === true,
-          port: options.port,
-          stopSignal: stopSignalFromProcess(),
-          version: await packageVersion(),
-        }),
-      'mcp',
-    ),
-  );
-
-mcp
-  .command('trust')
-  .argument(
-    '<server>',
-    'the server, as named in mcp.json (or "default" for MCP_SERVER_STDIO / MCP_SERVER_URL)',
-  )
-  .description(
-    "accept an MCP server's tool definitions as they are now, so tools that changed since first use are offered again",
-  )
-  .addHelpText(
-    'after',
-    `
-Tool definitions are pinned the first time a server is used; a tool whose description, schema or
-annotations change later is not offered until you accept it here. It prints what changed first.
-${exitCodes(['0  pinned', '1  the server did not answer', '2  no such server'])}`,
-  )
-  .action((server: string) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/mcp-trust-command.js')).mcpTrustCommand(config, io, server),
-    ),
-  );
-
-mcp
-  .command('login')
-  .argument('<server>', 'the remote server, as named in mcp.json (or "default" for MCP_SERVER_URL)')
-  .description('sign in to a remote MCP server that requires it (the MCP authorization flow, OAuth 2.1)')
-  .option(
-    '--port <n>',
-    'the loopback port the browser comes back to (0 picks a free one)',
-    integerIn(0, 65535, '--port'),
-    0,
-  )
-  .addHelpText(
-    'after',
-    `
-Prints a URL to open in a browser; after you approve there, the browser comes back to
-127.0.0.1 and the tokens are kept in $MACSTATS_HOME/mcp-auth/<server>.json (mode 0600).
-Connections refresh them; when that fails they say so and ask you to run this again.
-${exitCodes(['0  signed in (or the server needs no sign-in)', '1  the sign-in failed', '2  no such remote server', '130  stopped before the browser came back'])}`,
-  )
-  .action((server: string, options: { port: number }) =>
-    run('file-only', async (config, io) =>
-      (await import('./commands/mcp-login-command.js')).mcpLoginCommand(config, io, server, {
-        port: options.port,
-        signal: stopSignalFromProcess(),
-      }),
-    ),
-  );
+registerMcpCommands(program);
 
 // Tasks: macstats task add|list|show|cancel|resume.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
-
-/** The bot's version, for the MCP handshake. */
-async function packageVersion(): Promise<string> {
-  const { createRequire } = await import('node:module');
-  try {
-    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@macstats/core/internal';
 import { type DestinationStream, multistream, type Logger as PinoLogger, pino } from 'pino';
 import { openRollingFile, parseFileSize, type RollingFile } from './rolling-file.js';
 
@@ -18,11 +19,6 @@ export interface AppLoggerOptions {
   fileCount?: number;
 }
 
-/** The log folder's mode (and its home's, when the logger is the first to create it): the owner's only. */
-export const LOG_DIR_MODE = 0o700;
-/** Each log file's mode: the URLs the agent fetched and the configuration lines are the owner's only. */
-export const LOG_FILE_MODE = 0o600;
-
 /**
  * A pino logger writing JSON lines to a size-capped rotating file (`macstats.N.log`) and to the console, secrets
  * scrubbed. The log folder (and any folder above it that it creates, such as a new
@@ -35,13 +31,13 @@ export async function createAppLogger(
   let problem: string | undefined;
   try {
     // The logger is usually the first to write under MACSTATS_HOME, so it creates the home too.
-    mkdirSync(options.logDir, { recursive: true, mode: LOG_DIR_MODE });
+    mkdirSync(options.logDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     file = openRollingFile({
       dir: options.logDir,
       name: 'macstats',
       maxBytes: parseFileSize(options.fileSize ?? '5m'),
       keep: options.fileCount ?? 4,
-      mode: LOG_FILE_MODE,
+      mode: PRIVATE_FILE_MODE,
     });
   } catch (error) {
     // An unwritable MACSTATS_HOME must not stop `doctor` from saying so: log to the console only.

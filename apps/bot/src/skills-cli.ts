@@ -8,6 +8,15 @@ export function registerSkillsCommands(program: Command): void {
     .description(
       'list, add, update, trust or remove skills ($MACSTATS_HOME/skills) and list the agents ($MACSTATS_HOME/agents)',
     );
+  // `skills` alone lists; `skills frob` is a mistyped subcommand, not arguments for list.
+  skills.hook('preSubcommand', (command, subcommand) => {
+    const [first] = command.args;
+    if (first !== undefined && first !== subcommand.name())
+      command.error(
+        `error: unknown command '${first}' for 'macstats skills' (it takes list, add, update, trust or remove)`,
+        { code: 'commander.unknownCommand', exitCode: 2 },
+      );
+  });
 
   skills
     .command('list', { isDefault: true })

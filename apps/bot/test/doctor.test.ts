@@ -70,6 +70,8 @@ describe('macstats doctor', () => {
     await writeFile(
       join(home, 'schedules.json'),
       '{"schedules":[{"id":"a","cron":"0 9 * * *","task":"hi"}]}',
+      // As every surface writes it: others may not read it, so doctor has nothing to tighten.
+      { mode: 0o600 },
     );
     const search = await startFakeSearxng();
     searxng = search;
@@ -97,7 +99,7 @@ describe('macstats doctor', () => {
     expect(stdout).toContain('✓ Discord Message Content intent is enabled');
     expect(stdout).toContain('✓ Discord slash commands are registered: /ask, /reset');
     expect(stdout).toContain('✓ Brave Search accepted the key');
-    expect(stdout).toMatch(/✓ MCP server "default" lists \d+ tools: echo/);
+    expect(stdout).toMatch(/✓ MCP server "default" offers \d+ tools: echo/);
     expect(stdout).toContain(`✓ MACSTATS_HOME ${home} is writable`);
     expect(stdout).toContain('✓ schedules.json is valid (1 schedule)');
     expect(lines.at(-1)).toBe('All checks passed.');
@@ -195,7 +197,7 @@ describe('macstats doctor', () => {
     const { code, stdout } = await runCli(['doctor'], base, { OLLAMA_HOST: ollama.url, MACSTATS_HOME: home });
     expect(code).toBe(1);
     expect(stdout).toContain(
-      `✗ MACSTATS_HOME ${home} is not writable (ENOTDIR) — fix: fix its permissions or set MACSTATS_HOME`,
+      `✗ MACSTATS_HOME ${home} is not writable (ENOTDIR) — fix: give yourself write access to it (chmod u+rwx) or set MACSTATS_HOME to a folder you own`,
     );
   });
 });

@@ -1,4 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from '@macstats/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,5 +60,49 @@ describe('macstats mcp login', () => {
     const { code, stderr } = await runCli(['mcp', 'login', 'local'], home);
     expect(code).toBe(2);
     expect(stderr).toContain('MCP server "local" runs locally (stdio); only remote servers sign in.');
+  });
+
+  /** A port nothing listens on now: one the system handed out and took back. */
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+
+  async function signIn(home: string, args: string[] = []): Promise<void> {
+    const login = startCli(['mcp', 'login', 'remote', ...args], home);
+    await login.waitForOutput(/^http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+$/m);
+    await (await fetch(/^(http:\/\/\S+\/authorize\?\S+)$/m.exec(login.stdout())?.[1] ?? '')).text();
+    expect(await login.exited).toBe(0);
+  }
+
+  it('takes the browser back on the port given with --port', async () => {
+    const home = await homeWithRemote();
+    const port = await freePort();
+    const login = startCli(['mcp', 'login', 'remote', '--port', String(port)], home);
+    await login.waitForOutput(/^http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+$/m);
+    const url = new URL(/^(http:\/\/\S+\/authorize\?\S+)$/m.exec(login.stdout())?.[1] ?? '');
+    expect(url.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/callback`);
+    await (await fetch(url)).text();
+    expect(await login.exited).toBe(0);
+  });
+
+  it('keeps the working tokens when a second sign-in is stopped with Ctrl-C', async () => {
+    const home = await homeWithRemote();
+    await signIn(home);
+    const file = join(home, 'mcp-auth', 'remote.json');
+    const signedIn = await readFile(file, 'utf8');
+
+    const again = startCli(['mcp', 'login', 'remote'], home);
+    await again.waitForOutput(/Waiting for the browser/);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(130);
+    expect(again.stderr()).toContain('stopped before the browser came back');
+    expect(await readFile(file, 'utf8')).toBe(signedIn);
+    const tools = await runCli(['tools'], home);
+    expect(tools.stdout).toContain('echo');
+    expect(tools.stdout + tools.stderr).not.toContain('needs sign-in');
   });
 });

@@ -61,7 +61,7 @@ describe('OPENAI_BASE_URLS', () => {
     expect(stdout).toMatch(new RegExp(`! .*${gone.replace(/[./]/g, '\\$&')}`));
     expect(stdout).toContain(`– model at ${gone}: not checked while the server is not reachable`);
     expect(stdout).toContain('All checks passed.');
-    expect(stdout).toContain(`✓ OpenAI-compatible server is reachable at ${up.url} (1 models listed)`);
+    expect(stdout).toContain(`✓ OpenAI-compatible server is reachable at ${up.url} (1 model listed)`);
     expect(stdout).toContain(`✓ model local-model is listed at ${up.url}`);
   });
 

@@ -73,7 +73,7 @@ describe('MODEL_PROVIDER=openai', () => {
     server = await startFakeOpenAi({ models: [{ id: 'local-model', maxModelLen: 32768 }] });
     const home = await tempHome();
     const { stdout } = await runCli(['doctor'], home, settings(server.url));
-    expect(stdout).toContain(`✓ OpenAI-compatible server is reachable at ${server.url} (1 models listed)`);
+    expect(stdout).toContain(`✓ OpenAI-compatible server is reachable at ${server.url} (1 model listed)`);
     expect(stdout).toContain('✓ model local-model is listed, context 32768 tokens');
   });
 

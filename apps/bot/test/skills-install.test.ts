@@ -131,13 +131,19 @@ describe('skills installed from a git repository, pinned', () => {
       'The skill skills/release-notes changed since it was trusted (1 file changed (SKILL.md)), so it is withheld; macstats skills trust release-notes shows the change and accepts it.';
     const listed = await runCli(['skills', 'list'], home);
     expect(listed.stdout).toContain(`✗ ${withheld}`);
-    expect(listed.stdout).toContain('No skills in');
+    expect(listed.stdout).toContain(
+      `No skills offered from ${join(home, 'skills')}: 1 skill changed since trusted, so withheld (below).`,
+    );
     ollama = await startFakeOllama({
       models: [{ name: 'llama3.2:3b', capabilities: ['completion'] }],
       replies: ['One.', 'Two.'],
     });
     const env = { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama3.2:3b' };
-    expect((await runCli(['doctor'], home, env)).stdout).toContain(`! ${withheld}`);
+    const doctor = (await runCli(['doctor'], home, env)).stdout;
+    expect(doctor).toContain(`! ${withheld}`);
+    expect(doctor).toContain(
+      `! skills: none offered in ${join(home, 'skills')}, the installed ones withheld (below)`,
+    );
     expect((await runCli(['ask', 'Summarise the notes'], home, env)).code).toBe(0);
     expect(JSON.stringify(ollama.requests[0]?.messages)).not.toContain('release-notes');
     const trusted = await runCli(['skills', 'trust', 'release-notes'], home);

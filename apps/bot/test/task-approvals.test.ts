@@ -185,7 +185,7 @@ describe("a task's call that needs approval, put to its owner", () => {
 
     const list = terminal(['list']);
     expect(await list.exited).toBe(0);
-    expect(list.screen()).toContain(`${id}  waiting    1 steps  Watch the price page and tell me the price.`);
+    expect(list.screen()).toContain(`${id}  waiting    1 step  Watch the price page and tell me the price.`);
 
     const show = terminal(['show', id]);
     expect(await show.exited).toBe(0);

@@ -83,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
       context: config.context,
       tools: appTools.tools,
       mcp: appTools.mcp,
+      mcpProblems: appTools.configProblems,
       ...(appTools.mcp ? { mcpSignIn: await mcpSignInSurface(config) } : {}),
       ...(database
         ? {

@@ -70,4 +70,12 @@ describe('the history charts in the first minute', () => {
     expect(legend.includes('Temperature °C')).toBe(Boolean(snapshot?.temperatures));
     expect(legend.includes('Battery')).toBe(Boolean(snapshot?.battery));
   });
+
+  it('name the load average and its minutes on the CPU card', async () => {
+    const detail = page.locator('#cpu-detail', { hasText: 'load average' });
+    await detail.waitFor();
+    expect(await detail.textContent()).toMatch(
+      /load average \d+\.\d\d, \d+\.\d\d, \d+\.\d\d \(1, 5, 15 min\)/,
+    );
+  });
 });

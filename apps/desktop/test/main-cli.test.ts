@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,29 @@ describe('npm start (dist/main.js)', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  it('gives Settings the mcp.json entry it left out', async () => {
+    const env = freshEnv({ OLLAMA_HOST: `http://127.0.0.1:${await deadPort()}` });
+    const home = String(env['MACSTATS_HOME']);
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { port: 1 } } }));
+    const app = start(['--no-open'], env);
+    const [urlLine] = await app.waitForLines(1);
+    const url = new URL(/^macstats dashboard: (\S+)$/.exec(urlLine ?? '')?.[1] ?? '');
+    const port = Number(url.port);
+    const first = await rawRequest(port, { path: `${url.pathname}${url.search}` });
+    const cookie = String(first.headers['set-cookie']).split(';')[0] ?? '';
+    const answer = await rawRequest(port, {
+      path: '/api/mcp',
+      headers: { cookie, origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' },
+    });
+    const { problems } = JSON.parse(answer.body) as { problems: string[] };
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/broken/);
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('refuses to listen beyond loopback, in one sentence', () => {

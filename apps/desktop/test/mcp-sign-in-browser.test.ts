@@ -81,6 +81,13 @@ describe('signing in to a remote MCP server from Settings', () => {
     const remote = page.locator('[data-server="remote"]');
     await remote.locator('button.mcp-sign-in').waitFor();
     expect(await page.locator('[data-server="local"] button.mcp-sign-in').count()).toBe(0);
+    // The button keeps its distance from the line's last word.
+    const gap = await remote.locator('button.mcp-sign-in').evaluate((button) => {
+      const words = document.createRange();
+      words.selectNodeContents(button.previousSibling as Node);
+      return button.getBoundingClientRect().left - words.getBoundingClientRect().right;
+    });
+    expect(gap).toBeGreaterThanOrEqual(6);
 
     const opened = browser.context.waitForEvent('page');
     await remote.locator('button.mcp-sign-in').click();
@@ -90,7 +97,7 @@ describe('signing in to a remote MCP server from Settings', () => {
     // reconnection, three MCP handshakes, then the page's next look (every 2 s). A whole
     // `npm test` on two cores once took longer than Playwright's default 30 s for that; this is
     // a limit for a hung sign-in, not a speed check.
-    const ended = remote.filter({ hasText: '1 tools offered' }).or(remote.locator('.mcp-sign-in-problem'));
+    const ended = remote.filter({ hasText: '1 tool offered' }).or(remote.locator('.mcp-sign-in-problem'));
     await ended.first().waitFor({ timeout: 120_000 });
     expect(await remote.locator('.mcp-sign-in-problem').allTextContents()).toEqual([]);
 
@@ -98,6 +105,9 @@ describe('signing in to a remote MCP server from Settings', () => {
     expect(server.record.grants).toEqual(['authorization_code']);
     expect(mcp.connections.get('remote')?.tools.map((tool) => tool.name)).toEqual(['echo']);
     expect(await remote.locator('.mcp-sign-in').count()).toBe(0);
+    // The link to open is gone once the sign-in has ended; the line says how it ended.
+    await page.locator('.settings-mcp .form-message', { hasText: 'Signed in to remote.' }).waitFor();
+    expect(await page.locator('.mcp-sign-in-url').count()).toBe(0);
   });
 
   it('says beside the server when the user refuses the sign-in', async () => {

@@ -33,7 +33,10 @@ describe('Notes in the page', () => {
     await page.goto(`${dashboard.origin}/#notes`);
     await page.locator('#notes-empty').waitFor();
 
-    await page.fill('#note-text', 'The office network is 192.168.1.0/24');
+    // Each field is found by its visible label, as a person reads the form.
+    expect(await page.locator('label[for="note-text"]').isVisible()).toBe(true);
+    expect(await page.locator('label[for="notes-scope"]').isVisible()).toBe(true);
+    await page.getByLabel('New note', { exact: true }).fill('The office network is 192.168.1.0/24');
     await page.click('#note-add');
     await page.locator('#note-list .note-text', { hasText: '192.168.1.0/24' }).waitFor();
     expect(await page.locator('#notes-message').textContent()).toBe('Saved.');
@@ -46,7 +49,7 @@ describe('Notes in the page', () => {
     expect(width).toBeLessThanOrEqual(380);
     await screenshot(page, 'notes-narrow');
 
-    await page.fill('#notes-scope', 'discord-42');
+    await page.getByLabel('Scope', { exact: true }).fill('discord-42');
     await page.click('#notes-show');
     await page.locator('#notes-empty:not([hidden])').waitFor();
     await page.fill('#notes-scope', 'global');

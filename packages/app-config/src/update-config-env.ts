@@ -1,6 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFile } from 'node:fs/promises';
+import { writePrivateFile } from '@macstats/core/internal';
 import { parseEnvFile } from './parse-env-file.js';
 
 /**
@@ -44,8 +43,7 @@ export async function updateConfigEnv(
     if (value !== undefined) kept.push(envLine(key, value));
   }
   for (const [key, value] of pending) if (value !== undefined) kept.push(envLine(key, value));
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path, `${kept.join('\n')}\n`, { mode: 0o600 });
+  await writePrivateFile(path, `${kept.join('\n')}\n`);
 }
 
 /** `KEY=value`, or the value double-quoted when the plain line would read back otherwise (` #`, quotes, edges). */

@@ -42,6 +42,11 @@ export interface ConfiguredTools {
   mcp: McpServerSet | undefined;
   /** MCP problems worth a line each (a server that is not answering, a bad mcp.json entry). */
   problems: string[];
+  /**
+   * The problems of the MCP configuration itself, among `problems`: a bad `mcp.json` entry, pins
+   * that cannot be read. They hold until the files are fixed, so the dashboard's Settings shows them.
+   */
+  configProblems: string[];
   close(): Promise<void>;
 }
 
@@ -89,7 +94,7 @@ export async function buildConfiguredTools(
     tools.push(createRunCmdTool({ baseDir: settings.home, logger }));
   else omitted.push({ name: 'RUN_CMD', reason: 'ALLOW_LOCAL_CMD is off' });
 
-  const { mcp, problems } = await mcpServers(settings, logger, omitted);
+  const { mcp, problems, configProblems } = await mcpServers(settings, logger, omitted);
   // Offered even while no server answers: the tool tells the model so, and a server that
   // comes up later is tried again in the background until it answers.
   if (mcp) tools.push(mcp.tool);
@@ -98,6 +103,7 @@ export async function buildConfiguredTools(
     omitted,
     mcp,
     problems,
+    configProblems,
     async close() {
       await Promise.allSettled([mcp?.close(), browser?.close()]);
     },
@@ -109,7 +115,7 @@ async function mcpServers(
   settings: ToolSettings,
   logger: Logger,
   omitted: OmittedTool[],
-): Promise<{ mcp: McpServerSet | undefined; problems: string[] }> {
+): Promise<{ mcp: McpServerSet | undefined; problems: string[]; configProblems: string[] }> {
   const { file, environment } = mcpConfigSources(settings);
   const none = {
     name: 'MCP',
@@ -118,7 +124,7 @@ async function mcpServers(
   // The MCP SDK costs about 15 MB resident: with no server configured it is never loaded.
   if (!environment.MCP_SERVER_STDIO && !environment.MCP_SERVER_URL && !existsSync(file)) {
     omitted.push(none);
-    return { mcp: undefined, problems: [] };
+    return { mcp: undefined, problems: [], configProblems: [] };
   }
   const { connectMcpServers, createDecliningElicitation, loadMcpPins, loadMcpServers } = await import(
     '@macstats/tools-mcp'
@@ -127,7 +133,7 @@ async function mcpServers(
   const problems = [...errors];
   if (servers.length === 0) {
     omitted.push(none);
-    return { mcp: undefined, problems };
+    return { mcp: undefined, problems, configProblems: [...problems] };
   }
   // A tool whose definition changed since it was pinned is withheld until trusted again.
   const pins = await loadMcpPins(join(settings.home, 'mcp-pins.json')).catch((error: unknown) => {
@@ -136,8 +142,9 @@ async function mcpServers(
   });
   if (!pins) {
     omitted.push({ name: 'MCP', reason: 'the pinned MCP tool definitions cannot be read' });
-    return { mcp: undefined, problems };
+    return { mcp: undefined, problems, configProblems: [...problems] };
   }
+  const configProblems = [...problems];
   // A server that wants sign-in says so in the note, rather than "not answering".
   const signIn = new Map<string, string>();
   const mcp = await connectMcpServers(servers, {
@@ -167,10 +174,12 @@ async function mcpServers(
       problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
     if (connection.withheld.length > 0)
       problems.push(
-        `MCP server "${name}" changed ${connection.withheld.join(', ')} since they were approved; they are not offered until you trust them again: macstats mcp trust ${name} (or the dashboard's Settings)`,
+        connection.withheld.length === 1
+          ? `MCP server "${name}" changed ${connection.withheld[0]} since it was approved; it is not offered until you trust it again: macstats mcp trust ${name} (or the dashboard's Settings)`
+          : `MCP server "${name}" changed ${connection.withheld.join(', ')} since they were approved; they are not offered until you trust them again: macstats mcp trust ${name} (or the dashboard's Settings)`,
       );
   }
-  return { mcp, problems };
+  return { mcp, problems, configProblems };
 }
 
 /**

@@ -21,6 +21,18 @@ const EXPECTED: Record<ToolUse, string[]> = {
     'TASK',
     'RUN_JS',
   ],
+  // `macstats ask` without -c: no conversation to keep notes in, and no page for RUN_JS.
+  question: [
+    'FETCH_URL',
+    'BROWSER',
+    'WEB_SEARCH',
+    'BRAVE_SEARCH',
+    'RUN_CMD',
+    'MCP',
+    'METRICS',
+    'SCHEDULER',
+    'TASK',
+  ],
   // Unattended: nothing that plants schedules or notes for later, and no page for RUN_JS.
   scheduled: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS'],
   // A schedule that is one tool line runs it without the model.
@@ -55,9 +67,9 @@ describe('the tool catalog', () => {
         if (entry.uses[use] !== true) expect(entry.uses[use], `${entry.name} in ${use}`).toMatch(/\w{3,}/);
   });
 
-  it("offers an app's own tool, which it does not know, to the chat and scheduled runs only", () => {
+  it("offers an app's own tool, which it does not know, to the chat, a question and scheduled runs only", () => {
     const offered = TOOL_USES.filter((use) => offeredTo(use, [stub('CAMERA')]).length > 0);
-    expect(offered).toEqual(['chat', 'scheduled']);
+    expect(offered).toEqual(['chat', 'question', 'scheduled']);
   });
 });
 

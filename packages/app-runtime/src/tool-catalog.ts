@@ -1,12 +1,12 @@
 import type { Tool } from '@macstats/core';
 
 /**
- * What a tool list is for: the chat (Discord, `macstats ask`, the dashboard's chat), a scheduled
- * run answered by the model, a one-line step (a schedule that is one `NAME: argument` line, run
+ * What a tool list is for: the chat (Discord, `macstats ask -c`, the dashboard's chat), one
+ * question outside any conversation (`macstats ask` without `-c`), a scheduled run answered by the model, a one-line step (a schedule that is one `NAME: argument` line, run
  * without the model), a durable task's step (`@macstats/tasks`, unattended like a scheduled run),
  * and the tools `macstats mcp` serves.
  */
-export const TOOL_USES = ['chat', 'scheduled', 'step', 'task', 'mcp'] as const;
+export const TOOL_USES = ['chat', 'question', 'scheduled', 'step', 'task', 'mcp'] as const;
 
 /** One of {@link TOOL_USES}. */
 export type ToolUse = (typeof TOOL_USES)[number];
@@ -29,13 +29,28 @@ const UNATTENDED_SCHEDULER =
 const UNATTENDED_MEMORY = 'a page an unattended run fetched could plant notes that later answers would read';
 const NOT_A_STEP = 'only FETCH_URL and BRAVE_SEARCH run as a one-line step, without the model';
 const NO_PAGE = 'it runs in the dashboard page, which only the chat has';
+const NO_CONVERSATION = 'notes are kept per conversation, and a question asked without -c has none';
 const UNATTENDED_TASK =
   'a page an unattended run fetched could plant tasks that would run later, unattended, with tools';
 
 /** Offered to every use. */
-const EVERYWHERE = { chat: true, scheduled: true, step: true, task: true, mcp: true } as const;
+const EVERYWHERE = {
+  chat: true,
+  question: true,
+  scheduled: true,
+  step: true,
+  task: true,
+  mcp: true,
+} as const;
 /** Offered to every use but the one-line step. */
-const NOT_STEP = { chat: true, scheduled: true, step: NOT_A_STEP, task: true, mcp: true } as const;
+const NOT_STEP = {
+  chat: true,
+  question: true,
+  scheduled: true,
+  step: NOT_A_STEP,
+  task: true,
+  mcp: true,
+} as const;
 
 /**
  * Every tool the apps offer, once, in the order they are offered. The bot, the dashboard,
@@ -63,6 +78,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
     when: 'always',
     uses: {
       chat: true,
+      question: true,
       scheduled: UNATTENDED_SCHEDULER,
       step: NOT_A_STEP,
       task: UNATTENDED_SCHEDULER,
@@ -72,13 +88,21 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     name: 'MEMORY',
     when: 'always',
-    uses: { chat: true, scheduled: UNATTENDED_MEMORY, step: NOT_A_STEP, task: UNATTENDED_MEMORY, mcp: true },
+    uses: {
+      chat: true,
+      question: NO_CONVERSATION,
+      scheduled: UNATTENDED_MEMORY,
+      step: NOT_A_STEP,
+      task: UNATTENDED_MEMORY,
+      mcp: true,
+    },
   },
   {
     name: 'TASK',
     when: 'always',
     uses: {
       chat: true,
+      question: true,
       scheduled: UNATTENDED_TASK,
       step: NOT_A_STEP,
       task: "the runner gives each step a TASK bound to that step's task",
@@ -88,7 +112,7 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
   {
     name: 'RUN_JS',
     when: 'in the dashboard page',
-    uses: { chat: true, scheduled: NO_PAGE, step: NO_PAGE, task: NO_PAGE, mcp: NO_PAGE },
+    uses: { chat: true, question: NO_PAGE, scheduled: NO_PAGE, step: NO_PAGE, task: NO_PAGE, mcp: NO_PAGE },
   },
 ];
 
@@ -105,7 +129,7 @@ export function catalogEntry(name: string): CatalogEntry | undefined {
 
 /**
  * The tools of `tools` that `use` is offered, in the order given. A tool the catalog does not
- * know (an embedding app's own) is offered to the chat and to scheduled runs only.
+ * know (an embedding app's own) is offered to the chat, a question and scheduled runs only.
  *
  * @example
  * createTaskExecutor({ tools: offeredTo('step', tools), agent: scheduledAgent });
@@ -113,6 +137,6 @@ export function catalogEntry(name: string): CatalogEntry | undefined {
 export function offeredTo(use: ToolUse, tools: readonly Tool[]): Tool[] {
   return tools.filter((tool) => {
     const entry = catalogEntry(tool.name);
-    return entry ? entry.uses[use] === true : use === 'chat' || use === 'scheduled';
+    return entry ? entry.uses[use] === true : use === 'chat' || use === 'question' || use === 'scheduled';
   });
 }

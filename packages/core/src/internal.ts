@@ -19,4 +19,15 @@ export { maskUrl, redactUrl } from './util/mask-url.js';
 export { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from './util/network-errors.js';
 export { oneLine } from './util/one-line.js';
 export { dependencyMissing, importOptional } from './util/optional-dependency.js';
+export type { LoosePath } from './util/private-files.js';
+export {
+  appendPrivateFile,
+  createPrivateFile,
+  ensurePrivateDir,
+  findLoosePaths,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  tightenPrivateTree,
+  writePrivateFile,
+} from './util/private-files.js';
 export { raceSignal } from './util/race-signal.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Logger, silentLogger } from '@macstats/core';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 
 /** What the bot remembers of one channel across reconnects and restarts. */
 interface ChannelState {
@@ -149,7 +149,7 @@ export class BotStateFile {
         .slice(0, MAX_CHANNELS);
       const document: StateDocument = { version: 1, channels: Object.fromEntries(kept) };
       try {
-        await writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+        await writePrivateFile(path, `${JSON.stringify(document, null, 2)}\n`);
       } catch (error) {
         this.logger.warn({ path, err: error }, 'Discord state file could not be written');
       }

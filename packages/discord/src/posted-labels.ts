@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Logger, silentLogger } from '@macstats/core';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 
 /** What an answer's context held when the bot posted it: the outside sources and their sites. */
 export interface PostedLabel {
@@ -87,7 +87,7 @@ export class PostedLabels {
       this.dirty = false;
       const document = { version: 1, posts: Object.fromEntries(this.posts) };
       try {
-        await writeFileAtomic(path, `${JSON.stringify(document)}\n`, { mode: 0o600 });
+        await writePrivateFile(path, `${JSON.stringify(document)}\n`);
       } catch (error) {
         this.logger.warn({ path, err: error }, 'Discord posts file could not be written');
       }

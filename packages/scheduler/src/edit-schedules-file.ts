@@ -1,7 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { MacstatsError } from '@macstats/core';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import { parseSchedules } from './parse-schedules.js';
 import type { SchedulesFile } from './schedule.js';
 
@@ -57,8 +56,7 @@ async function editOnce<T>(file: string, change: (document: SchedulesFile) => T 
     // Nothing changed (a refused add, say): leave the user's file exactly as it is.
     if (JSON.stringify(document) === original) return result;
     if ((await readText(file)) !== text) continue;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+    await writePrivateFile(file, `${JSON.stringify(document, null, 2)}\n`);
     return result;
   }
   throw new MacstatsError(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
+import { createPrivateFile } from '@macstats/core/internal';
 import type { LeaderLock } from './scheduler-stores.js';
 
 /** Who holds a {@link ProcessLock}, as written in the lock file. */
@@ -56,7 +57,7 @@ export class ProcessLock implements LeaderLock {
       acquiredAt: new Date().toISOString(),
     };
     const temporary = `${this.path}.${this.#token}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(self)}\n`, { mode: 0o644 });
+    await createPrivateFile(temporary, `${JSON.stringify(self)}\n`);
     try {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         try {

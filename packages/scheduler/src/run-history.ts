@@ -1,4 +1,5 @@
-import { appendFile, readFile, rename, stat } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
+import { appendPrivateFile } from '@macstats/core/internal';
 import type { RunHistoryStore } from './scheduler-stores.js';
 
 /** How a run ended, or why a due run did not happen. */
@@ -54,7 +55,7 @@ export class RunHistory implements RunHistoryStore {
         () => 0,
       );
       if (size > this.#maxBytes) await rename(this.path, this.path.replace(/\.jsonl$/, '.1.jsonl'));
-      await appendFile(this.path, `${JSON.stringify(record)}\n`);
+      await appendPrivateFile(this.path, `${JSON.stringify(record)}\n`);
     });
     this.#queue = write.catch(() => {});
     return write;

@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Logger, MacstatsError, silentLogger } from '@macstats/core';
+import { ensurePrivateDir } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
 import { resolveSettings, STATE_FILES } from './defaults.js';
 import { FileWatcher } from './file-watcher.js';
@@ -196,8 +196,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (started) return;
       started = true;
       draining = false;
-      if (stateDir !== undefined) await mkdir(stateDir, { recursive: true });
-      if (file !== undefined) await mkdir(dirname(file), { recursive: true });
+      if (stateDir !== undefined) await ensurePrivateDir(stateDir);
+      if (file !== undefined) await ensurePrivateDir(dirname(file));
       await core.enqueue(async () => {
         await tryLeadOrRetry();
         await loadFile(true);

@@ -1,5 +1,5 @@
 import { readFile, rename } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { PendingDelivery } from './outbox.js';
 import type { ScheduleStateStore } from './scheduler-stores.js';
 
@@ -80,7 +80,7 @@ export class StateStore implements ScheduleStateStore {
   /** Writes a snapshot of the state (temp file + rename); resolves once it is on disk. */
   save(state: SchedulerState): Promise<void> {
     const text = `${JSON.stringify(state, null, 2)}\n`;
-    const write = this.#queue.then(() => writeFileAtomic(this.path, text));
+    const write = this.#queue.then(() => writePrivateFile(this.path, text));
     this.#queue = write.catch(() => {});
     return write;
   }

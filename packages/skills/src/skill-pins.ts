@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import { fingerprintSkill, type SkillFingerprint } from './skill-fingerprint.js';
 
 /** Where an installed skill came from, so `skills update` can fetch it again. */
@@ -95,7 +95,7 @@ export async function loadSkillPins(file: string): Promise<SkillPins> {
         const fresh = await readDocument(file);
         change(fresh.skills);
         document = fresh;
-        await writeFileAtomic(file, `${JSON.stringify(fresh, null, 2)}\n`, { mode: 0o600 });
+        await writePrivateFile(file, `${JSON.stringify(fresh, null, 2)}\n`);
       });
     return writing;
   };

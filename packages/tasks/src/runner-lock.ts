@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { createPrivateFile, ensurePrivateDir } from '@macstats/core/internal';
 
 /** An unreadable lock file older than this is taken as damaged and replaced. */
 const DAMAGED_MS = 10_000;
@@ -63,7 +64,7 @@ export function createRunnerLock(file: string): RunnerLock {
       const found = await readLock(file);
       if (found?.token === token) return true;
       if (found && (found.host !== host || alive(found.pid))) return false;
-      await mkdir(dirname(file), { recursive: true });
+      await ensurePrivateDir(dirname(file));
       if (found) await rm(file, { force: true });
       else {
         // Unreadable: a lock is written whole (linked in complete), so only a damaged one is old.
@@ -77,7 +78,7 @@ export function createRunnerLock(file: string): RunnerLock {
       const record: LockRecord = { pid: process.pid, host, token, since: new Date().toISOString() };
       // Written to a file of its own, then linked in: the lock appears complete or not at all.
       const draft = `${file}.${token}`;
-      await writeFile(draft, JSON.stringify(record));
+      await createPrivateFile(draft, JSON.stringify(record));
       try {
         await link(draft, file);
         return true;

@@ -1,4 +1,5 @@
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { createPrivateFile } from '@macstats/core/internal';
 
 /** How long a lock file may be held before another writer takes it as left by a dead process. */
 const STALE_MS = 10_000;
@@ -15,8 +16,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
   const lock = `${file}.lock`;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const handle = await open(lock, 'wx');
-      await handle.close();
+      await createPrivateFile(lock);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

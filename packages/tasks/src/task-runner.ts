@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core';
+import { ensurePrivateDir } from '@macstats/core/internal';
 import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
 import { createOwnerAsks, type TaskAskOwner } from './owner-asks.js';
@@ -246,7 +246,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     async start() {
       if (loop) return;
       const { dir } = store;
-      if (dir !== undefined) await mkdir(dir, { recursive: true });
+      if (dir !== undefined) await ensurePrivateDir(dir);
       if (dir !== undefined && (options.watch ?? true)) {
         try {
           watcher = watch(dir, { persistent: false }, () => wake?.());

@@ -1,6 +1,6 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { ensurePrivateDir, writePrivateFile } from '@macstats/core/internal';
 import { buildNewTask, checkTaskId, type NewTask, TASK_ID_PATTERN } from './new-task.js';
 import { recordDelivery } from './task-delivery.js';
 import { formatTaskFile, parseTaskFile } from './task-file.js';
@@ -70,8 +70,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore & { readon
   }
 
   async function write(task: Task): Promise<void> {
-    await mkdir(dir, { recursive: true });
-    await writeFileAtomic(fileOf(task.id), formatTaskFile(task));
+    await writePrivateFile(fileOf(task.id), formatTaskFile(task));
   }
 
   async function list(): Promise<TaskListing> {
@@ -109,7 +108,7 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore & { readon
 
   async function update(id: string, change: (task: Task) => void): Promise<Task | undefined> {
     if (!TASK_ID_PATTERN.test(id)) return undefined;
-    await mkdir(dir, { recursive: true });
+    await ensurePrivateDir(dir);
     return withFileLock(fileOf(id), async () => {
       const task = await read(id);
       if (!task) return undefined;

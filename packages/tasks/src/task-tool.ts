@@ -51,7 +51,7 @@ function visible(task: Task, viewer: string | undefined): boolean {
 
 function describe(task: Task): string {
   const end = task.result !== undefined ? `: ${task.result}` : task.error ? `: ${task.error}` : '';
-  return `${task.id} [${task.state}] ${task.title} (${task.steps.length} steps)${end}`;
+  return `${task.id} [${task.state}] ${task.title} (${task.steps.length} step${task.steps.length === 1 ? '' : 's'})${end}`;
 }
 
 /**

@@ -74,4 +74,15 @@ describe('TASK list and show in a Discord answer', () => {
     expect(shown).toContain(`There is no task "${theirs.id}".`);
     expect(shown).not.toContain('private errand');
   });
+
+  it('counts one step in the singular', async () => {
+    const { store, agent } = await chat(['TASK: list', 'Listed.']);
+    const mine = await store.add({ instructions: 'Mine.', owner: { by: 'discord:555' } });
+    await store.update(mine.id, (task) => {
+      task.steps.push({ number: 1, asked: 'Mine.', startedAt: new Date().toISOString(), calls: [] });
+    });
+    await agent.answer('List my tasks.', { conversationId: 'discord-123', askedBy: 'discord:555' });
+    const listed = model?.requests.at(-1)?.messages.at(-1)?.content ?? '';
+    expect(listed).toContain(`${mine.id} [open] Mine. (1 step)`);
+  });
 });

@@ -1,8 +1,8 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import writeFileAtomic from 'write-file-atomic';
 
 /** What the MCP authorization flow keeps for one server between runs. */
 export interface McpOAuthState {
@@ -65,8 +65,7 @@ export function createFileOAuthStore(file: string): McpOAuthStore {
       }
     },
     async write(state) {
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+      await writePrivateFile(file, `${JSON.stringify(state, null, 2)}\n`);
     },
     update(change) {
       const next = (fileUpdates.get(key) ?? Promise.resolve()).then(async () =>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { McpToolInfo } from './tool-info.js';
 
 /**
@@ -92,7 +92,7 @@ export async function loadMcpPins(file: string): Promise<McpPins> {
       document.servers[server] = Object.fromEntries(tools.map((tool) => [tool.name, toolFingerprint(tool)]));
       const text = `${JSON.stringify(document, null, 2)}\n`;
       // Writes go one after another, each with the whole document as it is then.
-      writing = writing.catch(() => {}).then(() => writeFileAtomic(file, text, { mode: 0o600 }));
+      writing = writing.catch(() => {}).then(() => writePrivateFile(file, text));
       return writing;
     },
   };

@@ -122,8 +122,14 @@ export async function connectMcpServers(
   };
   const tool = createMcpTool(catalog, {
     maxDescriptionChars: options.maxDescriptionChars ?? MCP_DEFAULTS.maxDescriptionChars,
-    unavailable: () =>
-      connections.size === 0 ? 'no MCP server is configured' : 'no MCP server is reachable',
+    unavailable: () => {
+      if (connections.size === 0) return 'no MCP server is configured';
+      // A server that answers but whose every tool is withheld is not unreachable: say why.
+      const answering = [...connections.values()].filter((connection) => connection.status === 'connected');
+      if (answering.length > 0 && answering.every((connection) => connection.withheld.length > 0))
+        return 'their definitions changed since the user approved them, and they wait for the user to approve them again';
+      return 'no MCP server is reachable';
+    },
     onRead: revive,
   });
 

@@ -6,7 +6,7 @@ import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { isUnauthorized } from './oauth-failure.js';
 import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
-import type { McpOAuthStore } from './oauth-store.js';
+import { createMemoryOAuthStore, type McpOAuthState, type McpOAuthStore } from './oauth-store.js';
 import type { McpUrlServer } from './server-spec.js';
 
 /** Options of `signInMcpServer`. */
@@ -42,7 +42,9 @@ export interface McpSignInResult {
  * Signs in to an MCP server that requires the MCP authorization flow: discovers its
  * authorization server, registers this client, hands the user an authorization URL (PKCE),
  * waits for the browser's redirect on a loopback port, exchanges the code for tokens and keeps
- * them in `store`. Earlier tokens of the server are replaced. A server that asks for more scope
+ * them in `store`. The flow's own state is kept apart from `store`, and the server's earlier
+ * tokens are replaced only when this sign-in completes (the probe succeeds with the new ones):
+ * a sign-in that is aborted or fails leaves them as they were. A server that asks for more scope
  * after the first authorization gets another round, up to `maxAuthorizations`.
  *
  * @throws MacstatsError `MCP_AUTH_FAILED` when the authorization server refuses, the redirect's
@@ -65,16 +67,15 @@ export async function signInMcpServer(
   });
   aborted.catch(() => {});
   try {
-    const { tokens: _old, ...kept } = await options.store.read();
-    const registered = (kept.clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris;
-    // A registration made for another loopback port would be refused with this redirect.
-    if (registered && !registered.includes(redirect.url)) delete kept.clientInformation;
-    await options.store.write(kept);
+    // The flow under way (state, PKCE verifier, a new registration, the new tokens) is kept in a
+    // store of its own: the working tokens stay as they are until this sign-in completes, so a
+    // sign-in stopped halfway (Ctrl-C, a closed tab) leaves the server signed in as before.
+    const flow = createMemoryOAuthStore(await flowSeed(options.store, redirect.url));
     const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
     const most = options.maxAuthorizations ?? 3;
     let shown = 0;
     const provider = createMcpOAuthProvider({
-      store: options.store,
+      store: flow,
       redirectUrl: redirect.url,
       clientName,
       // The SDK asks for a URL at each refusal; past the allowed rounds nobody is shown one.
@@ -85,7 +86,9 @@ export async function signInMcpServer(
     for (let round = 0; ; round++) {
       const transport = await transportFor(server, provider);
       if (await succeeds(transport, clientName, probe, options.signal)) {
-        return { status: round === 0 ? 'not-needed' : 'signed-in' };
+        if (round === 0) return { status: 'not-needed' };
+        await commit(options.store, await flow.read());
+        return { status: 'signed-in' };
       }
       if (!provider.authorizationUrl) {
         throw new MacstatsError('MCP_AUTH_FAILED', 'The MCP server refused the token it was given.');
@@ -108,6 +111,28 @@ export async function signInMcpServer(
   } finally {
     await redirect.close();
   }
+}
+
+/**
+ * What a new flow starts from: the stored registration (unless it was made for another loopback
+ * port, which this redirect would be refused with) and discovery, never the working tokens.
+ */
+async function flowSeed(store: McpOAuthStore, redirectUrl: string): Promise<McpOAuthState> {
+  const { clientInformation, discovery } = await store.read();
+  const registered = (clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris;
+  const usable = clientInformation && (!registered || registered.includes(redirectUrl));
+  return { ...(usable ? { clientInformation } : {}), ...(discovery ? { discovery } : {}) };
+}
+
+/** Stores a completed sign-in's registration, discovery and tokens in one write. */
+async function commit(store: McpOAuthStore, done: McpOAuthState): Promise<void> {
+  const { state: _state, codeVerifier: _verifier, ...signedIn } = done;
+  const apply = (current: McpOAuthState): McpOAuthState => {
+    const { state: _oldState, codeVerifier: _oldVerifier, ...kept } = current;
+    return { ...kept, ...signedIn };
+  };
+  if (store.update) await store.update(apply);
+  else await store.write(apply(await store.read()));
 }
 
 type AuthTransport = StreamableHTTPClientTransport | SSEClientTransport;

@@ -136,4 +136,37 @@ describe('the MCP authorization flow', () => {
       await connection.close();
     }
   });
+
+  it('leaves the working tokens as they were when a second sign-in is stopped before the browser comes back', async () => {
+    await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
+    const signedIn = await readFile(file, 'utf8');
+    const stop = new AbortController();
+    const second = signInMcpServer(
+      { url: server.url },
+      {
+        store,
+        signal: stop.signal,
+        // The user is shown the URL, then presses Ctrl-C instead of opening it.
+        onAuthorizationUrl: () => stop.abort(new Error('stopped')),
+      },
+    );
+    await expect(second).rejects.toThrow('stopped');
+    expect(await readFile(file, 'utf8')).toBe(signedIn);
+    const connection = await connectMcp({ url: server.url }, { name: 'remote', oauth: oauth() });
+    try {
+      expect(await connection.callTool('echo', { message: 'still' })).toMatchObject({ text: 'Echo: still' });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('leaves the working tokens as they were when the authorization server refuses a second sign-in', async () => {
+    await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
+    const signedIn = await readFile(file, 'utf8');
+    server.denyAuthorizations();
+    await expect(
+      signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse }),
+    ).rejects.toThrow();
+    expect(await readFile(file, 'utf8')).toBe(signedIn);
+  });
 });

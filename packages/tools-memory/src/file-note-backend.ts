@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Logger, silentLogger } from '@macstats/core';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { Note } from './note.js';
 import { isNoteList, type NoteBackend } from './note-backend.js';
 
@@ -78,9 +78,8 @@ export function createFileNoteBackend(options: FileNoteBackendOptions): NoteBack
   }
 
   async function save(scope: string, notes: Note[]): Promise<void> {
-    await mkdir(options.dir, { recursive: true, mode: 0o700 });
     const body: NotesFile = { scope, notes };
-    await writeFileAtomic(fileOf(scope), `${JSON.stringify(body, null, 1)}\n`, { mode: 0o600 });
+    await writePrivateFile(fileOf(scope), `${JSON.stringify(body, null, 1)}\n`);
   }
 
   /** Runs `work` after every earlier read and write of the same scope. */

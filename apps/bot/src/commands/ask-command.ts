@@ -27,6 +27,13 @@ export async function askCommand(
     terminal?: { input: Readable & { isTTY?: boolean }; output: Writable };
   },
 ): Promise<number> {
+  // An empty question would only send the model nothing to answer.
+  if (options.question.trim() === '') {
+    io.err(
+      'macstats ask: the question is empty; ask something, such as `macstats ask "how busy is the CPU?"`.',
+    );
+    return EXIT.usage;
+  }
   const shared = await connectSharedState(config, io.logger);
   let runtime: Runtime;
   try {
@@ -45,12 +52,17 @@ export async function askCommand(
       io.err(runtime.server.problem);
       return EXIT.failed;
     }
-    const agent = options.agent === undefined ? runtime.agent : runtime.agents.get(options.agent);
+    // Without -c there is no conversation to keep MEMORY's notes in: the question use leaves it
+    // out, rather than asking to approve a note that then fails for want of one.
+    const agents = options.conversationId
+      ? runtime.agents
+      : runtime.agentsWith(runtime.tools.offered('question'));
+    const agent = options.agent === undefined ? agents.agent : agents.get(options.agent);
     if (!agent) {
       io.err(
         noSuchAgent(
           options.agent ?? '',
-          runtime.agents.profiles.map((profile) => profile.id),
+          agents.profiles.map((profile) => profile.id),
         ),
       );
       return EXIT.usage;

@@ -3,6 +3,7 @@ import { modelNotInstalled, sameModel } from '@macstats/core';
 import { parseChannelSettings } from '@macstats/discord';
 import { parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
+import { plural } from '../plural.js';
 import { checkModelServer } from '../runtime.js';
 import type { Check } from './doctor-checks.js';
 
@@ -60,7 +61,7 @@ export async function checkConfiguredModels(config: AppConfig): Promise<Check[]>
     return [
       {
         status: 'ok',
-        text: `the ${wanted.length} model${wanted.length === 1 ? '' : 's'} named by channels and schedules ${wanted.length === 1 ? 'is' : 'are'} installed`,
+        text: `the ${plural(wanted.length, 'model')} named by channels and schedules ${wanted.length === 1 ? 'is' : 'are'} installed`,
       },
     ];
   return missing.map(({ name: model, where }) => ({

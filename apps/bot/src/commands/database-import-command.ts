@@ -6,14 +6,13 @@ import type { PostgresScheduleSource, PostgresTaskStore } from '@macstats/store-
 import { createTaskStore } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 import { importNotes } from './import-notes.js';
 import { type ConversationFile, readConversationFiles, readScopeFiles } from './read-file-state.js';
 import { tasksDir } from './task-command.js';
 
 /** Conversation ids named on the line of those the database kept; the rest are counted. */
 const NAMED_CONVERSATIONS = 5;
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /**
  * Copies each conversation the database does not have. One it has is left as the database

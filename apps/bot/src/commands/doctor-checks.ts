@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { mcpOAuthOptions } from '@macstats/app-runtime';
 import { checkOllama } from '@macstats/core';
 import { checkOpenAi } from '@macstats/model-openai';
 import { parseSchedules } from '@macstats/scheduler';
 import { findChromium, findPlaywright } from '@macstats/tools-browser';
-import { connectMcpServers, loadMcpServers, needsSignIn } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
+import { plural } from '../plural.js';
 
 /** One line of `doctor`: ok, failed (with the fix), or skipped (not configured). */
 export interface Check {
@@ -75,7 +74,7 @@ async function checkOneOpenAiServer(
   const checks: Check[] = [
     {
       status: 'ok',
-      text: `OpenAI-compatible server is reachable at ${baseUrl} (${result.models.length} models listed)`,
+      text: `OpenAI-compatible server is reachable at ${baseUrl} (${plural(result.models.length, 'model')} listed)`,
     },
   ];
   if (!result.ok || !result.model) {
@@ -326,46 +325,6 @@ export async function checkSearxng(config: AppConfig): Promise<Check[]> {
       },
     ];
   }
-}
-
-export async function checkMcp(config: AppConfig): Promise<Check[]> {
-  const { servers, errors } = await loadMcpServers({
-    file: paths(config).mcp,
-    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
-  });
-  const checks: Check[] = errors.map((error) => ({
-    status: 'fail' as const,
-    text: error,
-    fix: `fix ${paths(config).mcp}`,
-  }));
-  if (servers.length === 0) {
-    checks.push({
-      status: 'skip',
-      text: 'MCP: no server configured (MCP_SERVER_STDIO, MCP_SERVER_URL or mcp.json)',
-    });
-    return checks;
-  }
-  const set = await connectMcpServers(servers, { oauth: await mcpOAuthOptions(config.home) });
-  try {
-    for (const [name, connection] of set.connections) {
-      try {
-        const tools = await connection.listTools();
-        checks.push({
-          status: 'ok',
-          text: `MCP server "${name}" lists ${tools.length} tools: ${tools.map((tool) => tool.name).join(', ')}`,
-        });
-      } catch (error) {
-        checks.push({
-          status: 'fail',
-          text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix: needsSignIn(error) ? `macstats mcp login ${name}` : 'check its command or URL',
-        });
-      }
-    }
-  } finally {
-    await set.close();
-  }
-  return checks;
 }
 
 export async function checkSchedules(config: AppConfig): Promise<Check[]> {

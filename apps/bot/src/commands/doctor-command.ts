@@ -1,5 +1,6 @@
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 import { checkConfiguredModels } from './configured-models-check.js';
 import { checkSharedSchedules } from './database-check.js';
 import {
@@ -7,12 +8,12 @@ import {
   checkBrave,
   checkBrowser,
   checkDiscord,
-  checkMcp,
   checkModelServer,
   checkSchedules,
   checkSearxng,
 } from './doctor-checks.js';
 import { checkHome } from './home-check.js';
+import { checkMcp } from './mcp-check.js';
 import { checkModelFitness } from './model-fitness-checks.js';
 import { checkSkillsAndAgents } from './skills-check.js';
 
@@ -42,6 +43,6 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     io.out(`${MARK[check.status]} ${text}${check.fix ? ` — fix: ${check.fix}` : ''}`);
   }
   const failed = checks.filter((check) => check.status === 'fail').length + config.warnings.length;
-  io.out(failed === 0 ? 'All checks passed.' : `${failed} check${failed === 1 ? '' : 's'} failed.`);
+  io.out(failed === 0 ? 'All checks passed.' : `${plural(failed, 'check')} failed.`);
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }

@@ -1,7 +1,8 @@
-import { chmod, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AppConfig, paths } from '../app-config.js';
-import { LOG_DIR_MODE, LOG_FILE_MODE } from '../logger.js';
+import { ensurePrivateDir, type LoosePath, tightenPrivateTree } from '@macstats/core/internal';
+import type { AppConfig } from '../app-config.js';
+import { plural } from '../plural.js';
 import type { Check } from './doctor-checks.js';
 
 /**
@@ -11,8 +12,8 @@ import type { Check } from './doctor-checks.js';
 export async function checkHome(config: AppConfig): Promise<Check[]> {
   const probe = join(config.home, `.doctor-${process.pid}.tmp`);
   try {
-    await mkdir(config.home, { recursive: true, mode: LOG_DIR_MODE });
-    await writeFile(probe, 'ok');
+    await ensurePrivateDir(config.home);
+    await writeFile(probe, 'ok', { mode: 0o600 });
     await rm(probe, { force: true });
     return [
       { status: 'ok', text: `MACSTATS_HOME ${config.home} is writable` },
@@ -23,45 +24,42 @@ export async function checkHome(config: AppConfig): Promise<Check[]> {
       {
         status: 'fail',
         text: `MACSTATS_HOME ${config.home} is not writable (${(error as NodeJS.ErrnoException).code})`,
-        fix: 'fix its permissions or set MACSTATS_HOME',
+        fix: 'give yourself write access to it (chmod u+rwx) or set MACSTATS_HOME to a folder you own',
       },
     ];
   }
 }
 
 /**
- * A home an older version created 0755 (and its logs 0644) lets every user of the machine read
- * the URLs the agent fetched and the configuration lines: doctor makes it 0700 and the logs
- * 0600, and says so. A home it cannot change (another owner) gets the command to run.
+ * A home an older version created 0755 (its task files, runs and logs 0644) lets every user of the
+ * machine read the instructions, tool results, replies and URLs the agent handled: doctor makes
+ * every folder under it 0700 and every file 0600, and says how many it changed. A tree it cannot
+ * change (another owner) gets the command to run.
  */
 async function tightenHome(config: AppConfig): Promise<Check[]> {
   const mode = (await stat(config.home)).mode & 0o777;
-  const logs = paths(config).logs;
-  const looseLogs: string[] = [];
-  for (const name of await readdir(logs).catch(() => [] as string[])) {
-    const path = join(logs, name);
-    const info = await lstat(path);
-    if (info.isFile() && (info.mode & 0o077) !== 0) looseLogs.push(path);
-  }
-  const logsMode = ((await stat(logs).catch(() => undefined))?.mode ?? 0) & 0o777;
-  if ((mode & 0o077) === 0 && (logsMode & 0o077) === 0 && looseLogs.length === 0) return [];
+  let changed: LoosePath[];
   try {
-    await chmod(config.home, LOG_DIR_MODE);
-    if (logsMode !== 0) await chmod(logs, LOG_DIR_MODE);
-    for (const path of looseLogs) await chmod(path, LOG_FILE_MODE);
+    changed = await tightenPrivateTree(config.home);
   } catch (error) {
     return [
       {
         status: 'warn',
-        text: `MACSTATS_HOME ${config.home} is readable by other users (mode ${octal(mode)}) and could not be changed (${(error as NodeJS.ErrnoException).code})`,
+        text: `MACSTATS_HOME ${config.home} is readable by other users and could not be changed (${(error as NodeJS.ErrnoException).code})`,
         fix: `run \`chmod -R go-rwx ${config.home}\` as its owner`,
       },
     ];
   }
+  if (changed.length === 0) return [];
+  const others = changed.filter((entry) => entry.path !== config.home).length;
+  const what =
+    (mode & 0o077) !== 0
+      ? `was readable by other users (mode ${octal(mode)})`
+      : 'held files other users could read';
   return [
     {
       status: 'ok',
-      text: `MACSTATS_HOME ${config.home} was readable by other users (mode ${octal(mode)}): it is now 0700 and its logs 0600`,
+      text: `MACSTATS_HOME ${config.home} ${what}: it is now 0700, its folders 0700 and its files 0600 (${plural(others, 'path')} changed under it)`,
     },
   ];
 }

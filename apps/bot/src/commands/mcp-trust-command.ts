@@ -2,6 +2,7 @@ import { mcpOAuthOptions } from '@macstats/app-runtime';
 import { connectMcpServers, loadMcpPins, loadMcpServers } from '@macstats/tools-mcp';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 
 /**
  * `macstats mcp trust <server>`: pins the server's tool definitions as they are now, so tools
@@ -37,7 +38,7 @@ export async function mcpTrustCommand(config: AppConfig, io: CommandIo, server: 
     for (const tool of tools.filter((info) => changed.includes(info.name)))
       io.out(`changed: ${tool.name}: ${(tool.description ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
     io.out(
-      `Pinned ${tools.length} tool definition${tools.length === 1 ? '' : 's'} of MCP server "${server}"` +
+      `Pinned ${plural(tools.length, 'tool definition')} of MCP server "${server}"` +
         (changed.length > 0 ? `, ${changed.length} of them changed since the last approval.` : '.'),
     );
     return EXIT.ok;

@@ -4,6 +4,7 @@ import { type AppConfig, paths } from '../app-config.js';
 import { assembleBotTools } from '../bot-tools.js';
 import { POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
+import { plural } from '../plural.js';
 import { chatModel, checkModelServer } from '../runtime.js';
 import type { Check } from './doctor-checks.js';
 
@@ -43,7 +44,7 @@ export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
     if (Number.isFinite(window) && window < fixed + ROOM_FOR_A_CONVERSATION)
       checks.push({
         status: 'warn',
-        text: `${name} has a context window of ${window} tokens, but the system prompt and the ${offered.length} tools take about ${fixed}, leaving too little for a conversation`,
+        text: `${name} has a context window of ${window} tokens, but the system prompt and the ${plural(offered.length, 'tool')} take about ${fixed}, leaving too little for a conversation`,
         fix: 'use a model with a longer context, raise MODEL_MAX_CONTEXT, or offer fewer tools',
       });
     else

@@ -4,6 +4,7 @@ import { isSchedulesFileInvalid, parseSchedules } from '@macstats/scheduler';
 import writeFileAtomic from 'write-file-atomic';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 import { openScheduleStore } from '../schedule-store.js';
 
 /** What `export` writes when there are no schedules yet: an empty, valid `schedules.json`. */
@@ -47,7 +48,9 @@ export async function importSchedulesCommand(
       io.err(`Cannot import ${input}: ${error.message}`);
       return EXIT.config;
     }
-    io.out(`Imported ${count(result.schedules)} from ${input} into ${store.source.description}.`);
+    io.out(
+      `Imported ${plural(result.schedules, 'schedule')} from ${input} into ${store.source.description}.`,
+    );
     for (const error of result.errors)
       io.err(`error in ${input}: ${error} (imported; the scheduler skips it until it is fixed)`);
     return EXIT.ok;
@@ -85,13 +88,11 @@ export async function exportSchedulesCommand(
     const entries = parsed.usable
       ? (JSON.parse(text) as { schedules: unknown[] }).schedules.length
       : undefined;
-    io.out(`Exported ${entries === undefined ? 'the document' : count(entries)} from ${where} to ${target}.`);
+    io.out(
+      `Exported ${entries === undefined ? 'the document' : plural(entries, 'schedule')} from ${where} to ${target}.`,
+    );
     return EXIT.ok;
   } finally {
     await store.close();
   }
-}
-
-function count(schedules: number): string {
-  return `${schedules} ${schedules === 1 ? 'schedule' : 'schedules'}`;
 }

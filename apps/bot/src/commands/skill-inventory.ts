@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isBinaryFile } from '@macstats/skills';
+import { plural } from '../plural.js';
 
 /** What `skills add` accepts in one folder: a sanity bound, not a context limit (fonts and assets are fine). */
 export const SKILL_ADD_LIMITS = { files: 2000, bytes: 100 * 1024 * 1024 } as const;
@@ -40,7 +41,6 @@ export async function inventory(folder: string): Promise<SkillInventory | { prob
   return problem ? { problem } : found;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const size = (bytes: number) =>
   bytes < 1024
     ? `${bytes} bytes`

@@ -1,5 +1,6 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir, tightenPrivateTree } from '@macstats/core/internal';
 import { loadSkills, NAME_PATTERN, readFrontMatter, type SkillSource } from '@macstats/skills';
 import { inventory, type SkillInventory } from './skill-inventory.js';
 import { fetchSkillSource } from './skill-source.js';
@@ -25,7 +26,7 @@ export async function stageSkill(
   skills: string,
   source: SkillSource,
 ): Promise<StagedSkill | { problem: string }> {
-  await mkdir(skills, { recursive: true, mode: 0o700 });
+  await ensurePrivateDir(skills);
   const scratch = await mkdtemp(join(skills, '.staging-'));
   const cleanup = () => rm(scratch, { recursive: true, force: true });
   const fail = async (problem: string) => {
@@ -48,13 +49,15 @@ export async function stageSkill(
   const found = await inventory(fetched.folder);
   if ('problem' in found) return fail(found.problem);
   const staged = join(scratch, 'checked', name);
-  await mkdir(join(scratch, 'checked'));
+  await mkdir(join(scratch, 'checked'), { mode: 0o700 });
   await cp(fetched.folder, staged, {
     recursive: true,
     dereference: false,
     errorOnExist: true,
     filter: (path) => !path.split(/[\\/]/).includes('.git') || path === fetched.folder,
   });
+  // A copy keeps the source's modes; under MACSTATS_HOME everything is the owner's only.
+  await tightenPrivateTree(staged);
   const loaded = await loadSkills(join(scratch, 'checked'), { label: 'skills' });
   const skill = loaded.skills.find((entry) => entry.name === name);
   if (!skill) return fail((loaded.problems[0] ?? 'it could not be loaded').replace(/\.$/, ''));

@@ -16,7 +16,12 @@ export async function checkSkillsAndAgents(config: AppConfig): Promise<Check[]> 
   const where = paths(config);
   checks.push(
     found.skills.length === 0
-      ? { status: 'skip', text: `skills: none in ${where.skills}` }
+      ? found.withheld.length > 0
+        ? {
+            status: 'warn',
+            text: `skills: none offered in ${where.skills}, the installed ones withheld (below)`,
+          }
+        : { status: 'skip', text: `skills: none in ${where.skills}` }
       : { status: 'ok', text: `skills: ${found.skills.map((skill) => skill.name).join(', ')}` },
   );
   for (const problem of found.problems) checks.push({ status: 'warn', text: problem });

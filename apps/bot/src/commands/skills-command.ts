@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createSkillPin, loadSkillPins, loadSkillsAndAgents, NAME_PATTERN } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 import { describeInventory } from './skill-inventory.js';
 import { parseSkillSource } from './skill-source.js';
 import { stageSkill } from './skill-staging.js';
@@ -12,7 +13,11 @@ export async function skillsListCommand(config: AppConfig, io: CommandIo): Promi
   const found = await loadSkillsAndAgents(config.home);
   const names = [...found.skills.map((skill) => skill.name), ...found.agents.map((agent) => agent.id)];
   const width = Math.max(0, ...names.map((name) => name.length)) + 2;
-  io.out(found.skills.length === 0 ? `No skills in ${paths(config).skills}.` : 'Skills:');
+  const none =
+    found.withheld.length > 0
+      ? `No skills offered from ${paths(config).skills}: ${plural(found.withheld.length, 'skill')} changed since trusted, so withheld (below).`
+      : `No skills in ${paths(config).skills}.`;
+  io.out(found.skills.length === 0 ? none : 'Skills:');
   for (const skill of found.skills) io.out(`  ${skill.name.padEnd(width)}${skill.description}`);
   if (found.agents.length > 0) io.out('Agents:');
   for (const agent of found.agents) {
@@ -64,9 +69,7 @@ export async function skillsAddCommand(
     await pins.set(staged.name, await createSkillPin(staged.folder, staged.source));
     await rename(staged.folder, target);
     const count = staged.found.files.length;
-    io.out(
-      `Added the skill ${staged.name} (${count} file${count === 1 ? '' : 's'}) to ${target}; its files are pinned.`,
-    );
+    io.out(`Added the skill ${staged.name} (${plural(count, 'file')}) to ${target}; its files are pinned.`);
     return EXIT.ok;
   } finally {
     await staged.cleanup();

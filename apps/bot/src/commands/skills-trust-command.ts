@@ -14,6 +14,7 @@ import {
 } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 import { describeInventory, inventory } from './skill-inventory.js';
 import { stageSkill } from './skill-staging.js';
 
@@ -35,7 +36,7 @@ async function printChanges(
       const bytes = await readFile(join(folder, file)).catch(() => undefined);
       const text = bytes && !bytes.includes(0) ? bytes.toString('utf8') : undefined;
       io.out(
-        `  ${what}: ${file}${text === undefined ? ' (binary)' : ` (${text.split('\n').length - (text.endsWith('\n') ? 1 : 0)} lines)`}`,
+        `  ${what}: ${file}${text === undefined ? ' (binary)' : ` (${plural(text.split('\n').length - (text.endsWith('\n') ? 1 : 0), 'line')})`}`,
       );
     }
   for (const file of changes.removed) io.out(`  removed: ${file}`);

@@ -16,6 +16,7 @@ import {
 } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 
 /** The folder of task files: `$MACSTATS_HOME/tasks`. */
 export function tasksDir(config: Pick<AppConfig, 'home'>): string {
@@ -164,7 +165,7 @@ async function listTasks(store: TaskStore, io: CommandIo, options: { json?: bool
   } else if (tasks.length === 0) io.out('No tasks yet: add one with macstats task add <instructions>.');
   else
     for (const task of tasks)
-      io.out(`${task.id}  ${task.state.padEnd(9)}  ${task.steps.length} steps  ${task.title}`);
+      io.out(`${task.id}  ${task.state.padEnd(9)}  ${plural(task.steps.length, 'step')}  ${task.title}`);
   return EXIT.ok;
 }
 
@@ -184,7 +185,7 @@ async function showTask(
 ): Promise<number> {
   const task = await store.get(options.id);
   if (!task) {
-    io.err(`There is no task "${options.id}".`);
+    io.err(await notFound(store, options.id));
     return EXIT.usage;
   }
   if (options.json) io.out(JSON.stringify(shown(task)));
@@ -215,7 +216,7 @@ export async function taskStateCommand(
   return withTaskStore(config, io, async (store) => {
     const outcome = await (options.action === 'cancel' ? cancelTask : resumeTask)(store, options.id);
     if ('refusal' in outcome) {
-      io.err(outcome.refusal);
+      io.err(await refusalOf(store, options.id, outcome.refusal));
       return EXIT.usage;
     }
     io.out(`Task ${outcome.task.id} is ${outcome.task.state}.`);
@@ -238,7 +239,7 @@ export async function taskApproveCommand(
       ...(pending ? { approvalId: pending.id } : {}),
     });
     if ('refusal' in decided) {
-      io.err(decided.refusal);
+      io.err(await refusalOf(store, options.id, decided.refusal));
       return EXIT.usage;
     }
     io.out(
@@ -248,4 +249,20 @@ export async function taskApproveCommand(
     );
     return EXIT.ok;
   });
+}
+
+/**
+ * Why `id` names no task: a task file that exists but cannot be read gets the sentence `task
+ * list` gives it, so list, show, cancel, resume and approve all say the same; else there is none.
+ */
+async function notFound(store: TaskStore, id: string): Promise<string> {
+  const { problems } = await store.list();
+  return (
+    problems.find((problem) => problem.startsWith(`The task file ${id}.md `)) ?? `There is no task "${id}".`
+  );
+}
+
+/** A refusal as the task actions word it, with "There is no task" made {@link notFound}'s sentence. */
+async function refusalOf(store: TaskStore, id: string, refusal: string): Promise<string> {
+  return refusal === `There is no task "${id}".` ? notFound(store, id) : refusal;
 }

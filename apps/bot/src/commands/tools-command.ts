@@ -2,6 +2,7 @@ import { loadSkillsAndAgents } from '@macstats/skills';
 import type { AppConfig } from '../app-config.js';
 import { assembleBotTools } from '../bot-tools.js';
 import { type CommandIo, EXIT } from '../command-io.js';
+import { plural } from '../plural.js';
 
 const USAGE_COLUMN = 44;
 
@@ -22,7 +23,7 @@ export async function toolsCommand(config: AppConfig, io: CommandIo): Promise<nu
     const found = await loadSkillsAndAgents(config.home);
     if (found.skills.length > 0)
       io.out(
-        `  ${'SKILL: <name> [file]'.padEnd(USAGE_COLUMN)} ${found.skills.length} skill${found.skills.length === 1 ? '' : 's'}: ${found.skills.map((skill) => skill.name).join(', ')}`,
+        `  ${'SKILL: <name> [file]'.padEnd(USAGE_COLUMN)} ${plural(found.skills.length, 'skill')}: ${found.skills.map((skill) => skill.name).join(', ')}`,
       );
     if (found.agents.length > 0)
       io.out(

@@ -1,12 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFile } from 'node:fs/promises';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { EvalReport } from './eval-report.js';
 
 /** Writes the report atomically (a temporary file in the same folder, then a rename). */
 export async function saveEvalReport(file: string, report: EvalReport): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`, { mode: 0o600 });
+  await writePrivateFile(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
 /** The last saved report, or null when there is none or it cannot be read. */

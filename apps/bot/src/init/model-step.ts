@@ -2,6 +2,7 @@ import { DEFAULT_OLLAMA_HOST, isEmbeddingModel, sameModel } from '@macstats/core
 import { type AppConfig, paths } from '../app-config.js';
 import { type EvalReport, POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
+import { plural } from '../plural.js';
 import { checkModelServer, type ModelServerCheck } from '../runtime.js';
 import { type InitContext, setValue, validateUrl } from './init-context.js';
 import type { InitChoice } from './init-ui.js';
@@ -57,7 +58,7 @@ export async function modelStep(context: InitContext): Promise<void> {
     (flags.ollamaHost === undefined && current['MODEL_PROVIDER'] === 'openai');
   const host = flags.ollamaHost ?? config.ollamaHost;
   found = await probe({ provider: 'ollama', host });
-  if (found.reachable) ui.success(`Ollama answers at ${host} (${found.models.length} models)`);
+  if (found.reachable) ui.success(`Ollama answers at ${host} (${plural(found.models.length, 'model')})`);
   else if (!wantsOpenAi)
     ui.warn(
       `Ollama is not answering at ${host}: install it from ollama.com and run \`ollama serve\`, or pick another server.`,
@@ -100,7 +101,8 @@ export async function modelStep(context: InitContext): Promise<void> {
         '',
       );
       found = await probe({ provider: 'ollama', host: chosenHost });
-      if (found.reachable) ui.success(`Ollama answers at ${chosenHost} (${found.models.length} models)`);
+      if (found.reachable)
+        ui.success(`Ollama answers at ${chosenHost} (${plural(found.models.length, 'model')})`);
       else
         ui.warn(
           `Ollama is not answering at ${chosenHost}; it is saved anyway, and \`macstats doctor\` checks it again.`,

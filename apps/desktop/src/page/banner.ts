@@ -1,11 +1,7 @@
 import type { OllamaStatus } from '../shared/ollama-types.js';
 import { sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-
-/** Splits text on `code` spans so commands show as code. */
-export function withCode(text: string): Array<string | HTMLElement> {
-  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', {}, part) : part));
-}
+import { renderInlineMarkdown } from './markdown.js';
 
 /** The Ollama banner: shown while Ollama is unreachable or lacks a model, with the fix. */
 export function createOllamaBanner(root: HTMLElement): (status: OllamaStatus) => void {
@@ -26,7 +22,7 @@ export function createOllamaBanner(root: HTMLElement): (status: OllamaStatus) =>
     });
     replaceChildren(
       root,
-      h('span', { class: 'problem' }, ...withCode(status.problem)),
+      h('span', { class: 'problem' }, ...renderInlineMarkdown(status.problem)),
       ' ',
       h('span', { class: 'banner-actions' }, retry, ' ', h('a', { href: '#settings' }, 'Settings')),
     );

@@ -7,6 +7,7 @@ import { h, replaceChildren } from './dom.js';
 import { visibleDraft } from './draft-text.js';
 import { formatDuration } from './format.js';
 import type { View } from './main.js';
+import { renderInlineMarkdown, renderMarkdown } from './markdown.js';
 import { renderMessage } from './message-text.js';
 import type { LiveStream } from './stream.js';
 
@@ -111,7 +112,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   function renderAnswer(elements: TurnElements): void {
     const { turn } = elements;
     const text = turn.status === 'running' ? visibleDraft(turn.draft) : (turn.answer ?? '');
-    replaceChildren(elements.answer, ...renderMessage(text));
+    replaceChildren(elements.answer, ...renderMarkdown(text));
     elements.answer.classList.toggle('streaming', turn.status === 'running');
     elements.answer.closest('.turn')?.setAttribute('data-status', turn.status);
     elements.answer.classList.toggle('stopped', turn.status === 'stopped');
@@ -132,7 +133,7 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   function renderTurn(turn: ChatTurn): void {
     const existing = turns.get(turn.id);
     const tools = h('ol', { class: 'tools' }, ...turn.tools.map(renderTool));
-    const answer = h('div', { class: 'message assistant' });
+    const answer = h('div', { class: 'message assistant markdown' });
     const status = h('p', { class: 'turn-status' });
     const approval = h('div', { class: 'approval-slot' });
     const item = h(
@@ -183,7 +184,10 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   }
 
   function showError(failure: unknown): void {
-    error.textContent = failure instanceof ApiError ? failure.message : String(failure);
+    replaceChildren(
+      error,
+      ...renderInlineMarkdown(failure instanceof ApiError ? failure.message : String(failure)),
+    );
     error.hidden = false;
   }
 

@@ -83,3 +83,8 @@ export function wallTimeIn(at: string, timeZone: string): string {
   );
   return `${parts['year']}-${parts['month']}-${parts['day']}T${parts['hour']}:${parts['minute']}:${parts['second']}`;
 }
+
+/** A count with its noun, singular for exactly one: `1 tool`, `3 tools`. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

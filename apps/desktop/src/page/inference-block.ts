@@ -1,7 +1,7 @@
 import type { InferenceRecord } from '@macstats/metrics';
 import type { TodayTotals } from '@macstats/observability';
 import { h, replaceChildren } from './dom.js';
-import { formatDuration, formatPercent, formatTime } from './format.js';
+import { formatDuration, formatPercent, formatTime, plural } from './format.js';
 
 /** What the server sends about model calls (`inference` event and first paint). */
 export interface InferenceState {
@@ -62,7 +62,7 @@ export function createInferenceBlock(): {
       element.hidden = !state || state.records.length === 0;
       if (!state || element.hidden) return;
       const { calls, meanTokensPerSecond, meanCpuPercent } = state.summary;
-      summary.textContent = `${calls} call${calls === 1 ? '' : 's'} · mean ${meanTokensPerSecond === null ? '–' : meanTokensPerSecond.toFixed(1)} tokens/s · CPU ${formatPercent(meanCpuPercent)} while the model ran`;
+      summary.textContent = `${plural(calls, 'call')} · mean ${meanTokensPerSecond === null ? '–' : meanTokensPerSecond.toFixed(1)} tokens/s · CPU ${formatPercent(meanCpuPercent)} while the model ran`;
       replaceChildren(
         rows,
         ...state.records.map((record) =>
@@ -95,7 +95,6 @@ function kindOf(record: InferenceRecord): string {
 export function todayText(totals: TodayTotals): string {
   const { answers, tokens, toolFailures, scheduledRuns, containment } = totals;
   const count = answers.ok + answers.error + answers.aborted;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const parts = [
     `${plural(count, 'answer')}${answers.error > 0 ? ` (${answers.error} failed)` : ''}`,
     `${tokens.input} tokens in, ${tokens.output} out`,

@@ -1,6 +1,8 @@
 import type { McpServerView } from '../shared/mcp-types.js';
 import { getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
+import { plural } from './format.js';
+import { renderInlineMarkdown } from './markdown.js';
 
 /**
  * The MCP servers section of Settings: each server, whether it is trusted, and the tools held
@@ -9,12 +11,29 @@ import { h, replaceChildren } from './dom.js';
  */
 export function createMcpServersSection(): { element: HTMLElement; load(): Promise<void> } {
   const list = h('ul', { class: 'mcp-servers', id: 'mcp-servers' });
+  const problemList = h('ul', { class: 'problems', id: 'mcp-problems', hidden: true });
   const message = h('p', { class: 'form-message', role: 'status' });
-  const element = h('section', { class: 'settings-mcp' }, h('h2', {}, 'MCP servers'), list, message);
+  const element = h(
+    'section',
+    { class: 'settings-mcp' },
+    h('h2', {}, 'MCP servers'),
+    list,
+    problemList,
+    message,
+  );
+
+  /** What is wrong with mcp.json: each entry left out, as `macstats doctor` says it. */
+  function renderProblems(problems: readonly string[]): void {
+    replaceChildren(problemList, ...problems.map((problem) => h('li', {}, ...renderInlineMarkdown(problem))));
+    problemList.hidden = problems.length === 0;
+  }
 
   function render(servers: McpServerView[]): void {
     if (servers.length === 0) {
-      replaceChildren(list, h('li', {}, 'No MCP server is configured.'));
+      const none = problemList.hidden
+        ? 'No MCP server is configured.'
+        : 'No MCP server can be used: see below.';
+      replaceChildren(list, h('li', {}, none));
       return;
     }
     replaceChildren(
@@ -42,9 +61,11 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
           'li',
           { 'data-server': server.name },
           h('strong', {}, server.name),
-          ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${server.tools.length} tools offered`,
+          ` ${server.trusted ? 'trusted' : 'untrusted'} · ${server.status} · ${plural(server.tools.length, 'tool')} offered`,
           server.canSignIn && server.status !== 'connected' ? signInButton(server) : null,
-          server.signInProblem ? h('p', { class: 'mcp-sign-in-problem' }, server.signInProblem) : null,
+          server.signInProblem
+            ? h('p', { class: 'mcp-sign-in-problem' }, ...renderInlineMarkdown(server.signInProblem))
+            : null,
           server.withheld.length === 0
             ? null
             : h(
@@ -86,7 +107,7 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
             ),
             '.',
           );
-          watch();
+          watch(server.name);
         } else message.textContent = `${server.name} did not ask for sign-in.`;
       } catch (error) {
         button.disabled = false;
@@ -97,7 +118,8 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
   }
 
   let watching: ReturnType<typeof setInterval> | undefined;
-  function watch(): void {
+  /** Looks again every 2 s while a sign-in waits; when it ends, the link to open gives way to how it ended. */
+  function watch(name: string): void {
     if (watching) return;
     watching = setInterval(async () => {
       const servers = (await getJson<{ servers: McpServerView[] }>('/api/mcp').catch(() => undefined))
@@ -107,6 +129,10 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
       if (servers.every((server) => !server.signingIn)) {
         clearInterval(watching);
         watching = undefined;
+        const signedIn = servers.find((server) => server.name === name);
+        // A problem shows beside the server; success says so here, in place of the link.
+        message.textContent =
+          signedIn?.status === 'connected' && !signedIn.signInProblem ? `Signed in to ${name}.` : '';
       }
     }, 2000);
   }
@@ -115,7 +141,9 @@ export function createMcpServersSection(): { element: HTMLElement; load(): Promi
     element,
     async load() {
       try {
-        render((await getJson<{ servers: McpServerView[] }>('/api/mcp')).servers);
+        const answer = await getJson<{ servers: McpServerView[]; problems?: string[] }>('/api/mcp');
+        renderProblems(answer.problems ?? []);
+        render(answer.servers);
       } catch (error) {
         message.textContent = (error as Error).message;
       }

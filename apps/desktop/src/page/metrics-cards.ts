@@ -34,7 +34,7 @@ export function createMetricCards(root: HTMLElement): {
 } {
   const cpuGauge = createGauge('CPU');
   const cpuSpark = createSparkline(60, 100);
-  const cpuDetail = h('p', { class: 'detail' });
+  const cpuDetail = h('p', { class: 'detail', id: 'cpu-detail' });
   const memGauge = createGauge('Memory', 0.8, 0.9);
   const memSpark = createSparkline(60, 100);
   const memDetail = h('p', { class: 'detail' });
@@ -70,7 +70,7 @@ export function createMetricCards(root: HTMLElement): {
       cpuDetail.textContent = [
         `${cpu.cores} cores`,
         cpu.loadAverage
-          ? `load ${cpu.loadAverage.one.toFixed(2)} ${cpu.loadAverage.five.toFixed(2)} ${cpu.loadAverage.fifteen.toFixed(2)}`
+          ? `load average ${cpu.loadAverage.one.toFixed(2)}, ${cpu.loadAverage.five.toFixed(2)}, ${cpu.loadAverage.fifteen.toFixed(2)} (1, 5, 15 min)`
           : '',
         cpu.frequencyMhz ? `${(cpu.frequencyMhz / 1000).toFixed(2)} GHz` : '',
       ]

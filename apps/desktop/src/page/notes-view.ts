@@ -23,15 +23,21 @@ export function createNotesView(root: HTMLElement): View {
     id: 'notes-scope',
     type: 'text',
     value: 'global',
-    'aria-label': 'Scope',
     placeholder: 'global, or discord-<channel id>',
   });
   const showButton = h('button', { type: 'button', id: 'notes-show', class: 'ghost' }, 'Show');
   const list = h('ol', { class: 'note-list', id: 'note-list' });
   const empty = h('p', { class: 'notes-empty', id: 'notes-empty' }, 'No notes in this scope.');
-  const text = h('input', { id: 'note-text', type: 'text', 'aria-label': 'New note', maxlength: 500 });
+  const text = h('input', { id: 'note-text', type: 'text', maxlength: 500 });
   const addButton = h('button', { type: 'submit', id: 'note-add' }, 'Add note');
-  const form = h('form', { class: 'note-form', id: 'note-form' }, text, addButton);
+  // Visible labels, tied to their fields: a placeholder alone goes once the field has text.
+  const form = h(
+    'form',
+    { class: 'note-form', id: 'note-form' },
+    h('label', { for: 'note-text' }, 'New note'),
+    text,
+    addButton,
+  );
   const message = h('p', { class: 'form-message', id: 'notes-message', role: 'status' });
   replaceChildren(
     root,
@@ -41,7 +47,7 @@ export function createNotesView(root: HTMLElement): View {
       { class: 'hint' },
       'Facts the assistant keeps (MEMORY). Global notes are read in every conversation; deleting a chat leaves its notes alone.',
     ),
-    h('div', { class: 'note-scope' }, scopeInput, showButton),
+    h('div', { class: 'note-scope' }, h('label', { for: 'notes-scope' }, 'Scope'), scopeInput, showButton),
     form,
     message,
     empty,

@@ -1,8 +1,9 @@
 import type { EvalSummary, OllamaStatus, Settings } from '../shared/ollama-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatTime } from './format.js';
+import { formatTime, plural } from './format.js';
 import type { View } from './main.js';
+import { renderInlineMarkdown } from './markdown.js';
 import { createMcpServersSection } from './mcp-servers.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
@@ -71,7 +72,7 @@ export function createSettingsView(
     const server =
       ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
     status.textContent = ollama.reachable
-      ? `${server} at ${ollama.host}: ${ollama.models.length} model${ollama.models.length === 1 ? '' : 's'}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+      ? `${server} at ${ollama.host}: ${plural(ollama.models.length, 'model')}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
       : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
     status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
   }
@@ -86,7 +87,7 @@ export function createSettingsView(
         `${settings.environmentOverrides.join(' and ')} set in the environment ${settings.environmentOverrides.length === 1 ? 'wins' : 'win'} over the saved value at the next start.`,
       );
     }
-    replaceChildren(notes, ...lines.map((line) => h('p', { class: 'note' }, line)));
+    replaceChildren(notes, ...lines.map((line) => h('p', { class: 'note' }, ...renderInlineMarkdown(line))));
     showEvaluation(settings.evaluation, settings.ollama.model);
   }
 
@@ -96,7 +97,11 @@ export function createSettingsView(
       replaceChildren(
         evaluation,
         h('h3', {}, 'Model evaluation'),
-        h('p', { class: 'note' }, 'Run `macstats eval` to grade the installed models on tool calling.'),
+        h(
+          'p',
+          { class: 'note' },
+          ...renderInlineMarkdown('Run `macstats eval` to grade the installed models on tool calling.'),
+        ),
       );
       return;
     }
@@ -147,12 +152,17 @@ export function createSettingsView(
     replaceChildren(evaluation, ...parts);
   }
 
+  /** A message in the form's status line; its `commands` show as code. */
+  function say(text: string): void {
+    replaceChildren(message, ...renderInlineMarkdown(text));
+  }
+
   async function load(): Promise<void> {
     try {
       apply(await getJson<Settings>('/api/settings'));
       loaded = true;
     } catch (failure) {
-      message.textContent = failure instanceof ApiError ? failure.message : String(failure);
+      say(failure instanceof ApiError ? failure.message : String(failure));
     }
   }
 
@@ -166,9 +176,9 @@ export function createSettingsView(
       edited = false;
       apply(settings);
       onSaved(settings.ollama);
-      message.textContent = settings.ollama.problem ? `Saved. ${settings.ollama.problem}` : 'Saved.';
+      say(settings.ollama.problem ? `Saved. ${settings.ollama.problem}` : 'Saved.');
     } catch (failure) {
-      message.textContent = failure instanceof ApiError ? failure.message : String(failure);
+      say(failure instanceof ApiError ? failure.message : String(failure));
       message.dataset['state'] = 'error';
     } finally {
       save.disabled = false;

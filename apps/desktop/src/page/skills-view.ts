@@ -2,11 +2,7 @@ import type { SkillsOverview } from '../shared/chat-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';
-
-/** A sentence with its `commands` shown as code, not as raw backticks. */
-export function withCode(text: string): Array<string | HTMLElement> {
-  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', {}, part) : part));
-}
+import { renderInlineMarkdown } from './markdown.js';
 
 /** A number in a sentence shown with at most two decimals (`5.205568500000027 ms` reads `5.21 ms`). */
 export function roundNumbers(text: string): string {
@@ -45,7 +41,7 @@ export function createSkillsView(root: HTMLElement): View {
         h(
           'tbody',
           {},
-          ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, ...withCode(cell))))),
+          ...rows.map((row) => h('tr', {}, ...row.map((cell) => h('td', {}, ...renderInlineMarkdown(cell))))),
         ),
       );
     const trustButton = (name: string) => {
@@ -70,7 +66,13 @@ export function createSkillsView(root: HTMLElement): View {
       body,
       h('h3', {}, 'Skills'),
       overview.skills.length === 0
-        ? h('p', { class: 'hint' }, 'No skills are installed.')
+        ? h(
+            'p',
+            { class: 'hint' },
+            overview.withheld.length > 0
+              ? 'No skills are offered: the installed ones changed since you accepted them (below).'
+              : 'No skills are installed.',
+          )
         : table(
             ['name', 'description'],
             overview.skills.map((skill) => [skill.name, skill.description]),
@@ -105,7 +107,7 @@ export function createSkillsView(root: HTMLElement): View {
         ? h(
             'ul',
             { class: 'problems', id: 'skills-problems' },
-            ...overview.problems.map((problem) => h('li', {}, ...withCode(problem))),
+            ...overview.problems.map((problem) => h('li', {}, ...renderInlineMarkdown(problem))),
           )
         : null,
       h('h3', {}, 'Model roles'),

@@ -1,6 +1,7 @@
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';
+import { renderMarkdown } from './markdown.js';
 import type { LiveStream } from './stream.js';
 
 /** The approval a task waits for, as `/api/tasks` gives it (the call shown in full: the owner's page). */
@@ -121,7 +122,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
 
   function row(task: TaskSummary): HTMLElement {
     const actions = h('div', { class: 'task-actions' });
-    actions.append(button('Steps', 'open', () => void open(task.id)));
+    actions.append(button('Steps', 'open', () => void open(task.id, true)));
     if (!ENDED.has(task.state))
       actions.append(button('Cancel', 'cancel', () => void act(task.id, 'cancel'), true));
     if ((task.state === 'failed' || task.state === 'cancelled' || task.state === 'waiting') && !task.approval)
@@ -137,7 +138,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
         h('span', { class: 'task-title' }, task.title),
         h('span', { class: 'task-meta' }, `${task.id} · ${task.steps} steps · ${task.owner}`),
       ),
-      outcome ? h('p', { class: 'task-outcome' }, outcome) : null,
+      outcome ? h('div', { class: 'task-outcome markdown' }, ...renderMarkdown(outcome)) : null,
       task.approval ? approvalCard(task, task.approval) : null,
       actions,
     );
@@ -176,17 +177,19 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
                 ),
               ),
             ),
-            step.reply ? h('p', { class: 'task-reply' }, step.reply) : null,
+            step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
           ),
         ),
       ),
     );
   }
 
-  async function open(id: string): Promise<void> {
+  /** Shows a task's steps; `reveal` (a click on Steps) scrolls them into view below a long list. */
+  async function open(id: string, reveal = false): Promise<void> {
     opened = id;
     try {
       renderDetail(await getJson<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`));
+      if (reveal) detail.scrollIntoView({ block: 'start' });
     } catch (failure) {
       say(failure);
     }

@@ -29,6 +29,8 @@ export interface ChatFeatureOptions {
   maxQuestionChars?: number;
   /** Forgets what the agent remembers of a deleted conversation (core's memory). Default: nothing. */
   forget?: (conversationId: string) => Promise<void>;
+  /** Called when an answer failed because the model did (so the Ollama banner can say so now). */
+  onModelFailure?: () => void;
 }
 
 /** Defaults of {@link ChatFeatureOptions}. */
@@ -157,6 +159,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         });
         turn.answer = answer.text;
         if (answer.error) turn.failed = true;
+        if (answer.error?.fromModel) options.onModelFailure?.();
       }
       turn.status = 'done';
     } catch (error) {

@@ -1,6 +1,6 @@
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writePrivateFile } from '@macstats/core/internal';
 import type { Conversation } from '../shared/chat-types.js';
 import {
   CONVERSATION_LIST_DEFAULTS,
@@ -74,8 +74,7 @@ export function createConversationStore(
       const content = `${JSON.stringify(conversation, null, 1)}\n`;
       return serial(conversation.id, async () => {
         // A new folder (and a home made here) is the owner's only, as the bot's data folder is.
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        await writeFileAtomic(fileOf(conversation.id), content, { mode: 0o600 });
+        await writePrivateFile(fileOf(conversation.id), content);
       });
     },
     list: createConversationLister(dir, options.listLimit ?? CONVERSATION_DEFAULTS.listLimit),

@@ -113,15 +113,16 @@ export interface DashboardOptions {
   /** Port on 127.0.0.1; 0 picks a free one. Default 0. */
   port?: number;
   /**
-   * The tools the settings build (`@macstats/app-runtime`'s `buildConfiguredTools`: FETCH_URL,
-   * BROWSER, a search tool, RUN_CMD, MCP); METRICS, SCHEDULER, MEMORY and RUN_JS are added here.
-   * Each use gets its share from the catalog. Default none.
+   * The tools the settings build (`@macstats/app-runtime`'s `buildConfiguredTools`: FETCH_URL, BROWSER,
+   * a search tool, RUN_CMD, MCP); METRICS, SCHEDULER, MEMORY and RUN_JS are added here. Default none.
    */
   tools?: Tool[];
   /** The MCP servers behind the MCP tool, for the Settings page (their withheld tools, trusting them again). */
   mcp?: McpServerSet | undefined;
   /** Sign-in of the remote MCP servers from Settings (`@macstats/app-runtime`'s `mcpSignInSurface`). */
   mcpSignIn?: McpSignInSurface | undefined;
+  /** What is wrong with the MCP configuration (a bad `mcp.json` entry), shown in Settings; default none. */
+  mcpProblems?: readonly string[] | undefined;
   /** The metrics collector; default: a new one, started here and stopped on close. */
   collector?: MetricsCollector;
   /**
@@ -208,7 +209,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
   const found = await loadSkillsAndAgents(home);
   for (const problem of found.problems) logger.warn({}, problem);
-
   const server = await startHttpDashboard({
     logger,
     ...(options.port === undefined ? {} : { port: options.port }),
@@ -291,6 +291,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         },
         tools: offeredTo('chat', allTools),
         recordCall: (event) => metrics.recordCall(event),
+        onModelFailure: () => void ollama.check(), // the banner says so now, not at the next look
         forget: (conversationId) =>
           chatAgent
             ? chatAgent.forget(conversationId)
@@ -309,7 +310,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         ollama,
         chat,
         createNotesFeature(notes),
-        createMcpFeature(options.mcp, options.mcpSignIn, logger),
+        createMcpFeature(options.mcp, options.mcpSignIn, logger, options.mcpProblems ?? []),
         createSkillsFeature({ found, routes: () => router.table(), home }),
         createTasksFeature(core, { store: taskStore, logger, lookMs: shared?.tasksLookMs }),
       ];

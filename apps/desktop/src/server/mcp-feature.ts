@@ -9,8 +9,9 @@ import type { DashboardFeature } from './start-dashboard.js';
 const SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /**
- * MCP servers in the page: `GET /api/mcp` lists them with the tools they offer and those withheld
- * because their definition changed since it was pinned; `POST /api/mcp/<server>/trust` pins the
+ * MCP servers in the page: `GET /api/mcp` lists them with the tools they offered and those withheld
+ * because their definition changed since it was pinned, and what is wrong with `mcp.json` (an
+ * entry left out, as `doctor` reports it); `POST /api/mcp/<server>/trust` pins the
  * server's current definitions (what `macstats mcp trust <server>` does), so they are offered
  * again; `POST /api/mcp/<server>/sign-in` starts the MCP authorization flow of a remote server
  * (what `macstats mcp login <server>` does) and answers with the URL the user opens; when the
@@ -21,6 +22,7 @@ export function createMcpFeature(
   mcp: McpServerSet | undefined,
   signIn: McpSignInSurface | undefined,
   logger: Logger,
+  configProblems: readonly string[] = [],
 ): DashboardFeature {
   const pending = new Map<string, AbortController>();
   const problems = new Map<string, string>();
@@ -81,7 +83,7 @@ export function createMcpFeature(
         path: /^\/api\/mcp$/,
         kind: 'read',
         handle({ response }) {
-          sendJson(response, 200, { servers: mcp ? viewOf(mcp) : [] });
+          sendJson(response, 200, { servers: mcp ? viewOf(mcp) : [], problems: configProblems });
         },
       },
       {

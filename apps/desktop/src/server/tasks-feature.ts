@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import type { Logger } from '@macstats/core';
+import { ensurePrivateDir } from '@macstats/core/internal';
 import {
   approvalWaitSentence,
   cancelTask,
@@ -115,7 +115,7 @@ export function createTasksFeature(
     looking.unref();
   }
   if (dir)
-    void mkdir(dir, { recursive: true })
+    void ensurePrivateDir(dir)
       .then(() => {
         watcher = watch(dir, { persistent: false }, (_event, name) => {
           if (!name || name.endsWith('.md')) changed();

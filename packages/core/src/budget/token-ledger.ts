@@ -1,6 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { readFile } from 'node:fs/promises';
+import { writePrivateFile } from '../util/private-files.js';
 
 /**
  * Where the tokens spent each UTC day are kept, by budget key (`agent:<id>`, `channel:<id>`).
@@ -64,8 +63,7 @@ export function createFileTokenLedger(file: string): TokenLedger {
       const next = queue.then(async () => {
         const spent = await forDay(day);
         for (const key of keys) spent[key] = (spent[key] ?? 0) + tokens;
-        await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-        await writeFileAtomic(file, `${JSON.stringify({ day, spent }, null, 2)}\n`, { mode: 0o600 });
+        await writePrivateFile(file, `${JSON.stringify({ day, spent }, null, 2)}\n`);
       });
       queue = next.catch(() => {});
       return next;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../types.js';
+import { ensurePrivateDir, writePrivateFile } from '../util/private-files.js';
 import { isConversationRecord, type MemoryStore } from './memory-store.js';
 
 /**
@@ -20,7 +20,7 @@ const CONVERSATION_FILE = /^conversation-[0-9a-f]{40}\.json$/;
 export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore {
   let ready: Promise<unknown> | undefined;
   const ensureDir = () => {
-    ready ??= mkdir(dir, { recursive: true, mode: 0o700 }).catch((error) => {
+    ready ??= ensurePrivateDir(dir).catch((error) => {
       ready = undefined;
       throw error;
     });
@@ -59,9 +59,7 @@ export function createFileMemoryStore(dir: string, logger: Logger): MemoryStore 
     },
     async save(record) {
       await ensureDir();
-      await writeFileAtomic(join(dir, conversationFileName(record.id)), `${JSON.stringify(record)}\n`, {
-        mode: 0o600,
-      });
+      await writePrivateFile(join(dir, conversationFileName(record.id)), `${JSON.stringify(record)}\n`);
     },
     async delete(id) {
       await rm(join(dir, conversationFileName(id)), { force: true });
