@@ -47,6 +47,8 @@ export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './de
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
 export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
+export type { ForgetReport, MemoryContext } from './memory/conversation-memory.js';
+export { archiveFileName } from './memory/file-message-archive.js';
 export type {
   ConversationRecord,
   ConversationTurn,
@@ -54,6 +56,21 @@ export type {
   MemoryStoreOptions,
 } from './memory/memory-store.js';
 export { createMemoryStore, isConversationRecord } from './memory/memory-store.js';
+export type {
+  ArchivedMessage,
+  ArchiveHit,
+  MessageArchive,
+  MessageArchiveOptions,
+  NewArchivedMessage,
+} from './memory/message-archive.js';
+export { createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
+export { formatMessageTime, formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
+export type { Recall, RecallBudget, RecallOptions } from './memory/recall/recall.js';
+export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';
+export type { RankedMessage, RankingWeights } from './memory/recall/recall-index.js';
+export { RANKING_DEFAULTS, RecallIndex } from './memory/recall/recall-index.js';
+export { searchArchive } from './memory/recall/search-archive.js';
+export { STOP_WORDS, tokenize } from './memory/recall/tokenize.js';
 export type {
   ChatModel,
   ChatReply,

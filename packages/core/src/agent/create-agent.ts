@@ -1,9 +1,13 @@
+import { join } from 'node:path';
 import { ContextLabels } from '../containment/context-labels.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
+import { createMessageArchive } from '../memory/message-archive.js';
+import { formatRecalled } from '../memory/recall/format-recalled.js';
+import { createRecall } from '../memory/recall/recall.js';
 import type { ModelMessage } from '../model/chat-model.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import { nativeFunctionsOf } from '../prompt/native-functions.js';
@@ -36,7 +40,14 @@ function startingLabels(
   if (remembered?.summary) labels.addPrivate('the conversation summary');
   if (answerOptions.context?.trim())
     labels.addPrivate(answerOptions.contextSource ?? 'the context given with the question');
+  if (remembered && remembered.recalled.length > 0)
+    labels.addPrivate('messages recalled from the conversation');
   if (turns.some((turn) => turn.outside)) labels.addOutside('an earlier answer that read outside content');
+  // Outside content stays outside when it comes back from the archive.
+  if (remembered?.recalled.some((message) => message.outside))
+    labels.addOutside('a remembered answer that read outside content');
+  for (const origin of remembered?.recalled.flatMap((message) => message.origins ?? []) ?? [])
+    labels.addOutsideOrigin(origin);
   if (remembered?.summary && remembered.summaryOutside)
     labels.addOutside('the summary of earlier answers that read outside content');
   // The sites earlier answers read stay sites outside content came from.
@@ -71,14 +82,30 @@ export function createAgent(options: AgentOptions): Agent {
   const facts = createModelFacts(model, { native: config.native, context: config.context, logger });
 
   const memoryDefaults = AGENT_DEFAULTS.memory;
+  const archive =
+    options.memory === false
+      ? undefined
+      : (options.memory?.archive ??
+        createMessageArchive({
+          dir: options.memory?.dir ? join(options.memory.dir, 'archive') : undefined,
+          logger,
+        }));
+  const recallBudget = options.memory ? options.memory.recall : undefined;
   const memory =
-    config.memory === false || options.memory === false
+    config.memory === false || options.memory === false || archive === undefined
       ? null
       : new ConversationMemory({
           store:
             options.memory?.store ??
             createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
           ...config.memory,
+          archive,
+          recall: createRecall({
+            archive,
+            logger,
+            budget: recallBudget === false ? { maxMessages: 0 } : recallBudget,
+          }),
+          retentionMs: options.memory?.retentionMs,
           now,
           logger,
           summarise: async (messages, signal) => {
@@ -135,7 +162,8 @@ export function createAgent(options: AgentOptions): Agent {
     // Background summaries give way to answers: none runs until this one is done.
     const endAnswer = memory?.beginAnswer();
     try {
-      const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
+      const remembered =
+        memory && conversationId !== undefined ? await memory.context(conversationId, question) : null;
       const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
         { role: 'user' as const, content: turn.question },
         { role: 'assistant' as const, content: turn.answer },
@@ -143,7 +171,15 @@ export function createAgent(options: AgentOptions): Agent {
       const images = answerOptions.images ?? [];
       const messages: ModelMessage[] = [
         { role: 'system', content: buildSystemPrompt(systemPrompt, tools, answerOptions.systemPromptExtra) },
-        { role: 'system', content: buildContextMessage(now(), answerOptions.context, remembered?.summary) },
+        {
+          role: 'system',
+          content: buildContextMessage(
+            now(),
+            answerOptions.context,
+            remembered?.summary,
+            formatRecalled(remembered?.recalled ?? []),
+          ),
+        },
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
@@ -176,7 +212,8 @@ export function createAgent(options: AgentOptions): Agent {
         canSeeImages: () => facts.canSeeImages(forModel, signal),
         trace,
       });
-      const { failure, ...outcome } = result;
+      const { failure, ...answered } = result;
+      const outcome = remembered?.recalled.length ? { ...answered, recalled: remembered.recalled } : answered;
       if ('failure' in result) return trace.end(failed(failure, outcome, forModel, emit));
       if (memory && conversationId !== undefined && answerOptions.keepTurn?.(outcome.labels) !== false)
         await memory.recordTurn(
@@ -185,6 +222,7 @@ export function createAgent(options: AgentOptions): Agent {
           outcome.text,
           (outcome.labels?.outside.length ?? 0) > 0,
           outcome.labels?.origins,
+          answerOptions.askedBy,
         );
       return trace.end(outcome);
     } catch (error) {
@@ -220,9 +258,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   return {
     answer,
-    forget: async (conversationId) => {
-      await memory?.forget(conversationId);
-    },
+    forget: async (conversationId) => memory?.forget(conversationId),
     remember: async (conversationId, question, answerText) => {
       await memory?.recordTurn(conversationId, question, answerText);
     },
