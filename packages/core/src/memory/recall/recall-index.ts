@@ -24,7 +24,7 @@ export interface RankingWeights {
 export const RANKING_DEFAULTS: RankingWeights = {
   k1: 1.2,
   b: 0.75,
-  neighbour: 0.35,
+  neighbour: 0.5,
   sittingGapMs: 6 * 60 * 60 * 1000,
   timeReference: 1.3,
   inPeriod: 1.5,
