@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
+import { registerMemoryCommands } from './memory-cli.js';
 import { registerSkillsCommands } from './skills-cli.js';
 import { registerTaskCommands } from './task-cli.js';
 
@@ -377,6 +378,7 @@ ${exitCodes(['0  signed in (or the server needs no sign-in)', '1  the sign-in fa
 
 // Tasks: macstats task add|list|show|cancel|resume.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
+registerMemoryCommands(program, run);
 
 /** The bot's version, for the MCP handshake. */
 async function packageVersion(): Promise<string> {

@@ -63,7 +63,7 @@ export type {
   MessageArchiveOptions,
   NewArchivedMessage,
 } from './memory/message-archive.js';
-export { createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
+export { ARCHIVE_FOLDER, createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
 export { formatMessageTime, formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
 export type { Recall, RecallBudget, RecallOptions } from './memory/recall/recall.js';
 export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';

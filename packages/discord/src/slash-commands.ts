@@ -1,4 +1,4 @@
-import type { Logger } from '@macstats/core';
+import type { Agent, ForgetReport, Logger } from '@macstats/core';
 import {
   ApplicationCommandOptionType,
   type AutocompleteInteraction,
@@ -79,7 +79,7 @@ export interface SlashContext {
   /** The app's durable tasks, for `/task`. */
   tasks?: DiscordTasks | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
-  forget: ((conversationId: string) => Promise<void>) | undefined;
+  forget: Agent['forget'] | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
   memoryNotes: boolean;
   /** Answers `/ask` (deferred already). */
@@ -166,11 +166,11 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
       return;
     }
     case 'reset': {
-      await context.forget?.(conversationId);
+      const report = (await context.forget?.(conversationId)) ?? undefined;
       const notes = context.memoryNotes ? ' Notes saved with MEMORY are kept.' : '';
       await interaction.reply({
         content: context.forget
-          ? `Forgot this channel's conversation.${notes}`
+          ? `${forgotSentence(report)}${notes}`
           : 'This bot keeps no conversation to forget.',
         allowedMentions: { parse: [] },
       });
@@ -234,4 +234,14 @@ export async function handleInteraction(interaction: Interaction, context: Slash
   } catch (error) {
     context.logger.error({ err: error, interactionId: interaction.id }, 'interaction failed');
   }
+}
+
+/** What `/reset` says it removed: the recent turns, the summary and the archived messages. */
+export function forgotSentence(report: ForgetReport | undefined): string {
+  if (!report)
+    return "Forgot this channel's conversation: its recent turns, its summary and its archived messages.";
+  const messages =
+    report.archivedMessages === 1 ? '1 archived message' : `${report.archivedMessages} archived messages`;
+  const turns = report.turns === 1 ? '1 recent turn' : `${report.turns} recent turns`;
+  return `Forgot this channel's conversation: ${turns}, ${report.summary ? 'its summary' : 'no summary'} and ${messages}.`;
 }

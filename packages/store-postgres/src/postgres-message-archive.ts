@@ -37,20 +37,27 @@ export function createPostgresMessageArchive(sql: Sql, logger: Logger): MessageA
   return {
     shared: true,
     async append(id, messages) {
-      if (messages.length === 0) return [];
-      const rows = await sql<MessageRow[]>`
-        insert into macstats_messages ${sql(
-          messages.map((message) => ({
-            conversation_id: id,
-            speaker: message.speaker,
-            body: message.text,
-            said_at: message.at,
-            outside: message.outside === true,
-            origins: message.origins ?? null,
-          })),
-        )}
-        returning seq, speaker, body, said_at, outside, origins`;
-      return rows.map(toMessage).sort((a, b) => a.seq - b.seq);
+      const added: ArchivedMessage[] = [];
+      // In one transaction, a thousand rows a statement: an import of thousands stays under the
+      // protocol's parameter limit and lands whole or not at all.
+      await sql.begin(async (tx) => {
+        for (let start = 0; start < messages.length; start += 1000) {
+          const rows = await tx<MessageRow[]>`
+            insert into macstats_messages ${tx(
+              messages.slice(start, start + 1000).map((message) => ({
+                conversation_id: id,
+                speaker: message.speaker,
+                body: message.text,
+                said_at: message.at,
+                outside: message.outside === true,
+                origins: message.origins ?? null,
+              })),
+            )}
+            returning seq, speaker, body, said_at, outside, origins`;
+          added.push(...rows.map(toMessage));
+        }
+      });
+      return added.sort((a, b) => a.seq - b.seq);
     },
     async read(id, after = 0) {
       const rows = await sql<MessageRow[]>`

@@ -83,6 +83,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const runtime = await createRuntime(config, logger, undefined, {
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
+    messageArchive: database?.messageArchive(),
     noteBackend: database?.noteBackend(),
     tokenLedger: database?.tokenLedger(),
     taskStore: database?.taskStore(),

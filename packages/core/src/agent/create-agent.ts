@@ -5,7 +5,7 @@ import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
 import { createMemoryStore } from '../memory/memory-store.js';
-import { createMessageArchive } from '../memory/message-archive.js';
+import { ARCHIVE_FOLDER, createMessageArchive } from '../memory/message-archive.js';
 import { formatRecalled } from '../memory/recall/format-recalled.js';
 import { createRecall } from '../memory/recall/recall.js';
 import type { ModelMessage } from '../model/chat-model.js';
@@ -87,7 +87,7 @@ export function createAgent(options: AgentOptions): Agent {
       ? undefined
       : (options.memory?.archive ??
         createMessageArchive({
-          dir: options.memory?.dir ? join(options.memory.dir, 'archive') : undefined,
+          dir: options.memory?.dir ? join(options.memory.dir, ARCHIVE_FOLDER) : undefined,
           logger,
         }));
   const recallBudget = options.memory ? options.memory.recall : undefined;

@@ -20,6 +20,9 @@ export interface ArchivedMessage {
   origins?: string[];
 }
 
+/** The folder of a file memory's archive, inside the memory's own folder (`sessions/archive`). */
+export const ARCHIVE_FOLDER = 'archive';
+
 /** A message to append: the archive gives it its `seq`. */
 export type NewArchivedMessage = Omit<ArchivedMessage, 'seq'>;
 
