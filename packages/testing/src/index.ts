@@ -66,5 +66,10 @@ export type {
 export { startFakeSearxng } from './fake-searxng.js';
 export type { ScriptedMcpTool } from './scripted-mcp-server.js';
 export { scriptedMcpServer } from './scripted-mcp-server.js';
+export {
+  SYNTHETIC_QUESTIONS,
+  type SyntheticMessage,
+  syntheticConversation,
+} from './synthetic-conversation.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';
