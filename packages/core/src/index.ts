@@ -64,6 +64,8 @@ export type {
   NewArchivedMessage,
 } from './memory/message-archive.js';
 export { ARCHIVE_FOLDER, createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
+export type { Embedder, EmbedderOptions } from './memory/recall/embedder.js';
+export { createEmbedder } from './memory/recall/embedder.js';
 export { formatMessageTime, formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
 export type { Recall, RecallBudget, RecallOptions } from './memory/recall/recall.js';
 export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';

@@ -32,6 +32,12 @@ export type {
   FakeDiscordThreadOptions,
   FakeDiscordUser,
 } from './fake-discord-types.js';
+export {
+  type FakeEmbeddings,
+  type FakeEmbeddingsOptions,
+  type FakeEmbeddingsRequest,
+  startFakeEmbeddings,
+} from './fake-embeddings.js';
 export type { FakeOAuthRecord } from './fake-oauth-authority.js';
 export { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from './fake-oauth-mcp-server.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';

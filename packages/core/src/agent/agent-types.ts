@@ -3,6 +3,7 @@ import type { ContainmentRule, ContextLabelsInput } from '../containment/context
 import type { ForgetReport } from '../memory/conversation-memory.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import type { ArchivedMessage, MessageArchive } from '../memory/message-archive.js';
+import type { Embedder } from '../memory/recall/embedder.js';
 import type { RecallBudget } from '../memory/recall/recall.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
 import type { AgentTelemetryOptions } from '../telemetry/agent-trace.js';
@@ -109,6 +110,11 @@ export interface MemoryOptions {
   recall?: Partial<RecallBudget> | false | undefined;
   /** Delete archived messages older than this, in milliseconds. Default: keep them. */
   retentionMs?: number | undefined;
+  /**
+   * An embedding model (`createEmbedder`) for hybrid recall: lexical and embedding rankings fused.
+   * Default: none, lexical recall alone.
+   */
+  embedder?: Embedder | undefined;
 }
 
 /** Options of {@link createAgent}. Give `model` or `ollama`. */

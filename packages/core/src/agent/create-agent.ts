@@ -104,6 +104,7 @@ export function createAgent(options: AgentOptions): Agent {
             archive,
             logger,
             budget: recallBudget === false ? { maxMessages: 0 } : recallBudget,
+            embedder: options.memory ? options.memory.embedder : undefined,
           }),
           retentionMs: options.memory?.retentionMs,
           now,
