@@ -48,7 +48,6 @@ export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './de
 export { defineTool } from './define-tool.js';
 export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
 export type { ForgetReport, MemoryContext } from './memory/conversation-memory.js';
-export { archiveFileName } from './memory/file-message-archive.js';
 export type {
   ConversationRecord,
   ConversationTurn,
@@ -66,13 +65,12 @@ export type {
 export { ARCHIVE_FOLDER, createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
 export type { Embedder, EmbedderOptions } from './memory/recall/embedder.js';
 export { createEmbedder } from './memory/recall/embedder.js';
-export { formatMessageTime, formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
+export { formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
 export type { Recall, RecallBudget, RecallOptions } from './memory/recall/recall.js';
 export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';
-export type { RankedMessage, RankingWeights } from './memory/recall/recall-index.js';
-export { RANKING_DEFAULTS, RecallIndex } from './memory/recall/recall-index.js';
+export type { RankingWeights } from './memory/recall/recall-index.js';
+export { RANKING_DEFAULTS } from './memory/recall/recall-index.js';
 export { searchArchive } from './memory/recall/search-archive.js';
-export { STOP_WORDS, tokenize } from './memory/recall/tokenize.js';
 export type {
   ChatModel,
   ChatReply,

@@ -112,3 +112,17 @@ describe('recall per answer', () => {
     expect(contextOf(fake.requests[0])).not.toContain('Remembered');
   });
 });
+
+describe('forgetting one remembered message', () => {
+  it('removes it from the archive so the next answer does not recall it', async () => {
+    fake = await startFakeOllama({ replies: ['One.', 'Two.'] });
+    const archive = await archiveWith();
+    const agent = createAgent({ ollama: { host: fake.url, model: 'm' }, tools: [], memory: { archive } });
+    const first = await agent.answer('What did Melanie paint?', { conversationId: 'c' });
+    const painted = first.recalled?.find((message) => message.text.includes('painted'));
+    expect(await agent.forgetMessage?.('c', painted?.seq ?? 0)).toBe(true);
+    await agent.answer('What did Melanie paint?', { conversationId: 'c' });
+    expect(contextOf(fake.requests[1])).not.toContain('painted a lake');
+    expect((await archive.read('c')).some((message) => message.text.includes('painted'))).toBe(false);
+  });
+});

@@ -192,6 +192,11 @@ export interface AnswerOptions {
    * `ToolContext.askedBy`: a task the TASK tool adds belongs to them.
    */
   askedBy?: string | undefined;
+  /**
+   * Who asked, as the conversation's archive names them when the turn is kept (a display name
+   * in a channel several people share). Default `user`.
+   */
+  speaker?: string | undefined;
   /** Aborting rejects the answer and cancels the Ollama request and the running tool. */
   signal?: AbortSignal | undefined;
   /** Status while the answer is made: planning, model calls, streamed tokens, tool runs. */
@@ -338,6 +343,11 @@ export interface Agent {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: wrappers written before the report resolve nothing
   forget(conversationId: string): Promise<ForgetReport | undefined | void>;
+  /**
+   * Removes one remembered message (its `seq`, as `AgentAnswer.recalled` gives it) from the
+   * conversation's archive, so it is never recalled again; resolves false when there was none.
+   */
+  forgetMessage?(conversationId: string, seq: number): Promise<boolean>;
   /**
    * Keeps a turn in a conversation's memory without asking the model: a question the user
    * stopped before its answer, say, with a note in place of the answer. An aborted `answer`

@@ -223,7 +223,7 @@ export function createAgent(options: AgentOptions): Agent {
           outcome.text,
           (outcome.labels?.outside.length ?? 0) > 0,
           outcome.labels?.origins,
-          answerOptions.askedBy,
+          answerOptions.speaker,
         );
       return trace.end(outcome);
     } catch (error) {
@@ -260,6 +260,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     answer,
     forget: async (conversationId) => memory?.forget(conversationId),
+    forgetMessage: async (conversationId, seq) => (await memory?.removeMessage(conversationId, seq)) ?? false,
     remember: async (conversationId, question, answerText) => {
       await memory?.recordTurn(conversationId, question, answerText);
     },
