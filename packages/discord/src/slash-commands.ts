@@ -14,6 +14,7 @@ import type { DiscordAgents } from './bot-feature-options.js';
 import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { type DiscordRememberedMessages, FORGET_COMMAND, forgetCommand } from './forget-command.js';
 import { type DiscordTasks, TASK_COMMAND, taskCommand } from './task-command.js';
 import type { Timers } from './timers.js';
 
@@ -30,6 +31,7 @@ export function slashCommands(
   withModel: boolean,
   withAgents = false,
   withTasks = false,
+  withRemembered = false,
 ): RESTPutAPIApplicationCommandsJSONBody {
   const commands: RESTPutAPIApplicationCommandsJSONBody = [
     {
@@ -63,6 +65,7 @@ export function slashCommands(
     });
   if (withAgents) commands.push(AGENT_COMMAND);
   if (withTasks) commands.push(TASK_COMMAND);
+  if (withRemembered) commands.push(FORGET_COMMAND);
   return commands;
 }
 
@@ -78,6 +81,8 @@ export interface SlashContext {
   agents?: DiscordAgents | undefined;
   /** The app's durable tasks, for `/task`. */
   tasks?: DiscordTasks | undefined;
+  /** The remembered messages, for `/forget`. */
+  remembered?: DiscordRememberedMessages | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
   forget: Agent['forget'] | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
@@ -92,8 +97,11 @@ export async function registerSlashCommands(
   withModel: boolean,
   withAgents = false,
   withTasks = false,
+  withRemembered = false,
 ): Promise<number> {
-  const registered = await client.application.commands.set(slashCommands(withModel, withAgents, withTasks));
+  const registered = await client.application.commands.set(
+    slashCommands(withModel, withAgents, withTasks, withRemembered),
+  );
   return registered.size;
 }
 
@@ -183,6 +191,12 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
         ? await setModel(interaction, context, name)
         : channelModel(interaction, context, fromFile);
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...(name ? {} : ephemeral) });
+      return;
+    }
+    case 'forget': {
+      if (!context.remembered) break;
+      const content = await forgetCommand(interaction, conversationId, context.remembered);
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
       return;
     }
     case 'task': {

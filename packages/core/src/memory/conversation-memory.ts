@@ -167,12 +167,23 @@ export class ConversationMemory {
     return { turns: cached?.turns.length ?? 0, summary: Boolean(cached?.summary), archivedMessages };
   }
 
-  /** Removes one archived message (by its `seq`); resolves false when there was none. */
+  /**
+   * Removes one archived message (by its `seq`), and a recent turn that holds its text, so it is
+   * never in a prompt again (a summary made before keeps what it said); false when there was none.
+   */
   async removeMessage(id: string, seq: number): Promise<boolean> {
     await this.writes.get(id);
+    const text = (await this.options.archive.read(id, seq - 1)).find((message) => message.seq === seq)?.text;
     const removed = await this.options.archive.remove(id, seq);
     this.options.recall.invalidate(id);
-    return removed;
+    if (!removed || text === undefined) return removed;
+    const record = await this.load(id);
+    const kept = record.turns.filter((turn) => turn.question !== text && turn.answer !== text);
+    if (kept.length < record.turns.length) {
+      record.turns = kept;
+      this.persist(id);
+    }
+    return true;
   }
 
   /** Appends to the archive in the background, after the conversation's earlier writes. */
