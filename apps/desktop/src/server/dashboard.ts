@@ -17,8 +17,6 @@ import {
   type DailyTokenBudget,
   type Logger,
   MacstatsError,
-  type MemoryStore,
-  type MessageArchive,
   modelNotInstalled,
   sameModel,
   silentLogger,
@@ -36,17 +34,12 @@ import {
   createFileScheduleSource,
   createScheduler,
   createTaskExecutor,
-  type LeaderLock,
-  type RunHistoryStore,
-  type RunRecord,
   readRunHistory,
   type Scheduler,
-  type ScheduleSource,
-  type ScheduleStateStore,
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
-import { createTaskStore, type TaskRunner, type TaskStore } from '@macstats/tasks';
+import { createTaskStore, type TaskRunner } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
