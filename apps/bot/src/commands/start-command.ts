@@ -125,7 +125,9 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       remembered: {
         read: (id: string) => runtime.tools.archive.read(id),
         forget: async (id: string, seq: number) =>
-          runtime.agent.forgetMessage ? runtime.agent.forgetMessage(id, seq) : runtime.tools.archive.remove(id, seq),
+          runtime.agent.forgetMessage
+            ? runtime.agent.forgetMessage(id, seq)
+            : runtime.tools.archive.remove(id, seq),
       },
       // /task: a task owned by the asker, its result posted in the channel.
       tasks: discordTasks(() => openTaskStore(config, database)),
