@@ -37,6 +37,11 @@ interface Indexed {
 
 /** Messages embedded per request. */
 const EMBED_BATCH = 64;
+/**
+ * Messages embedded before one answer, newest first: a long imported history is embedded over
+ * several answers instead of holding the first one up (until then it is found by words).
+ */
+const EMBED_PER_ANSWER = 512;
 /** Reciprocal rank fusion's constant: how much the top ranks weigh over the rest. */
 const FUSION_K = 60;
 
@@ -68,7 +73,10 @@ async function fuse(
   limit: number,
 ): Promise<RankedMessage[]> {
   const { messages } = indexed.lexical;
-  const missing = messages.filter((message) => !indexed.vectors.has(message.seq));
+  const missing = messages
+    .filter((message) => !indexed.vectors.has(message.seq))
+    .reverse()
+    .slice(0, EMBED_PER_ANSWER);
   for (let start = 0; start < missing.length; start += EMBED_BATCH) {
     const batch = missing.slice(start, start + EMBED_BATCH);
     const vectors = await embedder.embed(batch.map((message) => `${message.speaker}: ${message.text}`));
