@@ -1,20 +1,15 @@
-import { join } from 'node:path';
 import { ContextLabels } from '../containment/context-labels.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
-import { ConversationMemory } from '../memory/conversation-memory.js';
-import { createMemoryStore } from '../memory/memory-store.js';
-import { ARCHIVE_FOLDER, createMessageArchive } from '../memory/message-archive.js';
 import { formatRecalled } from '../memory/recall/format-recalled.js';
-import { createRecall } from '../memory/recall/recall.js';
 import type { ModelMessage } from '../model/chat-model.js';
-import { stripThinking } from '../parser/quoted-regions.js';
 import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { AnswerTrace } from '../telemetry/agent-trace.js';
 import type { Tool } from '../types.js';
 import { positive, resolveAgentConfig } from './agent-config.js';
+import { createAgentMemory } from './agent-memory.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
 import { createModelFacts } from './model-facts.js';
@@ -81,56 +76,8 @@ export function createAgent(options: AgentOptions): Agent {
   const { betweenTokensTimeoutMs, toolTimeoutMs, approvalTimeoutMs, maxToolOutputChars } = config;
   const facts = createModelFacts(model, { native: config.native, context: config.context, logger });
 
+  const memory = createAgentMemory(options, config);
   const memoryDefaults = AGENT_DEFAULTS.memory;
-  const archive =
-    options.memory === false
-      ? undefined
-      : (options.memory?.archive ??
-        createMessageArchive({
-          dir: options.memory?.dir ? join(options.memory.dir, ARCHIVE_FOLDER) : undefined,
-          logger,
-        }));
-  const recallBudget = options.memory ? options.memory.recall : undefined;
-  const memory =
-    config.memory === false || options.memory === false || archive === undefined
-      ? null
-      : new ConversationMemory({
-          store:
-            options.memory?.store ??
-            createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
-          ...config.memory,
-          archive,
-          recall: createRecall({
-            archive,
-            logger,
-            budget: recallBudget === false ? { maxMessages: 0 } : recallBudget,
-            embedder: options.memory ? options.memory.embedder : undefined,
-          }),
-          retentionMs: options.memory?.retentionMs,
-          now,
-          logger,
-          summarise: async (messages, signal) => {
-            const call = 1;
-            options.onEvent?.({ type: 'llm-call-start', call, purpose: 'summary' });
-            const reply = await model.chat({
-              messages,
-              signal,
-              firstTokenTimeoutMs: memoryDefaults.summaryTimeoutMs,
-            });
-            options.onEvent?.({
-              type: 'llm-call-end',
-              call,
-              purpose: 'summary',
-              durationMs: reply.usage.durationMs,
-              promptTokens: reply.usage.promptTokens,
-              completionTokens: reply.usage.completionTokens,
-              tokensPerSecond: reply.usage.tokensPerSecond,
-              hadToolCall: false,
-            });
-            // A thinking model's reasoning would crowd the summary out of its 600 characters.
-            return stripThinking(reply.content);
-          },
-        });
 
   // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
   memory?.startSweeping(memoryDefaults.sweepIntervalMs);
