@@ -58,6 +58,10 @@ console.log(
   `   turns answered within the budget (pooled bytes) = ${percent(pooled(typical))}   (target >= 90%)`,
 );
 console.log(`   all scenarios, budget spent included (pooled)   = ${percent(pooled(reuse))}`);
+const withRecall = reuse.filter((item) => item.scenario.includes('recalled'));
+console.log(
+  `   with recalled earlier messages in the context (pooled) = ${percent(pooled(withRecall))}   (target 100%)`,
+);
 const withNotes = reuse.filter((item) => item.scenario.includes('MEMORY notes'));
 console.log(
   `   with saved MEMORY notes in the context (pooled) = ${percent(pooled(withNotes))}   (target >= 90%)`,
