@@ -74,6 +74,11 @@ export function createPostgresMessageArchive(sql: Sql, logger: Logger): MessageA
       const rows = await sql`delete from macstats_messages where conversation_id = ${id} returning 1`;
       return rows.length;
     },
+    async conversations() {
+      const rows = await sql<{ conversation_id: string }[]>`
+        select distinct conversation_id from macstats_messages order by conversation_id`;
+      return rows.map((row) => row.conversation_id);
+    },
     async prune(cutoff) {
       const rows = await sql`delete from macstats_messages where said_at < ${cutoff} returning 1`;
       if (rows.length > 0)

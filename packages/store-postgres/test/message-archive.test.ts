@@ -40,6 +40,7 @@ describe('the PostgreSQL message archive', () => {
     expect((await hostB.messageArchive().read('c1', first?.seq)).map((message) => message.text)).toEqual([
       'a page said so',
     ]);
+    expect(await hostB.messageArchive().conversations()).toContain('c1');
   });
 
   it('finds messages by full-text search with English stems', async () => {

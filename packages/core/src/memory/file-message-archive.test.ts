@@ -74,6 +74,16 @@ describe('the file message archive', () => {
     expect(await archive.read('c')).toEqual([]);
   });
 
+  it('names its conversations from the files, also after a removal rewrote one', async () => {
+    const archive = createFileMessageArchive(dir, silentLogger);
+    const [first] = await archive.append('discord-1', [said('one'), said('two')]);
+    await archive.append('cli/../odd id', [said('three')]);
+    await archive.remove('discord-1', first?.seq ?? 0);
+    const fresh = createFileMessageArchive(dir, silentLogger);
+    expect((await fresh.conversations()).sort()).toEqual(['cli/../odd id', 'discord-1']);
+    expect((await fresh.read('discord-1')).map((message) => message.text)).toEqual(['two']);
+  });
+
   it('prunes messages older than the retention cutoff in every conversation', async () => {
     const archive = createFileMessageArchive(dir, silentLogger);
     await archive.append('a', [said('old', 10), said('new', 100)]);

@@ -12,8 +12,22 @@ export function archiveFileName(id: string): string {
 
 const ARCHIVE_FILE = /^messages-[0-9a-f]{40}\.jsonl$/;
 
+/** The first line of a file: which conversation it holds. */
+interface Header {
+  conversation: string;
+}
+
+function isHeader(value: unknown): value is Header {
+  return typeof value === 'object' && value !== null && typeof (value as Header).conversation === 'string';
+}
+
+const headerLine = (conversation: string | undefined) =>
+  conversation === undefined ? '' : `${JSON.stringify({ conversation })}\n`;
+
 /** What this process has read of one file. */
 interface FileState {
+  /** The conversation, from the file's first line (`{"conversation": "<id>"}`). */
+  conversation?: string;
   messages: ArchivedMessage[];
   /** Bytes read and parsed: every complete line before this offset. */
   offset: number;
@@ -90,6 +104,7 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
         parsed = undefined;
       }
       if (isArchivedMessage(parsed)) state.messages.push(parsed);
+      else if (isHeader(parsed)) state.conversation = parsed.conversation;
       else skipped++;
     }
     if (skipped > 0)
@@ -103,16 +118,37 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
     return state;
   }
 
+  /** Every archive file in the folder (none when it does not exist yet). */
+  async function archiveFiles(): Promise<string[]> {
+    try {
+      return (await readdir(dir)).filter((entry) => ARCHIVE_FILE.test(entry)).map((name) => join(dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
   /** Replaces the file with `messages` (temp file and rename: a reader sees the old or the new). */
-  async function rewrite(file: string, messages: ArchivedMessage[]): Promise<void> {
+  async function rewrite(
+    file: string,
+    conversation: string | undefined,
+    messages: ArchivedMessage[],
+  ): Promise<void> {
     if (messages.length === 0) {
       await rm(file, { force: true });
       states.delete(file);
       return;
     }
-    const text = messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+    const text =
+      headerLine(conversation) + messages.map((message) => `${JSON.stringify(message)}\n`).join('');
     await writeFileAtomic(file, text, { mode: 0o600 });
-    states.set(file, { messages, offset: Buffer.byteLength(text), partial: false, reported: false });
+    states.set(file, {
+      ...(conversation === undefined ? {} : { conversation }),
+      messages,
+      offset: Buffer.byteLength(text),
+      partial: false,
+      reported: false,
+    });
   }
 
   return {
@@ -126,8 +162,10 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
         let seq = state.messages.at(-1)?.seq ?? 0;
         const added = messages.map((message) => ({ ...message, seq: ++seq }) as ArchivedMessage);
         if (added.length === 0) return [];
-        // One write of whole lines, so a crash can cut at most the last of them short.
-        await appendFile(file, added.map((message) => `${JSON.stringify(message)}\n`).join(''), {
+        // One write of whole lines, so a crash can cut at most the last of them short. A new
+        // file opens with the conversation's id: the file name is a hash of it.
+        const header = state.offset === 0 ? headerLine(id) : '';
+        await appendFile(file, header + added.map((message) => `${JSON.stringify(message)}\n`).join(''), {
           mode: 0o600,
         });
         await refresh(file);
@@ -148,7 +186,7 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
         const { messages } = await refresh(file);
         const kept = messages.filter((message) => message.seq !== seq);
         if (kept.length === messages.length) return false;
-        await rewrite(file, kept);
+        await rewrite(file, id, kept);
         return true;
       });
     },
@@ -161,21 +199,21 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
         return messages.length;
       });
     },
-    prune: async (cutoff) => {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-        throw error;
+    conversations: async () => {
+      const ids: string[] = [];
+      for (const file of await archiveFiles()) {
+        const { conversation, messages } = await serial(file, () => refresh(file));
+        if (conversation !== undefined && messages.length > 0) ids.push(conversation);
       }
+      return ids;
+    },
+    prune: async (cutoff) => {
       let pruned = 0;
-      for (const name of names.filter((entry) => ARCHIVE_FILE.test(entry))) {
-        const file = join(dir, name);
+      for (const file of await archiveFiles()) {
         pruned += await serial(file, async () => {
-          const { messages } = await refresh(file);
+          const { messages, conversation } = await refresh(file);
           const kept = messages.filter((message) => message.at >= cutoff);
-          if (kept.length < messages.length) await rewrite(file, kept);
+          if (kept.length < messages.length) await rewrite(file, conversation, kept);
           return messages.length - kept.length;
         });
       }

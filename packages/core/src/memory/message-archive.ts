@@ -48,6 +48,8 @@ export interface MessageArchive {
   clear(conversationId: string): Promise<number>;
   /** Removes every message said before `cutoff` (ms since the epoch), in every conversation. */
   prune(cutoff: number): Promise<number>;
+  /** The ids of the conversations with archived messages (what `macstats database import` copies). */
+  conversations(): Promise<string[]>;
   /**
    * Full-text search done by the store itself (PostgreSQL's tsvector). Optional: without it,
    * `searchArchive` ranks the messages it reads.
@@ -98,6 +100,7 @@ function createInProcessArchive(): MessageArchive {
       conversations.delete(id);
       return count;
     },
+    conversations: async () => [...conversations].filter(([, list]) => list.length > 0).map(([id]) => id),
     prune: async (cutoff) => {
       let pruned = 0;
       for (const [id, list] of conversations) {
