@@ -10,6 +10,8 @@ export interface RankingWeights {
   b: number;
   /** Share of a neighbour's score a message gets: the next line of a talk often holds the answer. */
   neighbour: number;
+  /** Share of the score of a message two lines away (a question, its answer, a follow-up). */
+  secondNeighbour: number;
   /** Messages this close in time (ms) count as one sitting for neighbours. */
   sittingGapMs: number;
   /** Factor for a message that places something in time, when the question asks when. */
@@ -25,6 +27,7 @@ export const RANKING_DEFAULTS: RankingWeights = {
   k1: 1.2,
   b: 0.75,
   neighbour: 0.5,
+  secondNeighbour: 0.25,
   sittingGapMs: 6 * 60 * 60 * 1000,
   timeReference: 1.3,
   inPeriod: 1.5,
@@ -102,13 +105,11 @@ export class RecallIndex {
     }
     const scores = this.bm25(tokenize(queryTerms.join(' ')), weights);
     const final = new Float64Array(count);
-    for (let index = 0; index < count; index++) {
-      const own = scores[index] ?? 0;
-      const before = index > 0 && this.sameSitting(index - 1, index, weights) ? (scores[index - 1] ?? 0) : 0;
-      const after =
-        index + 1 < count && this.sameSitting(index, index + 1, weights) ? (scores[index + 1] ?? 0) : 0;
-      final[index] = own + weights.neighbour * Math.max(before, after);
-    }
+    for (let index = 0; index < count; index++)
+      final[index] =
+        (scores[index] ?? 0) +
+        weights.neighbour * this.nearest(scores, index, 1, weights) +
+        weights.secondNeighbour * this.nearest(scores, index, 2, weights);
     const temporal = isTemporalQuestion(question);
     const period: Period | undefined = questionPeriod(question, options.now);
     for (let index = 0; index < count; index++) {
@@ -144,6 +145,16 @@ export class RecallIndex {
       }
     }
     return scores;
+  }
+
+  /** The better score of the two messages `distance` lines away in the same sitting (0 if none). */
+  private nearest(scores: Float64Array, index: number, distance: number, weights: RankingWeights): number {
+    const before = index - distance;
+    const after = index + distance;
+    return Math.max(
+      before >= 0 && this.sameSitting(before, index, weights) ? (scores[before] ?? 0) : 0,
+      after < scores.length && this.sameSitting(index, after, weights) ? (scores[after] ?? 0) : 0,
+    );
   }
 
   private sameSitting(earlier: number, later: number, weights: RankingWeights): boolean {
