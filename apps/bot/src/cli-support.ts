@@ -93,3 +93,13 @@ export function integerIn(min: number, max: number, what: string) {
 /** The `Exit codes:` block of a command's help. */
 export const exitCodes = (lines: string[]) =>
   `\nExit codes:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+
+/** The bot's version, for the MCP handshake. */
+export async function packageVersion(): Promise<string> {
+  const { createRequire } = await import('node:module');
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

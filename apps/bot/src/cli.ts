@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
+import { exitCodes, integerIn, packageVersion, run, stopSignalFromProcess } from './cli-support.js';
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
 import { registerMemoryCommands } from './memory-cli.js';
@@ -376,19 +376,9 @@ ${exitCodes(['0  signed in (or the server needs no sign-in)', '1  the sign-in fa
     ),
   );
 
-// Tasks: macstats task add|list|show|cancel|resume.
+// Tasks: macstats task add|list|show|cancel|resume; memory: import|export.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
 registerMemoryCommands(program, run);
-
-/** The bot's version, for the MCP handshake. */
-async function packageVersion(): Promise<string> {
-  const { createRequire } = await import('node:module');
-  try {
-    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
 
 try {
   await program.parseAsync(process.argv);
