@@ -5,10 +5,11 @@ import { createMemoryStore } from './memory-store.js';
 import { createMessageArchive } from './message-archive.js';
 import { createRecall } from './recall/recall.js';
 
-function setup(summary = 'folded') {
+function setup(summary = 'folded', retentionMs?: number) {
   let now = new Date('2026-01-01T00:00:00Z');
   const archive = createMessageArchive();
   const memory = new ConversationMemory({
+    retentionMs,
     store: createMemoryStore(),
     archive,
     recall: createRecall({ archive, logger: silentLogger }),
@@ -68,6 +69,17 @@ describe('the conversation archive', () => {
     const [question, answer] = (await memory.context('c', 'llamas')).recalled;
     expect(question?.outside).toBeUndefined();
     expect(answer).toMatchObject({ outside: true, origins: ['https://x.example'] });
+  });
+
+  it('deletes archived messages past the retention when it sweeps, and keeps newer ones', async () => {
+    const { memory, archive, later } = setup('folded', 7 * 86_400_000);
+    await memory.recordTurn('c', 'old question', 'old answer');
+    await memory.idle();
+    later(10 * 86_400_000);
+    await memory.recordTurn('c', 'new question', 'new answer');
+    await memory.idle();
+    await memory.sweep();
+    expect((await archive.read('c')).map((message) => message.text)).toEqual(['new question', 'new answer']);
   });
 
   it('forgets the turns, the summary and every archived message, and says how many', async () => {
