@@ -89,7 +89,7 @@ describe.skipIf(!corpus)('recall on LoCoMo', () => {
     expect(tally.recall(10, 1)).toBeGreaterThanOrEqual(30);
   }, 600_000);
 
-  it('recalls the same through memory import and ask -c as in-process, on a sample', async () => {
+  it('puts recalled messages in the requests of ask -c after memory import, on a sample', async () => {
     const conversation = corpus?.[0] as CorpusConversation;
     const home = await tempHome();
     const file = join(home, 'conversation.jsonl');
