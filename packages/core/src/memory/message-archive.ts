@@ -86,8 +86,13 @@ function createInProcessArchive(): MessageArchive {
       list.push(...added);
       return structuredClone(added);
     },
-    read: async (id, after = 0) =>
-      structuredClone((conversations.get(id) ?? []).filter((message) => message.seq > after)),
+    read: async (id, after = 0) => {
+      const list = conversations.get(id) ?? [];
+      // Seqs grow along the list: the new ones are at its end.
+      let start = list.length;
+      while (start > 0 && (list[start - 1]?.seq ?? 0) > after) start--;
+      return structuredClone(list.slice(start));
+    },
     remove: async (id, seq) => {
       const list = conversations.get(id) ?? [];
       const index = list.findIndex((message) => message.seq === seq);
