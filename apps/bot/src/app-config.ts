@@ -5,6 +5,7 @@ import { OBSERVABILITY_SETTING_KEYS } from '@macstats/observability';
 import { parseAllowHosts } from '@macstats/tools-fetch';
 import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { parseDiagnosticsSetting } from './diagnostics.js';
+import { MEMORY_SETTING_KEYS, type MemorySettings, readMemorySettings } from './memory-settings.js';
 import {
   MODEL_CONFIG_KEYS,
   type ModelProvider,
@@ -96,6 +97,8 @@ export interface AppConfig {
   modelContextLength: number | undefined;
   /** `MODEL_MAX_CONTEXT`: never reserve a larger context window (default 32768). */
   modelMaxContext: number | undefined;
+  /** `MEMORY_RETENTION_DAYS`, `MEMORY_RECALL_MESSAGES`, `MEMORY_RECALL_CHARS`. */
+  memory: MemorySettings;
   /** `LOG_LEVEL`, default `info`. */
   logLevel: string;
   /** `MACSTATS_DIAGNOSTICS`: seconds between `diagnostics` log lines of `start`; off when unset. */
@@ -129,6 +132,7 @@ export const APP_SETTING_KEYS = [
   'OLLAMA_HOSTS',
   'MACSTATS_DIAGNOSTICS',
   'SKILLS_GIT_BASE',
+  ...MEMORY_SETTING_KEYS,
   ...OBSERVABILITY_SETTING_KEYS,
 ] as const;
 
@@ -194,6 +198,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     dailyTokens: { perAgent: dailyTokens.perAgent, perChannel: dailyTokens.perChannel },
     discordShards: shards.shards,
     discordShardCount: shards.count,
+    memory: readMemorySettings(get, warnings),
     logLevel: get('LOG_LEVEL') ?? 'info',
     diagnosticsSeconds: parseDiagnosticsSetting(get('MACSTATS_DIAGNOSTICS')),
     setting: get,

@@ -1,5 +1,5 @@
 import { type AssembledTools, assembleTools } from '@macstats/app-runtime';
-import type { Logger, ToolContext } from '@macstats/core';
+import type { Logger, MessageArchive, ToolContext } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { TaskStore } from '@macstats/tasks';
 import type { NoteBackend } from '@macstats/tools-memory';
@@ -25,6 +25,8 @@ export function assembleBotTools(
     noteBackend?: NoteBackend | undefined;
     /** Where TASK adds tasks (DATABASE_URL: the database, where the runners look); default the files. */
     taskStore?: TaskStore | undefined;
+    /** Where every conversation's messages are kept (DATABASE_URL: the database); default the files. */
+    messageArchive?: MessageArchive | undefined;
   },
 ): Promise<AssembledTools> {
   return assembleTools(config, {

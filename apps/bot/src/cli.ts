@@ -3,6 +3,7 @@ import { cliVersion, exitCodes, integerIn, run, stopSignalFromProcess } from './
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
 import { registerMcpCommands } from './mcp-cli.js';
+import { registerMemoryCommands } from './memory-cli.js';
 import { registerSkillsCommands } from './skills-cli.js';
 import { registerTaskCommands } from './task-cli.js';
 
@@ -304,8 +305,9 @@ ${exitCodes(['0  copied (files that could not be read are named and skipped)', '
 
 registerMcpCommands(program);
 
-// Tasks: macstats task add|list|show|cancel|resume.
+// Tasks: macstats task add|list|show|cancel|resume; memory: import|export.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
+registerMemoryCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);

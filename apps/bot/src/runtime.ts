@@ -10,6 +10,7 @@ import {
   createOllamaPoolMember,
   type Logger,
   type MemoryStore,
+  type MessageArchive,
   type ModelPool,
   type TokenLedger,
   type Tool,
@@ -31,6 +32,7 @@ import { type AppConfig, paths } from './app-config.js';
 import { assembleBotTools } from './bot-tools.js';
 import { readEvalReport } from './eval/save-report.js';
 import { createInstalledModels } from './installed-models.js';
+import { memoryOptionsOf } from './memory-settings.js';
 import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
 import { withNotes } from './with-notes.js';
 
@@ -235,6 +237,8 @@ export async function createRuntime(
   shared: {
     scheduleSource?: ScheduleSource | undefined;
     memoryStore?: MemoryStore | undefined;
+    /** Every conversation's messages (`DATABASE_URL`: the database's); undefined: files under `sessions/archive/`. */
+    messageArchive?: MessageArchive | undefined;
     noteBackend?: NoteBackend | undefined;
     /** Where the chat's TASK adds tasks (`DATABASE_URL`: the database's); undefined: files under `tasks/`. */
     taskStore?: TaskStore | undefined;
@@ -253,6 +257,7 @@ export async function createRuntime(
       scheduleSource: shared.scheduleSource,
       noteBackend: shared.noteBackend,
       taskStore: shared.taskStore,
+      messageArchive: shared.messageArchive,
     }),
     loadSkillsAndAgents(config.home),
   ]);
@@ -290,7 +295,12 @@ export async function createRuntime(
     tools: tools.offered('chat'),
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
-    memory: shared.memoryStore ? { store: shared.memoryStore } : { dir: paths(config).sessions },
+    memory: {
+      ...(shared.memoryStore ? { store: shared.memoryStore } : { dir: paths(config).sessions }),
+      // One archive for recall and MEMORY's search, where the messages are kept.
+      archive: tools.archive,
+      ...memoryOptionsOf(config.memory),
+    },
     contextLength: config.modelContextLength,
     maxContextLength: config.modelMaxContext,
     unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },

@@ -1,4 +1,4 @@
-import type { Logger, MemoryStore, TokenLedger } from '@macstats/core';
+import type { Logger, MemoryStore, MessageArchive, TokenLedger } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { TaskStore } from '@macstats/tasks';
 import type { NoteBackend } from '@macstats/tools-memory';
@@ -10,6 +10,8 @@ export interface SharedState {
   scheduleSource: ScheduleSource | undefined;
   /** Conversation memory shared by every host; undefined: files under `sessions/`. */
   memoryStore: MemoryStore | undefined;
+  /** Every conversation's messages, for every host; undefined: files under `sessions/archive/`. */
+  messageArchive: MessageArchive | undefined;
   /** Where MEMORY keeps its notes, shared by every host; undefined: files under `memory/`. */
   noteBackend: NoteBackend | undefined;
   /** Where the daily token budgets are counted for every host; undefined: `token-budget.json`. */
@@ -33,6 +35,7 @@ export async function connectSharedState(
     return {
       scheduleSource: undefined,
       memoryStore: undefined,
+      messageArchive: undefined,
       noteBackend: undefined,
       tokenLedger: undefined,
       taskStore: undefined,
@@ -45,6 +48,7 @@ export async function connectSharedState(
   return {
     scheduleSource: database.schedulerStores().source,
     memoryStore: database.memoryStore(),
+    messageArchive: database.messageArchive(),
     noteBackend: database.noteBackend(),
     tokenLedger: database.tokenLedger(),
     taskStore: database.taskStore(),

@@ -1,6 +1,11 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ConversationRecord, createMemoryStore } from '@macstats/core';
+import {
+  ARCHIVE_FOLDER,
+  type ConversationRecord,
+  createMemoryStore,
+  createMessageArchive,
+} from '@macstats/core';
 import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
 import { startTestPostgres, type TestPostgres } from '@macstats/testing';
 import { createNoteStore, type Note, noteFileName } from '@macstats/tools-memory';
@@ -47,15 +52,23 @@ async function homeOnFiles(notes: Record<string, string[]>, conversations: Conve
   }
   const memory = createMemoryStore({ dir: join(home, 'sessions') });
   for (const record of conversations) await memory.save(record);
+  // Every message of the first conversation, archived (its rolling record keeps only the last turns).
+  const first = conversations[0];
+  if (first)
+    await createMessageArchive({ dir: join(home, 'sessions', ARCHIVE_FOLDER) }).append(first.id, [
+      { speaker: 'ada', text: 'Where is the NAS?', at: Date.UTC(2026, 10, 19) },
+      { speaker: 'assistant', text: 'At 10.0.0.2.', at: Date.UTC(2026, 10, 19) },
+    ]);
   return home;
 }
 
 /** Every file under the folders the import reads, name and content, to show it changed none. */
 async function filesOf(home: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const dir of ['memory', 'sessions']) {
+  for (const dir of ['memory', 'sessions', `sessions/${ARCHIVE_FOLDER}`]) {
     const names = await readdir(join(home, dir)).catch(() => [] as string[]);
-    for (const name of names) files[`${dir}/${name}`] = await readFile(join(home, dir, name), 'utf8');
+    for (const name of names.filter((entry) => entry !== ARCHIVE_FOLDER))
+      files[`${dir}/${name}`] = await readFile(join(home, dir, name), 'utf8');
   }
   files['schedules.json'] = await readFile(join(home, 'schedules.json'), 'utf8').catch(() => '(none)');
   return files;
@@ -108,6 +121,14 @@ describe('macstats database import', () => {
     );
     expect(run1.stdout).toContain('  MEMORY notes: 3 notes copied into 2 scopes, 0 already there\n');
     expect(run1.stdout).toContain('  conversations: 2 copied, 0 already there\n');
+    expect(run1.stdout).toContain(
+      '  archived messages: 2 messages of 1 conversation copied, 0 conversations already there\n',
+    );
+    const archived = await withDatabase(url, (database) => database.messageArchive().read('discord-100'));
+    expect(archived.map(({ speaker, text }) => `${speaker}: ${text}`)).toEqual([
+      'ada: Where is the NAS?',
+      'assistant: At 10.0.0.2.',
+    ]);
     expect(run1.stdout).toContain(`  schedules: 2 schedules copied from ${join(home, 'schedules.json')}\n`);
 
     const stored = await contents(url, ['discord-100', 'global'], ['discord-100', 'ask']);
@@ -125,6 +146,9 @@ describe('macstats database import', () => {
     expect(run2.code).toBe(0);
     expect(run2.stdout).toContain('  MEMORY notes: 0 notes copied into 0 scopes, 3 already there\n');
     expect(run2.stdout).toContain('  conversations: 0 copied, 2 already there\n');
+    expect(run2.stdout).toContain(
+      '  archived messages: 0 messages of 0 conversations copied, 1 conversation already there\n',
+    );
     expect(run2.stdout).toContain('  schedules: 2 schedules already in the database\n');
     expect(await contents(url, ['discord-100', 'global'], ['discord-100', 'ask'])).toEqual(stored);
     expect(await filesOf(home)).toEqual(before);

@@ -92,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
                 config.schedulerLeaseMs === undefined ? {} : { leaseMs: config.schedulerLeaseMs },
               ),
               memoryStore: database.memoryStore(),
+              messageArchive: database.messageArchive(),
               tasks: database.taskStore(),
             },
             noteBackend: database.noteBackend(),

@@ -189,12 +189,23 @@ describe('deleting a conversation', () => {
     await waitUntilDone('remembered');
     const sessions = join(home, 'sessions');
     const memoryFiles = () =>
-      (existsSync(sessions) ? readdirSync(sessions) : []).filter((name) =>
-        readFileSync(join(sessions, name), 'utf8').includes('"id":"remembered"'),
+      (existsSync(sessions) ? readdirSync(sessions) : []).filter(
+        (name) =>
+          name.startsWith('conversation-') &&
+          readFileSync(join(sessions, name), 'utf8').includes('"id":"remembered"'),
       );
-    while (memoryFiles().length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Its messages are archived beside the record (sessions/archive/), and go with it.
+    const archived = () => {
+      const archive = join(sessions, 'archive');
+      return (existsSync(archive) ? readdirSync(archive) : []).filter((name) =>
+        readFileSync(join(archive, name), 'utf8').includes('"text":"hello?"'),
+      );
+    };
+    while (memoryFiles().length === 0 || archived().length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await api('DELETE', '/api/conversations/remembered')).status).toBe(200);
     expect(memoryFiles()).toEqual([]);
+    expect(archived()).toEqual([]);
   });
 
   it('removes an untimed file from an older dashboard too', async () => {

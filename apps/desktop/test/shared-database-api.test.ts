@@ -50,6 +50,7 @@ async function dashboardOnDatabase(
     shared: {
       scheduler: database.schedulerStores({ leaseMs }),
       memoryStore: database.memoryStore(),
+      messageArchive: database.messageArchive(),
       tasks: database.taskStore(),
       ...(more.tasksLookMs ? { tasksLookMs: more.tasksLookMs } : {}),
     },
@@ -156,6 +157,12 @@ describe('the dashboard with DATABASE_URL', () => {
     const memory = reader.memoryStore();
     const record = await until(() => memory.load('shared-chat'));
     expect(JSON.stringify(record)).toContain('How are the disks?');
+    // Its messages are archived in the database too, where another host recalls them.
+    const archived = await until(async () => {
+      const messages = await reader.messageArchive().read('shared-chat');
+      return messages.length > 0 ? messages : undefined;
+    });
+    expect(archived.map((message) => message.text)).toContain('How are the disks?');
     expect(existsSync(join(first.home, 'sessions'))).toBe(false);
     await until(async () => {
       const { json } = await first.api('GET', '/api/conversations/shared-chat');
@@ -163,6 +170,7 @@ describe('the dashboard with DATABASE_URL', () => {
     });
     expect((await first.api('DELETE', '/api/conversations/shared-chat')).status).toBe(200);
     expect(await memory.load('shared-chat')).toBeUndefined();
+    expect(await reader.messageArchive().read('shared-chat')).toEqual([]);
   });
 
   it("lists another host's task from the database and runs its step there, with no tasks folder", async () => {

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import type { Logger, Tool, ToolContext } from '@macstats/core';
+import {
+  ARCHIVE_FOLDER,
+  createMessageArchive,
+  type Logger,
+  type MessageArchive,
+  type Tool,
+  type ToolContext,
+} from '@macstats/core';
 import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { createTaskStore, type TaskStore } from '@macstats/tasks';
@@ -19,6 +26,8 @@ export interface AssembleToolsOptions {
   noteBackend?: NoteBackend | undefined;
   /** Where TASK keeps tasks; default the files in `tasks/` (the runner of `macstats start` reads them). */
   taskStore?: TaskStore | undefined;
+  /** Where every conversation's messages are kept (DATABASE_URL: the database); default the files in `sessions/archive/`. */
+  messageArchive?: MessageArchive | undefined;
   /** The channel a schedule added in a conversation replies to. */
   replyTo?: ((context: ToolContext) => string | undefined) | undefined;
 }
@@ -35,6 +44,8 @@ export interface AssembledTools {
   mcp: Awaited<ReturnType<typeof buildConfiguredTools>>['mcp'];
   /** The MEMORY tool's notes, read into each answer's context. */
   notes: NoteStore;
+  /** Every conversation's messages: give it to the agent's memory, so MEMORY searches what recall reads. */
+  archive: MessageArchive;
   /** MCP problems worth a line each (a server that did not list its tools, a bad mcp.json entry). */
   problems: string[];
   close(): Promise<void>;
@@ -64,8 +75,12 @@ export async function assembleTools(
     logger,
     toolNames: () => tools.map((tool) => tool.name),
   });
+  const archive =
+    options.messageArchive ??
+    createMessageArchive({ dir: join(settings.home, 'sessions', ARCHIVE_FOLDER), logger });
   tools.push(
     ...createStateTools({
+      archive,
       logger,
       collector,
       schedules: options.scheduleSource ?? { file: join(settings.home, 'schedules.json') },
@@ -87,6 +102,7 @@ export async function assembleTools(
     collector,
     mcp: configured.mcp,
     notes,
+    archive,
     problems: configured.problems,
     async close() {
       await Promise.allSettled([collector.stop(), configured.close()]);

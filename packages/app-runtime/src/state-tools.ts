@@ -1,4 +1,4 @@
-import type { Logger, Tool, ToolContext } from '@macstats/core';
+import type { Logger, MessageArchive, Tool, ToolContext } from '@macstats/core';
 import { createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools, type ScheduleSource } from '@macstats/scheduler';
 import { createTaskTool, type TaskStore } from '@macstats/tasks';
@@ -16,6 +16,8 @@ export interface StateToolsOptions {
   replyTo?: ((context: ToolContext) => string | undefined) | undefined;
   /** MEMORY's notes. */
   notes: NoteStore;
+  /** The conversations' message archive: MEMORY's search then finds earlier messages too. */
+  archive?: MessageArchive | undefined;
   /**
    * Whether MEMORY may write the global notes: only the dashboard's user, who owns the machine,
    * may. Default false.
@@ -44,6 +46,7 @@ export function createStateTools(options: StateToolsOptions): Tool[] {
     createMemoryTool({
       store: options.notes,
       logger,
+      ...(options.archive ? { archive: options.archive } : {}),
       ...(options.canWriteGlobal ? { canWriteGlobal: true } : {}),
     }),
     ...(options.tasks ? [createTaskTool({ store: options.tasks })] : []),

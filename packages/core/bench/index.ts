@@ -5,6 +5,7 @@ import { measureLoopOverhead } from './loop-overhead.js';
 import { measureCorpusParse, measureParse } from './parse.js';
 import { measurePrefixReuse } from './prefix-reuse.js';
 import { measurePromptBudget } from './prompt-budget.js';
+import { measureRecall } from './recall.js';
 import { measureTracingOverhead } from './tracing-overhead.js';
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -57,6 +58,10 @@ console.log(
   `   turns answered within the budget (pooled bytes) = ${percent(pooled(typical))}   (target >= 90%)`,
 );
 console.log(`   all scenarios, budget spent included (pooled)   = ${percent(pooled(reuse))}`);
+const withRecall = reuse.filter((item) => item.scenario.includes('recalled'));
+console.log(
+  `   with recalled earlier messages in the context (pooled) = ${percent(pooled(withRecall))}   (target 100%)`,
+);
 const withNotes = reuse.filter((item) => item.scenario.includes('MEMORY notes'));
 console.log(
   `   with saved MEMORY notes in the context (pooled) = ${percent(pooled(withNotes))}   (target >= 90%)`,
@@ -92,6 +97,15 @@ console.log(
 console.log(
   `   JSON.stringify of the same messages           ${budget.stringifyMs.toFixed(3)} ms   ratio ${(budget.budgetMs / budget.stringifyMs).toFixed(2)}x`,
 );
+
+const recallCosts = await measureRecall();
+console.log(
+  '\n5b. Memory recall per answer: archived messages ranked for the question (lexical, default budget)',
+);
+for (const cost of recallCosts)
+  console.log(
+    `   ${cost.archive.padEnd(16)} ${cost.messages} messages  ${cost.warmMs.toFixed(3)} ms per answer (median; first answer ${cost.coldMs.toFixed(1)} ms)  +${cost.tokens.toFixed(0)} prompt tokens (${cost.recalled.toFixed(1)} messages)   (target <= 5 ms)`,
+  );
 
 // Last: it registers the OpenTelemetry SDK, which the sections above run without.
 const tracing = await measureTracingOverhead();

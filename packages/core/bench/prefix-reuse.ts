@@ -1,5 +1,5 @@
-import { type FakeChatRequest, startFakeOllama } from '@macstats/testing';
-import { createAgent, type Tool } from '../src/index.js';
+import { type FakeChatRequest, startFakeOllama, syntheticConversation } from '@macstats/testing';
+import { createAgent, createMessageArchive, type Tool } from '../src/index.js';
 import { benchFetchTool } from './bench-tools.js';
 
 /** A request as the model's prompt cache sees it: the tool definitions, then each message in order. */
@@ -41,13 +41,31 @@ async function scenario(
   name: string,
   model: string,
   replies: unknown[],
-  options: { planning?: boolean; maxToolIterations?: number; history?: boolean; context?: string } = {},
+  options: {
+    planning?: boolean;
+    maxToolIterations?: number;
+    history?: boolean;
+    context?: string;
+    /** Earlier messages in the archive that the question recalls. */
+    archived?: boolean;
+  } = {},
 ): Promise<PrefixReuse> {
   const fake = await startFakeOllama();
   try {
+    const archive = createMessageArchive();
+    if (options.archived)
+      await archive.append(
+        'bench',
+        syntheticConversation(200).map((message, index) =>
+          index % 20 === 0
+            ? { ...message, text: `${message.text} The Ollama release notes mentioned faster loading.` }
+            : message,
+        ),
+      );
     const agent = createAgent({
       ollama: { host: fake.url, model },
       tools: [searchTool, benchFetchTool],
+      memory: { archive },
       planning: options.planning ?? false,
       ...(options.maxToolIterations ? { maxToolIterations: options.maxToolIterations } : {}),
     });
@@ -138,6 +156,16 @@ export async function measurePrefixReuse(): Promise<PrefixReuse[]> {
         'Here is what changed.',
       ],
       { context: NOTES_CONTEXT, history: true },
+    ),
+    await scenario(
+      'native calls, with recalled earlier messages',
+      'qwen2.5:7b',
+      [
+        nativeCall('BRAVE_SEARCH', 'ollama release notes'),
+        nativeCall('FETCH_URL', 'https://example.com/notes'),
+        'Here is what changed.',
+      ],
+      { history: true, archived: true },
     ),
     await scenario(
       'text protocol, budget spent (last call without tools)',

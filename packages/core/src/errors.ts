@@ -6,6 +6,7 @@ const marker = Symbol.for('macstats.error');
 export type CoreErrorCode =
   | OllamaErrorCode
   | 'DEPENDENCY_MISSING'
+  | 'EMBEDDINGS_FAILED'
   | 'INVALID_OPTION'
   | 'MODEL_POOL_NO_MEMBER';
 

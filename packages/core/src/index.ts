@@ -54,6 +54,7 @@ export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './de
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
 export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
+export type { ForgetReport, MemoryContext } from './memory/conversation-memory.js';
 export type {
   ConversationRecord,
   ConversationTurn,
@@ -61,6 +62,22 @@ export type {
   MemoryStoreOptions,
 } from './memory/memory-store.js';
 export { createMemoryStore, isConversationRecord } from './memory/memory-store.js';
+export type {
+  ArchivedMessage,
+  ArchiveHit,
+  MessageArchive,
+  MessageArchiveOptions,
+  NewArchivedMessage,
+} from './memory/message-archive.js';
+export { ARCHIVE_FOLDER, createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
+export type { Embedder, EmbedderOptions } from './memory/recall/embedder.js';
+export { createEmbedder } from './memory/recall/embedder.js';
+export { formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
+export type { Recall, RecallBudget, RecallOptions } from './memory/recall/recall.js';
+export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';
+export type { RankingWeights } from './memory/recall/recall-index.js';
+export { RANKING_DEFAULTS } from './memory/recall/recall-index.js';
+export { searchArchive } from './memory/recall/search-archive.js';
 export type {
   ChatModel,
   ChatReply,

@@ -12,6 +12,11 @@ import { createAgent } from '../src/index.js';
 import { conversationFileName } from '../src/memory/file-memory-store.js';
 import { memoryLogger, promptText, until } from './helpers.js';
 
+/** The rolling records in a memory folder (the archive lives beside them, in `archive/`). */
+async function conversationFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith('conversation-'));
+}
+
 let fake: FakeOllama;
 let dir: string;
 beforeEach(async () => {
@@ -196,7 +201,7 @@ describe('conversation memory', () => {
       memory: { dir },
     });
     await second.idle();
-    expect(await readdir(dir)).toEqual([conversationFileName('new')]);
+    expect(await conversationFiles(dir)).toEqual([conversationFileName('new')]);
     await second.close();
   });
 
@@ -231,7 +236,7 @@ describe('durable memory', () => {
     const agent = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [], memory: { dir } });
     await agent.answer('hi', { conversationId: '../../etc/passwd' });
     await agent.close();
-    const files = await readdir(dir);
+    const files = await conversationFiles(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^conversation-[0-9a-f]{40}\.json$/);
     const record = JSON.parse(await readFile(join(dir, files[0] ?? ''), 'utf8'));
@@ -246,7 +251,7 @@ describe('durable memory', () => {
     const first = createAgent({ ollama: { host: fake.url, model: 'gemma2:2b' }, tools: [], memory: { dir } });
     await first.answer('secret plan', { conversationId: 'c' });
     await first.close();
-    const [file] = await readdir(dir);
+    const [file] = await conversationFiles(dir);
     await writeFile(join(dir, file ?? ''), '{"id": "c", "turns": [ oops');
 
     const logger = memoryLogger();
@@ -275,7 +280,8 @@ describe('durable memory', () => {
     await agent.answer('hi', { conversationId: 'c' });
     await agent.idle();
     await agent.forget('c');
-    expect(await readdir(dir)).toEqual([]);
+    expect(await conversationFiles(dir)).toEqual([]);
+    expect(await readdir(join(dir, 'archive'))).toEqual([]);
     await agent.answer('again', { conversationId: 'c' });
     expect(promptText(answerRequests()[1])).not.toContain('hi\n');
     await agent.close();

@@ -146,6 +146,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         conversationId,
         // A task the answer adds (TASK: add) belongs to the asker.
         askedBy: `discord:${turn.askerId}`,
+        // The archive attributes the question to the asker's name, as the channel saw it.
+        speaker: last.member?.displayName ?? last.author.globalName ?? last.author.username,
         signal,
         onEvent,
         approve: context.approvals.approverFor({

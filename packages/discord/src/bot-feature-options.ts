@@ -1,4 +1,5 @@
 import type { Agent } from '@macstats/core';
+import type { DiscordRememberedMessages } from './forget-command.js';
 import type { DiscordTasks } from './task-command.js';
 import type { Timers } from './timers.js';
 
@@ -61,6 +62,11 @@ export interface DiscordBotFeatureOptions {
    * and result go to the channel, and tells the asker (only them) its id. Without it there is no `/task`.
    */
   tasks?: DiscordTasks;
+  /**
+   * The channels' remembered messages: `/forget <words>` removes those that contain the words
+   * (only the asker sees the reply). Without it there is no `/forget`.
+   */
+  remembered?: DiscordRememberedMessages;
   /** `/reset` says notes saved with the MEMORY tool are kept (apps set it when that tool exists). Default false. */
   memoryNotes?: boolean;
   /**

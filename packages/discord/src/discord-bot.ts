@@ -185,6 +185,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     listModels: options.listModels,
     agents: options.agents,
     tasks: options.tasks,
+    remembered: options.remembered,
     forget:
       typeof options.agent.forget === 'function'
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
@@ -293,6 +294,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
           options.listModels !== undefined,
           options.agents !== undefined && options.agents.profiles.length > 0,
           options.tasks !== undefined,
+          options.remembered !== undefined,
         );
         logger.info({ count }, 'slash commands registered');
       } catch (error) {

@@ -4,6 +4,7 @@ export { parseChannelSettings } from './channel-settings.js';
 export { DISCORD_BOT_DEFAULTS } from './defaults.js';
 export { createDiscordBot } from './discord-bot.js';
 export { type DiscordErrorCode, isLoginRefused } from './discord-errors.js';
+export { type DiscordRememberedMessages, FORGET_LIMIT } from './forget-command.js';
 export { MIN_SPLIT_LIMIT, splitMessage } from './split-message.js';
 export type { DiscordTaskRequest, DiscordTasks } from './task-command.js';
 export type {

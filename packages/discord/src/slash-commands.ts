@@ -1,4 +1,4 @@
-import type { Logger } from '@macstats/core';
+import type { Agent, ForgetReport, Logger } from '@macstats/core';
 import {
   ApplicationCommandOptionType,
   type AutocompleteInteraction,
@@ -14,6 +14,7 @@ import type { DiscordAgents } from './bot-feature-options.js';
 import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
+import { type DiscordRememberedMessages, FORGET_COMMAND, forgetCommand } from './forget-command.js';
 import { type DiscordTasks, TASK_COMMAND, taskCommand } from './task-command.js';
 import type { Timers } from './timers.js';
 
@@ -30,6 +31,7 @@ export function slashCommands(
   withModel: boolean,
   withAgents = false,
   withTasks = false,
+  withRemembered = false,
 ): RESTPutAPIApplicationCommandsJSONBody {
   const commands: RESTPutAPIApplicationCommandsJSONBody = [
     {
@@ -63,6 +65,7 @@ export function slashCommands(
     });
   if (withAgents) commands.push(AGENT_COMMAND);
   if (withTasks) commands.push(TASK_COMMAND);
+  if (withRemembered) commands.push(FORGET_COMMAND);
   return commands;
 }
 
@@ -78,8 +81,10 @@ export interface SlashContext {
   agents?: DiscordAgents | undefined;
   /** The app's durable tasks, for `/task`. */
   tasks?: DiscordTasks | undefined;
+  /** The remembered messages, for `/forget`. */
+  remembered?: DiscordRememberedMessages | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
-  forget: ((conversationId: string) => Promise<void>) | undefined;
+  forget: Agent['forget'] | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
   memoryNotes: boolean;
   /** Answers `/ask` (deferred already). */
@@ -92,8 +97,11 @@ export async function registerSlashCommands(
   withModel: boolean,
   withAgents = false,
   withTasks = false,
+  withRemembered = false,
 ): Promise<number> {
-  const registered = await client.application.commands.set(slashCommands(withModel, withAgents, withTasks));
+  const registered = await client.application.commands.set(
+    slashCommands(withModel, withAgents, withTasks, withRemembered),
+  );
   return registered.size;
 }
 
@@ -166,11 +174,11 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
       return;
     }
     case 'reset': {
-      await context.forget?.(conversationId);
+      const report = (await context.forget?.(conversationId)) ?? undefined;
       const notes = context.memoryNotes ? ' Notes saved with MEMORY are kept.' : '';
       await interaction.reply({
         content: context.forget
-          ? `Forgot this channel's conversation.${notes}`
+          ? `${forgotSentence(report)}${notes}`
           : 'This bot keeps no conversation to forget.',
         allowedMentions: { parse: [] },
       });
@@ -183,6 +191,12 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
         ? await setModel(interaction, context, name)
         : channelModel(interaction, context, fromFile);
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...(name ? {} : ephemeral) });
+      return;
+    }
+    case 'forget': {
+      if (!context.remembered) break;
+      const content = await forgetCommand(interaction, conversationId, context.remembered);
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
       return;
     }
     case 'task': {
@@ -234,4 +248,14 @@ export async function handleInteraction(interaction: Interaction, context: Slash
   } catch (error) {
     context.logger.error({ err: error, interactionId: interaction.id }, 'interaction failed');
   }
+}
+
+/** What `/reset` says it removed: the recent turns, the summary and the archived messages. */
+export function forgotSentence(report: ForgetReport | undefined): string {
+  if (!report)
+    return "Forgot this channel's conversation: its recent turns, its summary and its archived messages.";
+  const messages =
+    report.archivedMessages === 1 ? '1 archived message' : `${report.archivedMessages} archived messages`;
+  const turns = report.turns === 1 ? '1 recent turn' : `${report.turns} recent turns`;
+  return `Forgot this channel's conversation: ${turns}, ${report.summary ? 'its summary' : 'no summary'} and ${messages}.`;
 }

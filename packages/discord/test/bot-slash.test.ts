@@ -89,7 +89,9 @@ describe('createDiscordBot slash commands', () => {
     await h.discord.waitFor(() => h.replies(h.general).length === 1);
     const reset = h.discord.dispatchInteraction({ command: 'reset', channelId: h.general });
     await h.discord.waitFor(() => reset.responses.length === 1);
-    expect(content(h, reset.originalId)).toBe("Forgot this channel's conversation.");
+    expect(content(h, reset.originalId)).toBe(
+      "Forgot this channel's conversation: 1 recent turn, no summary and 2 archived messages.",
+    );
     h.discord.dispatchMessage({ channelId: h.general, content: 'what is my number?', mentionsBot: true });
     await h.discord.waitFor(() => h.ollama.requests.length === 2);
     expect(JSON.stringify(h.ollama.requests[1]?.messages)).not.toContain('my number is 42');

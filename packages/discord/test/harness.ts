@@ -68,6 +68,8 @@ export interface HarnessOptions {
 }
 
 export interface Harness {
+  /** The agent the bot answers with (the real one unless the test gave its own). */
+  agent: Pick<Agent, 'answer'> & Partial<Agent>;
   ollama: FakeOllama;
   discord: FakeDiscord;
   bot: DiscordBot;
@@ -150,6 +152,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
   const [general, random] = (discord.guilds[0]?.channels ?? []).map((channel) => channel.id);
   return {
+    agent,
     ollama,
     discord,
     bot,

@@ -1,4 +1,10 @@
-import { type Logger, type MemoryStore, silentLogger, type TokenLedger } from '@macstats/core';
+import {
+  type Logger,
+  type MemoryStore,
+  type MessageArchive,
+  silentLogger,
+  type TokenLedger,
+} from '@macstats/core';
 import {
   createNoteStore,
   type NoteBackend,
@@ -11,6 +17,7 @@ import { PostgresLeaderLease } from './leader-lease.js';
 import { migrate } from './migrations.js';
 import { describeConnectError, describeDatabase } from './postgres-errors.js';
 import { createPostgresMemoryStore } from './postgres-memory-store.js';
+import { createPostgresMessageArchive } from './postgres-message-archive.js';
 import { createPostgresNoteBackend } from './postgres-note-backend.js';
 import { PostgresRunHistory } from './postgres-run-history.js';
 import { PostgresScheduleSource } from './postgres-schedule-source.js';
@@ -66,6 +73,8 @@ export interface PostgresStore {
   schedulerStores(options?: SchedulerStoresOptions): PostgresSchedulerStores;
   /** Conversation memory shared by every host on this database. */
   memoryStore(): MemoryStore;
+  /** Every conversation's messages, verbatim and searchable, for every host: give it to `createAgent({ memory: { archive } })`. */
+  messageArchive(): MessageArchive;
   /** Where the MEMORY tool's notes are kept for every host on this database: give it to `createNoteStore({ backend })`. */
   noteBackend(): NoteBackend;
   /**
@@ -131,6 +140,7 @@ export async function connectPostgres(options: PostgresStoreOptions): Promise<Po
       };
     },
     memoryStore: () => createPostgresMemoryStore(sql, logger),
+    messageArchive: () => createPostgresMessageArchive(sql, logger),
     noteBackend: () => createPostgresNoteBackend(sql, logger, database),
     tokenLedger: () => createPostgresTokenLedger(sql, database),
     taskStore: (taskOptions = {}) => createPostgresTaskStore(sql, { ...taskOptions, database }),

@@ -10,6 +10,7 @@ export type { StorePostgresErrorCode } from './error-codes.js';
 export { PostgresLeaderLease } from './leader-lease.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { createPostgresMemoryStore } from './postgres-memory-store.js';
+export { createPostgresMessageArchive } from './postgres-message-archive.js';
 export { createPostgresNoteBackend } from './postgres-note-backend.js';
 export { PostgresRunHistory } from './postgres-run-history.js';
 export { PostgresScheduleSource } from './postgres-schedule-source.js';

@@ -93,6 +93,25 @@ const MIGRATIONS: readonly Migration[] = [
       create index macstats_tasks_created_at on macstats_tasks (created_at, id);
     `,
   },
+  {
+    version: 5,
+    description: "every conversation's messages kept verbatim, searchable by full text",
+    statements: `
+      create table macstats_messages (
+        seq bigserial primary key,
+        conversation_id text not null,
+        speaker text not null,
+        body text not null,
+        said_at bigint not null,
+        outside boolean not null default false,
+        origins text[],
+        search tsvector generated always as (to_tsvector('english', speaker || ' ' || body)) stored
+      );
+      create index macstats_messages_conversation on macstats_messages (conversation_id, seq);
+      create index macstats_messages_search on macstats_messages using gin (search);
+      create index macstats_messages_said_at on macstats_messages (said_at);
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -43,6 +43,7 @@ describe('connectPostgres', () => {
     await sql`drop table macstats_notes`;
     await sql`drop table macstats_token_usage`;
     await sql`drop table macstats_tasks`;
+    await sql`drop table macstats_messages`;
     await sql`update macstats_schema_version set version = 1`;
     await sql`insert into macstats_conversations (id, record, updated_at) values ('kept', '{}', 1)`;
     const store = await connectPostgres({ url });
@@ -53,6 +54,9 @@ describe('connectPostgres', () => {
     expect(await store.taskStore().add({ instructions: 'After the upgrade.' })).toMatchObject({
       state: 'open',
     });
+    expect(await store.messageArchive().append('kept', [{ speaker: 'u', text: 'hi', at: 1 }])).toHaveLength(
+      1,
+    );
     await store.close();
     await sql.end();
   });

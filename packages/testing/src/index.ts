@@ -32,6 +32,12 @@ export type {
   FakeDiscordThreadOptions,
   FakeDiscordUser,
 } from './fake-discord-types.js';
+export {
+  type FakeEmbeddings,
+  type FakeEmbeddingsOptions,
+  type FakeEmbeddingsRequest,
+  startFakeEmbeddings,
+} from './fake-embeddings.js';
 export type { FakeOAuthRecord } from './fake-oauth-authority.js';
 export { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from './fake-oauth-mcp-server.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';
@@ -66,5 +72,10 @@ export type {
 export { startFakeSearxng } from './fake-searxng.js';
 export type { ScriptedMcpTool } from './scripted-mcp-server.js';
 export { scriptedMcpServer } from './scripted-mcp-server.js';
+export {
+  SYNTHETIC_QUESTIONS,
+  type SyntheticMessage,
+  syntheticConversation,
+} from './synthetic-conversation.js';
 export type { TestPostgres } from './test-postgres.js';
 export { startTestPostgres } from './test-postgres.js';

@@ -1,8 +1,11 @@
 import {
   type CallToParse,
   defineTool,
+  formatRecalledMessage,
   type Logger,
+  type MessageArchive,
   type ParseResult,
+  searchArchive,
   type Tool,
   type ToolContext,
   type ToolResult,
@@ -32,6 +35,11 @@ export type MemoryToolOptions = (NoteStoreOptions | { store: NoteStore }) & {
   maxSearchResults?: number;
   /** Where adds and refusals are logged. Default: silent. */
   logger?: Logger;
+  /**
+   * The conversations' message archive (the agent's `memory.archive`): `search` then also finds
+   * earlier messages of the conversation, dated and attributed. Default: notes only.
+   */
+  archive?: MessageArchive;
 };
 
 const quote = (note: Note) => `"${note.text.length > 60 ? `${note.text.slice(0, 57)}…` : note.text}"`;
@@ -99,7 +107,7 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
     return readBack(parts.join('\n\n'), [...notes.scope, ...notes.global]);
   }
 
-  async function search(scope: string, words: string): Promise<ToolResult> {
+  async function search(scope: string, words: string, conversation: string | undefined): Promise<ToolResult> {
     const terms = [
       ...new Set(
         words
@@ -123,13 +131,44 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
       .filter((candidate) => candidate.score > 0)
       .sort((a, b) => b.score - a.score || b.note.at - a.note.at)
       .slice(0, maxSearchResults);
-    if (hits.length === 0)
-      return { text: `No note mentions ${terms.map((term) => `"${term}"`).join(' or ')}.` };
-    const text = hits.map((hit) => `${hit.label}. (${noteDate(hit.note)}) ${hit.note.text}`).join('\n');
-    return readBack(
+    const noteLines = hits.map((hit) => `${hit.label}. (${noteDate(hit.note)}) ${hit.note.text}`);
+    const earlier =
+      options.archive && conversation !== undefined ? await searchMessages(conversation, words) : undefined;
+    if (noteLines.length === 0 && (earlier === undefined || earlier.text === ''))
+      return {
+        text: `No note${earlier ? ' or earlier message' : ''} mentions ${terms.map((term) => `"${term}"`).join(' or ')}.`,
+      };
+    const parts =
+      noteLines.length > 0 ? [earlier ? `Notes:\n${noteLines.join('\n')}` : noteLines.join('\n')] : [];
+    if (earlier && earlier.text !== '') parts.push(earlier.text);
+    // Notes kept beside outside content, and remembered answers that read it, stay outside.
+    const kept = notesLabels(hits.map((hit) => hit.note));
+    const outside = [...kept.outside, ...(earlier?.labels?.outside ?? [])];
+    const origins = [...new Set([...kept.origins, ...(earlier?.labels?.origins ?? [])])];
+    const text = parts.join('\n\n');
+    return outside.length === 0 ? { text } : { text, labels: { outside, origins } };
+  }
+
+  /** The conversation's earlier messages that match, dated; an outside one labels the result. */
+  async function searchMessages(conversation: string, words: string): Promise<ToolResult | undefined> {
+    if (!options.archive) return undefined;
+    const hits = await searchArchive(options.archive, conversation, words, {
+      limit: maxSearchResults,
+      // The note store's clock, when it was given one, dates the search too.
+      now: new Date('now' in options && options.now ? options.now() : Date.now()),
+    });
+    if (hits.length === 0) return { text: '' };
+    const messages = hits.map((hit) => hit.message).sort((a, b) => a.seq - b.seq);
+    const outside = messages.filter((message) => message.outside);
+    const text = `Earlier messages in this conversation (oldest first):\n${messages.map(formatRecalledMessage).join('\n')}`;
+    if (outside.length === 0) return { text };
+    return {
       text,
-      hits.map((hit) => hit.note),
-    );
+      labels: {
+        outside: ['a remembered answer that read outside content'],
+        origins: [...new Set(outside.flatMap((message) => message.origins ?? []))],
+      },
+    };
   }
 
   async function execute(command: ValidCommand, context: ToolContext): Promise<ToolResult> {
@@ -138,7 +177,7 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
       return { isError: true, text: 'MEMORY needs a conversation to keep notes in, and this call has none.' };
     }
     const own = conversation ?? GLOBAL_SCOPE;
-    if (command.action === 'search') return search(own, command.words);
+    if (command.action === 'search') return search(own, command.words, conversation);
     if (command.action === 'list') return list(own, command.global);
     if (command.global && !canWriteGlobal) {
       return {
@@ -156,8 +195,9 @@ export function createMemoryTool(options: MemoryToolOptions): Tool {
 
   return defineTool<ValidCommand>({
     name: 'MEMORY',
-    description:
-      'Keep short facts the user wants remembered in this conversation (their setup, names, preferences); saved notes are shown to you in later answers.',
+    description: options.archive
+      ? 'Keep short facts the user wants remembered in this conversation (their setup, names, preferences); saved notes are shown to you in later answers. search also finds earlier messages of this conversation, dated.'
+      : 'Keep short facts the user wants remembered in this conversation (their setup, names, preferences); saved notes are shown to you in later answers.',
     usage: MEMORY_USAGE,
     parameters: MEMORY_PARAMETERS,
     parse: parseCall,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { MemoryStore } from '@macstats/core';
+import { ARCHIVE_FOLDER, createMessageArchive, type MemoryStore, type MessageArchive } from '@macstats/core';
 import { parseSchedules } from '@macstats/scheduler';
 import type { PostgresScheduleSource, PostgresTaskStore } from '@macstats/store-postgres';
 import { createTaskStore } from '@macstats/tasks';
@@ -120,6 +121,10 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
     const conversations = await importConversations(conversationFiles.kept, database.memoryStore());
     const schedules = await importScheduleFile(where.schedules, database.schedulerStores().source);
     const tasks = await importTasks(tasksDir(config), database.taskStore());
+    const archived = await importArchive(
+      createMessageArchive({ dir: join(where.sessions, ARCHIVE_FOLDER), logger: io.logger }),
+      database.messageArchive(),
+    );
     for (const problem of tasks.problems) io.err(`skipped ${problem}`);
 
     io.out(
@@ -140,6 +145,10 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
           ? `, ${conversations.differs.length} kept as the database has ${conversations.differs.length === 1 ? 'it' : 'them'}: ${namedIds(conversations.differs)}`
           : ''),
     );
+    io.out(
+      `  archived messages: ${plural(archived.copied, 'message')} of ${plural(archived.conversations, 'conversation')} copied` +
+        `, ${plural(archived.present, 'conversation')} already there`,
+    );
     io.out(`  ${schedules.line}`);
     io.out(
       `  tasks: ${tasks.copied} copied, ${tasks.present} already there` +
@@ -151,6 +160,25 @@ export async function databaseImportCommand(config: AppConfig, io: CommandIo): P
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Copies each conversation's archived messages the database has none of (a conversation it has
+ * messages of is left as it is, so a second run copies nothing).
+ */
+async function importArchive(files: MessageArchive, database: MessageArchive) {
+  const result = { copied: 0, conversations: 0, present: 0 };
+  for (const id of await files.conversations()) {
+    if ((await database.read(id)).length > 0) {
+      result.present += 1;
+      continue;
+    }
+    const messages = (await files.read(id)).map(({ seq: _seq, ...message }) => message);
+    await database.append(id, messages);
+    result.copied += messages.length;
+    result.conversations += 1;
+  }
+  return result;
 }
 
 /** Copies each task file whose id the database does not have, with its steps and pending posts. */

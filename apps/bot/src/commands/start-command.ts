@@ -83,6 +83,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   const runtime = await createRuntime(config, logger, undefined, {
     scheduleSource: shared?.source,
     memoryStore: database?.memoryStore(),
+    messageArchive: database?.messageArchive(),
     noteBackend: database?.noteBackend(),
     tokenLedger: database?.tokenLedger(),
     taskStore: database?.taskStore(),
@@ -121,6 +122,14 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),
       memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
+      // /forget: a channel's remembered messages, removed through the agent so recall forgets them.
+      remembered: {
+        read: (id: string) => runtime.tools.archive.read(id),
+        forget: async (id: string, seq: number) =>
+          runtime.agent.forgetMessage
+            ? runtime.agent.forgetMessage(id, seq)
+            : runtime.tools.archive.remove(id, seq),
+      },
       // /task: a task owned by the asker, its result posted in the channel.
       tasks: discordTasks(() => openTaskStore(config, database)),
       ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),

@@ -9,6 +9,7 @@ import { formatDuration } from './format.js';
 import type { View } from './main.js';
 import { renderInlineMarkdown, renderMarkdown } from './markdown.js';
 import { renderMessage } from './message-text.js';
+import { renderRecalledFold } from './recalled-fold.js';
 import type { LiveStream } from './stream.js';
 
 const CONVERSATION_KEY = 'macstats.conversation';
@@ -144,6 +145,21 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
       tools,
       approval,
       answer,
+      renderRecalledFold(turn, (line) =>
+        sendJson(
+          `/api/conversations/${encodeURIComponent(conversationId)}/remembered/${line.seq}`,
+          {},
+          'DELETE',
+        ).then(
+          () => {
+            turn.recalled = (turn.recalled ?? []).filter((other) => other.seq !== line.seq);
+          },
+          (error: unknown) => {
+            showError(error);
+            throw error;
+          },
+        ),
+      ),
       status,
     );
     const elements = { turn, tools, answer, status, approval };

@@ -28,9 +28,11 @@ export interface ChatFeatureOptions {
   /** Longest question accepted. Default 8000 characters. */
   maxQuestionChars?: number;
   /** Forgets what the agent remembers of a deleted conversation (core's memory). Default: nothing. */
-  forget?: (conversationId: string) => Promise<void>;
+  forget?: (conversationId: string) => Promise<unknown>;
   /** Called when an answer failed because the model did (so the Ollama banner can say so now). */
   onModelFailure?: () => void;
+  /** Removes one remembered message of a conversation (the fold under an answer). */
+  forgetMessage?: (conversationId: string, seq: number) => Promise<boolean>;
 }
 
 /** Defaults of {@link ChatFeatureOptions}. */
@@ -160,6 +162,14 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         turn.answer = answer.text;
         if (answer.error) turn.failed = true;
         if (answer.error?.fromModel) options.onModelFailure?.();
+        if (answer.recalled?.length)
+          turn.recalled = answer.recalled.map(({ seq, speaker, text, at, outside }) => ({
+            seq,
+            speaker,
+            text,
+            at,
+            ...(outside ? { outside: true } : {}),
+          }));
       }
       turn.status = 'done';
     } catch (error) {
@@ -188,6 +198,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         isRunning: (id) => running.has(id),
         deleting,
         ...(options.forget === undefined ? {} : { forget: options.forget }),
+        ...(options.forgetMessage === undefined ? {} : { forgetMessage: options.forgetMessage }),
       }),
       {
         method: 'POST',

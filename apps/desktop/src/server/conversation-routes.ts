@@ -17,7 +17,9 @@ export interface ConversationRoutesOptions {
   /** Ids whose deletion is under way; the chat refuses new questions there meanwhile. */
   deleting: Set<string>;
   /** Forgets the agent's memory of a deleted conversation. Default: nothing. */
-  forget?: (conversationId: string) => Promise<void>;
+  forget?: (conversationId: string) => Promise<unknown>;
+  /** Removes one remembered message from the conversation's archive; false when there was none. */
+  forgetMessage?: (conversationId: string, seq: number) => Promise<boolean>;
 }
 
 /**
@@ -48,6 +50,23 @@ export function createConversationRoutes(options: ConversationRoutesOptions): Ro
       async handle({ response, params }) {
         const conversation = await store.load(checkId(params[0] ?? '', 'conversation id'));
         sendJson(response, 200, conversation);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: /^\/api\/conversations\/([\w-]+)\/remembered\/(\d{1,15})$/,
+      kind: 'write',
+      async handle({ response, params }) {
+        const conversationId = checkId(params[0] ?? '', 'conversation id');
+        const seq = Number(params[1]);
+        if (!(await options.forgetMessage?.(conversationId, seq)))
+          throw new HttpError(404, 'That message is not remembered in this conversation.');
+        // The transcript's folds stop showing it too.
+        const conversation = await store.load(conversationId);
+        for (const turn of conversation.turns)
+          if (turn.recalled) turn.recalled = turn.recalled.filter((line) => line.seq !== seq);
+        await store.save(conversation);
+        sendJson(response, 200, { forgotten: seq });
       },
     },
     {

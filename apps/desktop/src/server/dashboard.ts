@@ -9,13 +9,14 @@ import {
 } from '@macstats/app-runtime';
 import {
   type Agent,
+  ARCHIVE_FOLDER,
   createAgent,
   createMemoryStore,
+  createMessageArchive,
   createOllamaModel,
   type DailyTokenBudget,
   type Logger,
   MacstatsError,
-  type MemoryStore,
   modelNotInstalled,
   sameModel,
   silentLogger,
@@ -33,22 +34,19 @@ import {
   createFileScheduleSource,
   createScheduler,
   createTaskExecutor,
-  type LeaderLock,
-  type RunHistoryStore,
-  type RunRecord,
   readRunHistory,
   type Scheduler,
-  type ScheduleSource,
-  type ScheduleStateStore,
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
-import { createTaskStore, type TaskRunner, type TaskStore } from '@macstats/tasks';
+import { createTaskStore, type TaskRunner } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
 import { createChatFeature } from './chat-feature.js';
+import { chatMemoryActions } from './chat-memory.js';
 import { createConversationStore } from './conversation-store.js';
 import { createDashboardAgents } from './dashboard-agents.js';
+import type { DashboardSharedState } from './dashboard-shared-state.js';
 import { createDashboardTaskRunner } from './dashboard-tasks.js';
 import { readEvalSummary } from './eval-summary.js';
 import { createMcpFeature } from './mcp-feature.js';
@@ -60,30 +58,6 @@ import { createSchedulesFeature } from './schedules-feature.js';
 import { createSkillsFeature } from './skills-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
 import { createTasksFeature } from './tasks-feature.js';
-
-/**
- * State shared with other macstats hosts through one database (`DATABASE_URL`): what
- * `@macstats/store-postgres` gives as `database.schedulerStores()` and `database.memoryStore()`.
- */
-export interface DashboardSharedState {
-  /** The scheduler's lease, state, run history and schedules: this dashboard leads or follows. */
-  scheduler: {
-    lock: LeaderLock;
-    stateStore: ScheduleStateStore;
-    history: RunHistoryStore & { read(limit?: number): Promise<RunRecord[]> };
-    source: ScheduleSource;
-    lockRetryMs?: number;
-  };
-  /** Conversation memory: a chat continues with the same memory as on the other hosts. */
-  memoryStore: MemoryStore;
-  /**
-   * Durable tasks (`database.taskStore()`): the Tasks view, the chat's TASK and the runner use
-   * the database's, each step run by the host holding the task's lease. Default: the home's files.
-   */
-  tasks?: TaskStore;
-  /** How often the Tasks view reads the database's tasks for other hosts' changes; default 5 s. */
-  tasksLookMs?: number;
-}
 
 /** Options of {@link startDashboard}. */
 export interface DashboardOptions {
@@ -175,7 +149,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const scheduleSource = shared?.scheduler.source ?? createFileScheduleSource(schedulesFile);
   const readHistory = (limit: number) =>
     shared ? shared.scheduler.history.read(limit) : readRunHistory(join(home, STATE_FILES.history), limit);
-  const memory = shared ? { store: shared.memoryStore } : { dir: sessionsDir };
+  // One archive for recall, MEMORY's search, and the messages a page forgets.
+  const archive =
+    shared?.messageArchive ?? createMessageArchive({ dir: join(sessionsDir, ARCHIVE_FOLDER), logger });
+  const memory = shared ? { store: shared.memoryStore, archive } : { dir: sessionsDir, archive };
   const ownCollector = options.collector === undefined;
   const collector = options.collector ?? createMetricsCollector({ topProcesses: 10, logger });
   if (ownCollector) collector.start();
@@ -201,6 +178,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       collector,
       schedules: scheduleSource,
       notes,
+      archive,
       canWriteGlobal: true,
       tasks: taskStore,
     }),
@@ -292,10 +270,11 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         tools: offeredTo('chat', allTools),
         recordCall: (event) => metrics.recordCall(event),
         onModelFailure: () => void ollama.check(), // the banner says so now, not at the next look
-        forget: (conversationId) =>
-          chatAgent
-            ? chatAgent.forget(conversationId)
-            : (shared?.memoryStore ?? createMemoryStore({ dir: sessionsDir, logger })).delete(conversationId),
+        ...chatMemoryActions({
+          agent: () => chatAgent,
+          store: () => shared?.memoryStore ?? createMemoryStore({ dir: sessionsDir, logger }),
+          archive,
+        }),
         context: async (conversationId) => {
           const latest = collector.latest();
           const parts = [

@@ -34,6 +34,18 @@ export interface PendingApproval {
 /** How a pending approval ended. */
 export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'stopped';
 
+/** An earlier message recalled into an answer's context, as the fold under the answer lists it. */
+export interface RecalledLine {
+  /** Its place in the conversation's archive: what `DELETE …/remembered/<seq>` removes. */
+  seq: number;
+  speaker: string;
+  text: string;
+  /** When it was said, ms since the epoch. */
+  at: number;
+  /** It came from an answer that read outside content. */
+  outside?: boolean;
+}
+
 /** One question and its answer, as the page shows them. */
 export interface ChatTurn {
   id: string;
@@ -58,6 +70,8 @@ export interface ChatTurn {
   tokensPerSecond?: number;
   /** Mean CPU use of the machine while the model answered, %. */
   cpuPercent?: number;
+  /** The earlier messages recalled into this answer's context. */
+  recalled?: RecalledLine[];
 }
 
 /** The visible transcript of one conversation. */

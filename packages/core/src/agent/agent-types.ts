@@ -1,6 +1,10 @@
 import type { ApproveFunction } from '../containment/approval.js';
 import type { ContainmentRule, ContextLabelsInput } from '../containment/context-labels.js';
+import type { ForgetReport } from '../memory/conversation-memory.js';
 import type { MemoryStore } from '../memory/memory-store.js';
+import type { ArchivedMessage, MessageArchive } from '../memory/message-archive.js';
+import type { Embedder } from '../memory/recall/embedder.js';
+import type { RecallBudget } from '../memory/recall/recall.js';
 import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
 import type { AgentTelemetryOptions } from '../telemetry/agent-trace.js';
 import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
@@ -95,6 +99,23 @@ export interface MemoryOptions {
   ttlMs?: number | undefined;
   /** Target length of the rolling summary of older turns. Default 600 (hard cap 650, cut to 600). */
   summaryChars?: number | undefined;
+  /**
+   * Where every message is kept verbatim for recall (a database several hosts share). Default: a
+   * file per conversation under `dir/archive`, or this process without `dir`.
+   */
+  archive?: MessageArchive | undefined;
+  /**
+   * Earlier messages recalled into each answer's context; `false` recalls none. Default at most 10
+   * messages and 2,000 characters.
+   */
+  recall?: Partial<RecallBudget> | false | undefined;
+  /** Delete archived messages older than this, in milliseconds. Default: keep them. */
+  retentionMs?: number | undefined;
+  /**
+   * An embedding model (`createEmbedder`) for hybrid recall: lexical and embedding rankings fused.
+   * Default: none, lexical recall alone.
+   */
+  embedder?: Embedder | undefined;
 }
 
 /** Options of {@link createAgent}. Give `model` or `ollama`. */
@@ -178,6 +199,11 @@ export interface AnswerOptions {
    * `ToolContext.askedBy`: a task the TASK tool adds belongs to them.
    */
   askedBy?: string | undefined;
+  /**
+   * Who asked, as the conversation's archive names them when the turn is kept (a display name
+   * in a channel several people share). Default `user`.
+   */
+  speaker?: string | undefined;
   /** Aborting rejects the answer and cancels the Ollama request and the running tool. */
   signal?: AbortSignal | undefined;
   /** Status while the answer is made: planning, model calls, streamed tokens, tool runs. */
@@ -297,6 +323,8 @@ export interface AgentAnswer {
    * sites (`origins`) outside content came from: what a caller hands on to the next answer.
    */
   labels?: { outside: string[]; private: string[]; origins?: string[] };
+  /** The earlier messages recalled from the conversation's archive into this answer's context. */
+  recalled?: ArchivedMessage[];
   /**
    * Set when the answer failed (the model's server down, say); `text` then says what went wrong
    * and how to fix it. Consumers show and record it as a failure, never as a result.
@@ -321,8 +349,17 @@ export interface Agent {
    * when `signal` aborts.
    */
   answer(question: string, options?: AnswerOptions): Promise<AgentAnswer>;
-  /** Forgets a conversation (memory and its file). */
-  forget(conversationId: string): Promise<void>;
+  /**
+   * Forgets a conversation: its recent turns, its summary and every archived message; resolves
+   * what went (an agent without memory resolves nothing).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: wrappers written before the report resolve nothing
+  forget(conversationId: string): Promise<ForgetReport | undefined | void>;
+  /**
+   * Removes one remembered message (its `seq`, as `AgentAnswer.recalled` gives it) from the
+   * conversation's archive, so it is never recalled again; resolves false when there was none.
+   */
+  forgetMessage?(conversationId: string, seq: number): Promise<boolean>;
   /**
    * Keeps a turn in a conversation's memory without asking the model: a question the user
    * stopped before its answer, say, with a note in place of the answer. An aborted `answer`

@@ -3,15 +3,14 @@ import type { LinkAllowance } from '../containment/link-allowance.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
-import { ConversationMemory } from '../memory/conversation-memory.js';
-import { createMemoryStore } from '../memory/memory-store.js';
+import { formatRecalled } from '../memory/recall/format-recalled.js';
 import type { ModelMessage } from '../model/chat-model.js';
-import { stripThinking } from '../parser/quoted-regions.js';
 import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import { AnswerTrace } from '../telemetry/agent-trace.js';
 import type { Tool } from '../types.js';
 import { positive, resolveAgentConfig } from './agent-config.js';
+import { createAgentMemory } from './agent-memory.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
 import { openLinkAllowance } from './link-budget.js';
@@ -39,7 +38,14 @@ function startingLabels(
   if (remembered?.summary) labels.addPrivate('the conversation summary');
   if (answerOptions.context?.trim())
     labels.addPrivate(answerOptions.contextSource ?? 'the context given with the question');
+  if (remembered && remembered.recalled.length > 0)
+    labels.addPrivate('messages recalled from the conversation');
   if (turns.some((turn) => turn.outside)) labels.addOutside('an earlier answer that read outside content');
+  // Outside content stays outside when it comes back from the archive.
+  if (remembered?.recalled.some((message) => message.outside))
+    labels.addOutside('a remembered answer that read outside content');
+  for (const origin of remembered?.recalled.flatMap((message) => message.origins ?? []) ?? [])
+    labels.addOutsideOrigin(origin);
   if (remembered?.summary && remembered.summaryOutside)
     labels.addOutside('the summary of earlier answers that read outside content');
   // The sites earlier answers read stay sites outside content came from.
@@ -79,39 +85,8 @@ export function createAgent(options: AgentOptions): Agent {
   const { betweenTokensTimeoutMs, toolTimeoutMs, approvalTimeoutMs, maxToolOutputChars } = config;
   const facts = createModelFacts(model, { native: config.native, context: config.context, logger });
 
+  const memory = createAgentMemory(options, config);
   const memoryDefaults = AGENT_DEFAULTS.memory;
-  const memory =
-    config.memory === false || options.memory === false
-      ? null
-      : new ConversationMemory({
-          store:
-            options.memory?.store ??
-            createMemoryStore({ ...(options.memory?.dir ? { dir: options.memory.dir } : {}), logger }),
-          ...config.memory,
-          now,
-          logger,
-          summarise: async (messages, signal) => {
-            const call = 1;
-            options.onEvent?.({ type: 'llm-call-start', call, purpose: 'summary' });
-            const reply = await model.chat({
-              messages,
-              signal,
-              firstTokenTimeoutMs: memoryDefaults.summaryTimeoutMs,
-            });
-            options.onEvent?.({
-              type: 'llm-call-end',
-              call,
-              purpose: 'summary',
-              durationMs: reply.usage.durationMs,
-              promptTokens: reply.usage.promptTokens,
-              completionTokens: reply.usage.completionTokens,
-              tokensPerSecond: reply.usage.tokensPerSecond,
-              hadToolCall: false,
-            });
-            // A thinking model's reasoning would crowd the summary out of its 600 characters.
-            return stripThinking(reply.content);
-          },
-        });
 
   // A conversation nobody comes back to is deleted once past the TTL, not kept until it is read.
   memory?.startSweeping(memoryDefaults.sweepIntervalMs);
@@ -148,7 +123,8 @@ export function createAgent(options: AgentOptions): Agent {
       ? await openLinkAllowance(options.linkChoices, linkScope, now(), logger)
       : undefined;
     try {
-      const remembered = memory && conversationId !== undefined ? await memory.context(conversationId) : null;
+      const remembered =
+        memory && conversationId !== undefined ? await memory.context(conversationId, question) : null;
       const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
         { role: 'user' as const, content: turn.question },
         { role: 'assistant' as const, content: turn.answer },
@@ -156,7 +132,15 @@ export function createAgent(options: AgentOptions): Agent {
       const images = answerOptions.images ?? [];
       const messages: ModelMessage[] = [
         { role: 'system', content: buildSystemPrompt(systemPrompt, tools, answerOptions.systemPromptExtra) },
-        { role: 'system', content: buildContextMessage(now(), answerOptions.context, remembered?.summary) },
+        {
+          role: 'system',
+          content: buildContextMessage(
+            now(),
+            answerOptions.context,
+            remembered?.summary,
+            formatRecalled(remembered?.recalled ?? []),
+          ),
+        },
         ...history,
         images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
       ];
@@ -189,7 +173,8 @@ export function createAgent(options: AgentOptions): Agent {
         canSeeImages: () => facts.canSeeImages(forModel, signal),
         trace,
       });
-      const { failure, ...outcome } = result;
+      const { failure, ...answered } = result;
+      const outcome = remembered?.recalled.length ? { ...answered, recalled: remembered.recalled } : answered;
       if ('failure' in result) return trace.end(failed(failure, outcome, forModel, emit));
       if (memory && conversationId !== undefined && answerOptions.keepTurn?.(outcome.labels) !== false)
         await memory.recordTurn(
@@ -198,6 +183,7 @@ export function createAgent(options: AgentOptions): Agent {
           outcome.text,
           (outcome.labels?.outside.length ?? 0) > 0,
           outcome.labels?.origins,
+          answerOptions.speaker,
         );
       return trace.end(outcome);
     } catch (error) {
@@ -234,9 +220,8 @@ export function createAgent(options: AgentOptions): Agent {
 
   return {
     answer,
-    forget: async (conversationId) => {
-      await memory?.forget(conversationId);
-    },
+    forget: async (conversationId) => memory?.forget(conversationId),
+    forgetMessage: async (conversationId, seq) => (await memory?.removeMessage(conversationId, seq)) ?? false,
     remember: async (conversationId, question, answerText) => {
       await memory?.recordTurn(conversationId, question, answerText);
     },

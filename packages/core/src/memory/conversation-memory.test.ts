@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../types.js';
 import { ConversationMemory } from './conversation-memory.js';
 import { createMemoryStore } from './memory-store.js';
+import { createMessageArchive } from './message-archive.js';
+import { createRecall } from './recall/recall.js';
 import { capSummary } from './summary-prompt.js';
+
+/** A fresh in-process archive with its recall, as `createAgent` makes them. */
+function archived() {
+  const archive = createMessageArchive();
+  return { archive, recall: createRecall({ archive, logger: silentLogger }) };
+}
 
 function setup() {
   let running = 0;
@@ -10,6 +18,7 @@ function setup() {
   const releases: Array<(text: string) => void> = [];
   const memory = new ConversationMemory({
     store: createMemoryStore(),
+    ...archived(),
     keepTurns: 2,
     ttlMs: 60_000,
     summaryChars: 600,
@@ -58,6 +67,7 @@ describe('ConversationMemory', () => {
         { question: '5', answer: 'a5', at: expect.any(Number) },
         { question: '6', answer: 'a6', at: expect.any(Number) },
       ],
+      recalled: [],
     });
   });
 
@@ -114,6 +124,7 @@ describe('ConversationMemory', () => {
     const store = createMemoryStore();
     const memory = new ConversationMemory({
       store,
+      ...archived(),
       keepTurns: 2,
       ttlMs: 60_000,
       summaryChars: 600,

@@ -1,6 +1,8 @@
 import type { ModelMessage } from '../model/chat-model.js';
 import type { Logger } from '../types.js';
 import type { ConversationRecord, ConversationTurn, MemoryStore } from './memory-store.js';
+import type { ArchivedMessage, MessageArchive, NewArchivedMessage } from './message-archive.js';
+import type { Recall } from './recall/recall.js';
 import { buildSummaryMessages, capSummary } from './summary-prompt.js';
 
 /** Settings of {@link ConversationMemory}. */
@@ -12,6 +14,12 @@ export interface ConversationMemoryOptions {
   summaryHardCapChars: number;
   now: () => Date;
   logger: Logger;
+  /** Where every message is kept verbatim; folding and the TTL never delete from it. */
+  archive: MessageArchive;
+  /** Picks the archived messages for each answer. */
+  recall: Recall;
+  /** Archived messages older than this are deleted by the sweep, in milliseconds; undefined keeps them. */
+  retentionMs?: number | undefined;
   /** Makes one summarisation request (no tools) and resolves its text. */
   summarise: (messages: ModelMessage[], signal: AbortSignal) => Promise<string>;
 }
@@ -25,6 +33,18 @@ export interface MemoryContext {
   summaryOrigins?: string[];
   /** The last turns, verbatim, oldest first. */
   turns: ConversationTurn[];
+  /** Earlier messages recalled from the archive for this question, oldest first. */
+  recalled: ArchivedMessage[];
+}
+
+/** What {@link ConversationMemory.forget} removed. */
+export interface ForgetReport {
+  /** Turns kept verbatim that went. */
+  turns: number;
+  /** Whether a rolling summary went. */
+  summary: boolean;
+  /** Archived messages that went. */
+  archivedMessages: number;
 }
 
 /**
@@ -32,8 +52,9 @@ export interface MemoryContext {
  * Summaries are made in the background, one at a time per conversation, and never delay a reply:
  * they wait while any answer runs (a local Ollama often serves one request at a time), and an
  * answer that starts aborts the summaries under way, in every conversation; they run again once
- * no answer is running. Records expire after the TTL. Store failures are logged, never thrown at
- * the answer.
+ * no answer is running. Every message is also appended to the archive, which neither the summary
+ * nor the TTL touches: past the TTL a conversation starts a fresh context, its messages still
+ * recalled when relevant. Store failures are logged, never thrown at the answer.
  */
 export class ConversationMemory {
   private readonly cache = new Map<string, ConversationRecord>();
@@ -49,18 +70,32 @@ export class ConversationMemory {
 
   constructor(private readonly options: ConversationMemoryOptions) {}
 
-  /** The summary and the last turns of a conversation; aborts its summary under way. */
-  async context(id: string): Promise<MemoryContext> {
+  /**
+   * The summary and the last turns of a conversation, and the archived messages most relevant to
+   * `question` (none without one); aborts its summary under way.
+   */
+  async context(id: string, question?: string): Promise<MemoryContext> {
     this.summaries.get(id)?.abort();
     // Another host may have answered in this conversation since: read it again, unless a write
     // of ours is still on its way (the cache is then newer than the store).
     if (this.options.store.shared && !this.writes.has(id)) this.cache.delete(id);
     const record = await this.load(id);
+    const turns = record.turns.slice(-this.options.keepTurns);
+    // The recent turns are in the prompt already: recall looks further back.
+    await this.writes.get(id);
+    const recalled =
+      question === undefined
+        ? []
+        : await this.options.recall.recall(id, question, {
+            now: this.options.now(),
+            exclude: turns.flatMap((turn) => [turn.question, turn.answer]),
+          });
     return {
       summary: record.summary,
       summaryOutside: record.summaryOutside === true,
       ...(record.summaryOrigins ? { summaryOrigins: record.summaryOrigins } : {}),
-      turns: record.turns.slice(-this.options.keepTurns),
+      turns,
+      recalled,
     };
   }
 
@@ -98,6 +133,7 @@ export class ConversationMemory {
     answer: string,
     outside = false,
     origins: readonly string[] = [],
+    askedBy = 'user',
   ): Promise<void> {
     const record = await this.load(id);
     const at = this.options.now().getTime();
@@ -107,27 +143,85 @@ export class ConversationMemory {
     record.turns.push(turn);
     record.updatedAt = at;
     this.persist(id);
+    // The answer carries the turn's labels; the question is the user's own words.
+    const reply: NewArchivedMessage = { speaker: 'assistant', text: answer, at };
+    if (outside) reply.outside = true;
+    if (outside && origins.length > 0) reply.origins = [...origins];
+    this.archive(id, [{ speaker: askedBy, text: question, at }, reply]);
     this.scheduleSummary(id);
   }
 
-  /** Forgets a conversation, here and in the store. */
-  async forget(id: string): Promise<void> {
+  /**
+   * Forgets a conversation — its recent turns, its summary and every archived message — here and
+   * in the stores, and resolves what went.
+   */
+  async forget(id: string): Promise<ForgetReport> {
     this.summaries.get(id)?.abort();
     this.deferred.delete(id);
+    const cached = this.cache.get(id) ?? (await this.options.store.load(id).catch(() => undefined));
     this.cache.delete(id);
     await this.writes.get(id);
     await this.options.store.delete(id);
+    const archivedMessages = await this.options.archive.clear(id);
+    this.options.recall.invalidate(id);
+    return { turns: cached?.turns.length ?? 0, summary: Boolean(cached?.summary), archivedMessages };
   }
 
   /**
-   * Drops every conversation untouched for the TTL, here and in the store, and resolves how many
-   * stored records went. Without it an expired conversation goes only when it is next read.
+   * Removes one archived message (by its `seq`), and a recent turn that holds its text, so it is
+   * never in a prompt again (a summary made before keeps what it said); false when there was none.
+   */
+  async removeMessage(id: string, seq: number): Promise<boolean> {
+    await this.writes.get(id);
+    const text = (await this.options.archive.read(id, seq - 1)).find((message) => message.seq === seq)?.text;
+    const removed = await this.options.archive.remove(id, seq);
+    this.options.recall.invalidate(id);
+    if (!removed || text === undefined) return removed;
+    const record = await this.load(id);
+    const kept = record.turns.filter((turn) => turn.question !== text && turn.answer !== text);
+    if (kept.length < record.turns.length) {
+      record.turns = kept;
+      this.persist(id);
+    }
+    return true;
+  }
+
+  /** Appends to the archive in the background, after the conversation's earlier writes. */
+  private archive(id: string, messages: NewArchivedMessage[]): void {
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.options.archive.append(id, messages))
+      .then(
+        () => {},
+        (error: unknown) => {
+          this.options.logger.warn({ conversationId: id, err: error }, 'messages could not be archived');
+        },
+      )
+      .finally(() => {
+        if (this.writes.get(id) === next) this.writes.delete(id);
+      });
+    this.writes.set(id, next);
+  }
+
+  /**
+   * Drops the rolling record (recent turns and summary) of every conversation untouched for the
+   * TTL, here and in the store, and resolves how many stored records went; the archive keeps their
+   * messages (with `retentionMs`, the archived messages older than it go). Without it an expired
+   * record goes only when its conversation is next read.
    */
   async sweep(): Promise<number> {
     const cutoff = this.options.now().getTime() - this.options.ttlMs;
     for (const [id, record] of this.cache) {
       if (record.updatedAt < cutoff && !this.summaries.has(id) && !this.writes.has(id)) this.cache.delete(id);
     }
+    const { retentionMs } = this.options;
+    if (retentionMs !== undefined)
+      await this.options.archive.prune(this.options.now().getTime() - retentionMs).catch((error: unknown) => {
+        this.options.logger.warn(
+          { err: error },
+          'archived messages past their retention could not be deleted',
+        );
+      });
     try {
       return (await this.options.store.sweep?.(cutoff)) ?? 0;
     } catch (error) {

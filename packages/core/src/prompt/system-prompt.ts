@@ -47,14 +47,23 @@ export function buildSystemPrompt(systemPrompt: string, tools: readonly Tool[], 
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** The volatile context message: time, live context and the conversation summary. */
-export function buildContextMessage(now: Date, context?: string, summary?: string | null): string {
+/**
+ * The volatile context message: time, live context, the conversation summary and the earlier
+ * messages recalled for this question (already formatted).
+ */
+export function buildContextMessage(
+  now: Date,
+  context?: string,
+  summary?: string | null,
+  recalled?: string,
+): string {
   const minute = now.toISOString().slice(0, 16).replace('T', ' ');
   // A table, not toLocaleDateString: building an Intl formatter per answer costs more than the loop.
   const weekday = WEEKDAYS[now.getUTCDay()];
   const parts = [`Current date and time: ${weekday} ${minute} UTC.`];
   if (context?.trim()) parts.push(`Context:\n${context.trim()}`);
   if (summary?.trim()) parts.push(`Summary of the earlier conversation:\n${summary.trim()}`);
+  if (recalled) parts.push(recalled);
   return parts.join('\n\n');
 }
 
