@@ -321,6 +321,8 @@ describe('when Ollama is not running', () => {
     await narrow.fill('#settings-host', fake.url);
     await narrow.click('.settings-form button[type=submit]');
     await banner.waitFor({ state: 'hidden' });
+    // The banner hides on the first check that reaches Ollama; the model list fills after its own.
+    await narrow.locator('#settings-model option', { hasText: 'gemma2:2b' }).waitFor({ state: 'attached' });
     await expect(narrow.locator('#settings-model option').allTextContents()).resolves.toEqual([
       'Automatic (llama3.2:3b)',
       'llama3.2:3b',
