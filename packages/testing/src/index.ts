@@ -1,5 +1,6 @@
 export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
 export { createApprovalScenario } from './approval-scenario.js';
+export { bundleScript } from './bundle-script.js';
 export {
   CONFORMANCE_VERSION,
   type ConformanceOutcome,
