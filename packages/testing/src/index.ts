@@ -68,4 +68,4 @@ export { startFakeSearxng } from './fake-searxng.js';
 export type { ScriptedMcpTool } from './scripted-mcp-server.js';
 export { scriptedMcpServer } from './scripted-mcp-server.js';
 export type { TestPostgres } from './test-postgres.js';
-export { startTestPostgres } from './test-postgres.js';
+export { startTestPostgres, TEST_POSTGRES_READY_WITHIN_MS } from './test-postgres.js';

