@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -25,7 +25,8 @@ export async function bundleScript(entry: string): Promise<string> {
   const { build } = await import('esbuild');
   const folder = join(packageDirOf(entry), 'node_modules', '.cache', 'macstats-scripts');
   await mkdir(folder, { recursive: true });
-  const name = basename(entry, extname(entry));
+  // Named by the script and its path: two scripts of one name in a package never share a file.
+  const name = `${basename(entry, extname(entry))}-${createHash('sha256').update(entry).digest('hex').slice(0, 8)}`;
   const target = join(folder, `${name}.mjs`);
   const building = join(folder, `${name}.${randomBytes(6).toString('hex')}.mjs`);
   try {
