@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { bundleScript } from '@macstats/testing';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler } from '../src/scheduler.js';
 import { createHarness, type Harness } from './harness.js';
 import { writeSchedules } from './helpers.js';
@@ -12,6 +13,12 @@ import { writeSchedules } from './helpers.js';
 const fixture = fileURLToPath(new URL('./fixtures/scheduler-process.ts', import.meta.url));
 let harness: Harness;
 let child: ChildProcess | undefined;
+// The fixture compiled once, ahead of the tests, and run with plain node: no tsx compiling it
+// while a test waits for its first line.
+let script: string;
+beforeAll(async () => {
+  script = await bundleScript(fixture);
+});
 
 afterEach(async () => {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -24,7 +31,7 @@ afterEach(async () => {
 
 /** Starts the fixture on a schedules file; resolves with the process and a reader of its lines. */
 async function startSchedulerProcess(file: string) {
-  const started = spawn(process.execPath, ['--import', 'tsx', fixture, file], {
+  const started = spawn(process.execPath, [script, file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = started;

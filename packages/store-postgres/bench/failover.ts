@@ -15,7 +15,7 @@ try {
       const times: number[] = [];
       for (let round = 0; round < rounds; round += 1) {
         const url = await server.createDatabase(`bench_${leaseMs}_${signal.toLowerCase()}_${round}`);
-        const hosts = new HostProcesses(url, leaseMs);
+        const hosts = await HostProcesses.create(url, leaseMs);
         hosts.spawn();
         const leader = await hosts.waitFor((line) => line.words[0] === 'leader');
         hosts.spawn();

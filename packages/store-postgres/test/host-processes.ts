@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleScript } from '@macstats/testing';
 
 const fixture = fileURLToPath(new URL('./fixtures/pg-scheduler-process.ts', import.meta.url));
 
@@ -18,17 +19,30 @@ export class HostProcesses {
   readonly children = new Map<number, ChildProcess>();
   readonly #waiters = new Set<() => void>();
 
-  /** `process`: another fixture (default the scheduler's) and the arguments after the URL and the lease. */
-  constructor(
+  /** `process`: the compiled host script and the arguments after the URL and the lease. */
+  private constructor(
     private readonly url: string,
     private readonly leaseMs: number,
-    private readonly process: { fixture?: string; args?: string[] } = {},
+    private readonly process: { script: string; args?: string[] },
   ) {}
 
+  /**
+   * Compiles the host fixture (`process.fixture`, default the scheduler's) to one JavaScript file
+   * first, so hosts start with plain `node`: three hosts compiling TypeScript through tsx at once
+   * spent much of a loaded machine's time before their first line.
+   */
+  static async create(
+    url: string,
+    leaseMs: number,
+    process: { fixture?: string; args?: string[] } = {},
+  ): Promise<HostProcesses> {
+    const script = await bundleScript(process.fixture ?? fixture);
+    return new HostProcesses(url, leaseMs, { script, ...(process.args ? { args: process.args } : {}) });
+  }
+
   spawn(): ChildProcess {
-    const script = this.process.fixture ?? fixture;
-    const args = [script, this.url, String(this.leaseMs), ...(this.process.args ?? [])];
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    const args = [this.process.script, this.url, String(this.leaseMs), ...(this.process.args ?? [])];
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     if (child.pid === undefined) throw new Error('the host process did not start');

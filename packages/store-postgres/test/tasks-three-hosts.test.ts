@@ -55,7 +55,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => effects.listen(0, '127.0.0.1', resolve));
   const address = effects.address();
   const effectsUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  hosts = new HostProcesses(url, leaseMs, { fixture, args: [model.url, effectsUrl] });
+  hosts = await HostProcesses.create(url, leaseMs, { fixture, args: [model.url, effectsUrl] });
 });
 afterAll(async () => {
   await hosts?.stopAll();

@@ -49,12 +49,13 @@ const runKey = (line: HostLine) => `${line.words[1]} ${line.words[2]}`;
 
 it('fires every due run exactly once while leaders are killed twice and paused once', async () => {
   const url = await server.createDatabase('three_hosts');
+  // Compiled before the clock of the run starts: the schedules are due from `started` on.
+  hosts = await HostProcesses.create(url, leaseMs);
   const seeding = await connectPostgres({ url });
   const schedules = makeSchedules(Date.now());
   await seeding.schedulerStores().source.import(JSON.stringify({ schedules }));
   await seeding.close();
   const started = new Date();
-  hosts = new HostProcesses(url, leaseMs);
   const processes = hosts;
   for (let index = 0; index < 3; index += 1) processes.spawn();
 

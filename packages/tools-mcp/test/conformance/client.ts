@@ -1,7 +1,8 @@
 // The MCP client under test by the official conformance suite (`conformance client --command`):
 // the suite appends the URL of its test server and names the scenario in
 // MCP_CONFORMANCE_SCENARIO (MCP_CONFORMANCE_CONTEXT carries pre-registered credentials).
-// It runs @macstats/tools-mcp from source (through tsx) as the app uses it; the test plays the user's browser
+// It runs @macstats/tools-mcp from source (compiled to one file by the test before the scenarios, run
+// with plain node) as the app uses it; the test plays the user's browser
 // by opening the authorization URL, whose redirect reaches the loopback listener.
 import {
   ClientCredentialsProvider,
