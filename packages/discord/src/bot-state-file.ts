@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Logger, silentLogger } from '@macstats/core';
-import { writePrivateFile } from '@macstats/core/internal';
+import { CoalescedFile } from './coalesced-file.js';
 
 /** What the bot remembers of one channel across reconnects and restarts. */
 interface ChannelState {
@@ -51,13 +51,19 @@ function parseState(text: string): Map<string, ChannelState> {
  */
 export class BotStateFile {
   private readonly channels = new Map<string, ChannelState>();
-  private writing: Promise<void> | undefined;
-  private dirty = false;
+  private readonly file: CoalescedFile;
 
   constructor(
     private readonly path: string | undefined,
     private readonly logger: Logger = silentLogger,
-  ) {}
+  ) {
+    this.file = new CoalescedFile(
+      path,
+      () => this.render(),
+      logger,
+      'Discord state file could not be written',
+    );
+  }
 
   /** Reads the file; call once before use. */
   async load(): Promise<void> {
@@ -130,29 +136,18 @@ export class BotStateFile {
 
   /** Resolves once every change so far is on disk. */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.file.flush();
   }
 
   private save(): void {
-    if (!this.path) return;
-    this.dirty = true;
-    this.writing ??= this.writeLoop(this.path).finally(() => {
-      this.writing = undefined;
-    });
+    this.file.save();
   }
 
-  private async writeLoop(path: string): Promise<void> {
-    while (this.dirty) {
-      this.dirty = false;
-      const kept = [...this.channels.entries()]
-        .sort(([, a], [, b]) => b.activeAt - a.activeAt)
-        .slice(0, MAX_CHANNELS);
-      const document: StateDocument = { version: 1, channels: Object.fromEntries(kept) };
-      try {
-        await writePrivateFile(path, `${JSON.stringify(document, null, 2)}\n`);
-      } catch (error) {
-        this.logger.warn({ path, err: error }, 'Discord state file could not be written');
-      }
-    }
+  private render(): string {
+    const kept = [...this.channels.entries()]
+      .sort(([, a], [, b]) => b.activeAt - a.activeAt)
+      .slice(0, MAX_CHANNELS);
+    const document: StateDocument = { version: 1, channels: Object.fromEntries(kept) };
+    return `${JSON.stringify(document, null, 2)}\n`;
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Logger, silentLogger } from '@macstats/core';
-import { writePrivateFile } from '@macstats/core/internal';
+import { CoalescedFile } from './coalesced-file.js';
 
 /** What an answer's context held when the bot posted it: the outside sources and their sites. */
 export interface PostedLabel {
@@ -30,13 +30,19 @@ function isLabel(value: unknown): value is PostedLabel {
  */
 export class PostedLabels {
   private readonly posts = new Map<string, PostedLabel>();
-  private writing: Promise<void> | undefined;
-  private dirty = false;
+  private readonly file: CoalescedFile;
 
   constructor(
     private readonly path: string | undefined,
     private readonly logger: Logger = silentLogger,
-  ) {}
+  ) {
+    this.file = new CoalescedFile(
+      path,
+      () => `${JSON.stringify({ version: 1, posts: Object.fromEntries(this.posts) })}\n`,
+      logger,
+      'Discord posts file could not be written',
+    );
+  }
 
   /** Reads the file; a missing or broken one starts empty (broken: said once in the log). */
   async load(): Promise<void> {
@@ -71,27 +77,11 @@ export class PostedLabels {
 
   /** Resolves once every change so far is on disk. */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.file.flush();
   }
 
   private save(): void {
-    if (!this.path) return;
-    this.dirty = true;
-    this.writing ??= this.writeLoop(this.path).finally(() => {
-      this.writing = undefined;
-    });
-  }
-
-  private async writeLoop(path: string): Promise<void> {
-    while (this.dirty) {
-      this.dirty = false;
-      const document = { version: 1, posts: Object.fromEntries(this.posts) };
-      try {
-        await writePrivateFile(path, `${JSON.stringify(document)}\n`);
-      } catch (error) {
-        this.logger.warn({ path, err: error }, 'Discord posts file could not be written');
-      }
-    }
+    this.file.save();
   }
 }
 
