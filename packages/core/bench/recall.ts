@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { SYNTHETIC_QUESTIONS, syntheticConversation } from '@macstats/testing';
 import { estimateTokens } from '../src/agent/context-budget.js';
 import { createFileMessageArchive } from '../src/memory/file-message-archive.js';
-import { createMessageArchive, type MessageArchive } from '../src/memory/message-archive.js';
+import type { MessageArchive } from '../src/memory/message-archive.js';
 import { formatRecalled } from '../src/memory/recall/format-recalled.js';
 import { createRecall } from '../src/memory/recall/recall.js';
-import { silentLogger } from '../src/types.js';
+import { createMessageArchive } from '../src/memory/stores.js';
+import { silentLogger } from '../src/util/logger.js';
 
 /** What recall costs per answer over one archive. */
 export interface RecallCost {

@@ -1,5 +1,4 @@
-import type { CallLabels, LabelledCall } from './containment/labels.js';
-import type { ParsedCall, Tool, ToolContext, ToolResult } from './types.js';
+import type { CallLabels, LabelledCall, ParsedCall, Tool, ToolContext, ToolResult } from './types.js';
 
 /** A call as a tool's `parse` reads it: the text argument and, when the model wrote one, its object. */
 export interface CallToParse {

@@ -1,10 +1,10 @@
-import type { OllamaErrorCode } from './ollama/ollama-errors.js';
-
 const marker = Symbol.for('macstats.error');
 
-/** Codes of the errors core throws (each is in the README's error table). */
-export type CoreErrorCode =
-  | OllamaErrorCode
+/**
+ * Codes of the errors core throws outside its Ollama adapter (each is in the README's error
+ * table); `CoreErrorCode` adds the adapter's `OllamaErrorCode`.
+ */
+export type CoreOwnErrorCode =
   | 'DEPENDENCY_MISSING'
   | 'EMBEDDINGS_FAILED'
   | 'INVALID_OPTION'
@@ -46,6 +46,29 @@ export class MacstatsError<Code extends string = string> extends Error {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
   }
 }
+
+/** Makes the errors of one package: see {@link errorFactory}. */
+export type ErrorFactory<Code extends string> = (
+  code: Code,
+  message: string,
+  options?: { cause?: unknown } & MacstatsErrorFacts,
+) => MacstatsError<Code>;
+
+/**
+ * One package's error maker, typed by the union of its codes, so that the compiler refuses a
+ * misspelt code or another package's. Without the type argument it takes no code at all.
+ *
+ * @example
+ * export type FetchErrorCode = 'FETCH_BLOCKED' | 'FETCH_TOO_LARGE';
+ * export const fetchError = errorFactory<FetchErrorCode>();
+ * throw fetchError('FETCH_BLOCKED', 'That address is on this machine.');
+ */
+export function errorFactory<Code extends string = never>(): ErrorFactory<Code> {
+  return (code, message, options) => new MacstatsError(code, message, options);
+}
+
+/** Makes the errors core throws outside its Ollama adapter. */
+export const coreError = errorFactory<CoreOwnErrorCode>();
 
 /** Turns a `run` result into a `ToolResult`. */
 export function toToolResult(value: string | { text: string; isError?: boolean }): {

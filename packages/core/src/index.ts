@@ -6,19 +6,18 @@
  *
  * `src/public-surface.test.ts` lists every name exported here: the surface grows on purpose only.
  */
+
+import type { CoreOwnErrorCode } from './errors.js';
+import type { OllamaErrorCode } from './ollama/ollama-errors.js';
+
 export type {
   Agent,
   AgentAnswer,
   AgentEvent,
   AgentOptions,
-  AgentStep,
-  AgentToolCall,
   AgentUsage,
   AnswerOptions,
-  ContainmentDecision,
-  LlmCallPurpose,
   MemoryOptions,
-  ToolSkipReason,
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
 export type { LinkChoiceOptions } from './agent/link-budget.js';
@@ -31,18 +30,8 @@ export type {
   TokenBudgetStatus,
 } from './budget/daily-token-budget.js';
 export { createDailyTokenBudget, TOKEN_BUDGET_SPENT } from './budget/daily-token-budget.js';
-export type { TokenLedger } from './budget/token-ledger.js';
-export { createFileTokenLedger } from './budget/token-ledger.js';
-export type { ApprovalRequest, ApproveFunction } from './containment/approval.js';
-export type {
-  ContainmentRule,
-  ContainmentVerdict,
-  ContextLabelsInput,
-  ContextLabelsSnapshot,
-  RedirectCheck,
-} from './containment/context-labels.js';
+export type { ContainmentVerdict, ContextLabelsInput } from './containment/context-labels.js';
 export { ContextLabels } from './containment/context-labels.js';
-export type { CallLabels, LabelledCall, ToolLabels } from './containment/labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export type { LinkAllowance } from './containment/link-allowance.js';
 export {
@@ -53,7 +42,35 @@ export {
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
-export { type CoreErrorCode, MacstatsError, type MacstatsErrorFacts, toToolResult } from './errors.js';
+export {
+  type CoreOwnErrorCode,
+  type ErrorFactory,
+  errorFactory,
+  MacstatsError,
+  type MacstatsErrorFacts,
+  toToolResult,
+} from './errors.js';
+export type {
+  AgentStep,
+  AgentToolCall,
+  ApprovalRequest,
+  ApproveFunction,
+  CallLabels,
+  ContainmentDecision,
+  ContainmentRule,
+  ContextLabelsSnapshot,
+  LabelledCall,
+  LlmCallPurpose,
+  RedirectCheck,
+  ToolLabels,
+  ToolSkipReason,
+} from './types.js';
+export type { TokenLedger } from './util/token-ledger.js';
+export { createFileTokenLedger } from './util/token-ledger.js';
+
+/** Codes of the errors core throws (each is in the README's error table). */
+export type CoreErrorCode = CoreOwnErrorCode | OllamaErrorCode;
+export type { AgentTelemetryOptions } from './agent/agent-trace.js';
 export type { ForgetReport, MemoryContext } from './memory/conversation-memory.js';
 export type {
   ConversationRecord,
@@ -61,7 +78,7 @@ export type {
   MemoryStore,
   MemoryStoreOptions,
 } from './memory/memory-store.js';
-export { createMemoryStore, isConversationRecord } from './memory/memory-store.js';
+export { isConversationRecord } from './memory/memory-store.js';
 export type {
   ArchivedMessage,
   ArchiveHit,
@@ -69,7 +86,7 @@ export type {
   MessageArchiveOptions,
   NewArchivedMessage,
 } from './memory/message-archive.js';
-export { ARCHIVE_FOLDER, createMessageArchive, isArchivedMessage } from './memory/message-archive.js';
+export { ARCHIVE_FOLDER, isArchivedMessage } from './memory/message-archive.js';
 export type { Embedder, EmbedderOptions } from './memory/recall/embedder.js';
 export { createEmbedder } from './memory/recall/embedder.js';
 export { formatRecalled, formatRecalledMessage } from './memory/recall/format-recalled.js';
@@ -78,6 +95,7 @@ export { createRecall, RECALL_DEFAULTS } from './memory/recall/recall.js';
 export type { RankingWeights } from './memory/recall/recall-index.js';
 export { RANKING_DEFAULTS } from './memory/recall/recall-index.js';
 export { searchArchive } from './memory/recall/search-archive.js';
+export { createMemoryStore, createMessageArchive } from './memory/stores.js';
 export type {
   ChatModel,
   ChatReply,
@@ -99,12 +117,12 @@ export type {
   PoolMemberView,
 } from './model/model-pool.js';
 export { createModelPool, MODEL_POOL_DEFAULTS } from './model/model-pool.js';
-export { createOllamaPoolMember } from './model/ollama-pool-member.js';
 export type { CheckOllamaOptions, OllamaCheck } from './ollama/check-ollama.js';
 export { checkOllama } from './ollama/check-ollama.js';
 export type { OllamaErrorCode } from './ollama/ollama-errors.js';
 export type { OllamaChatModel, OllamaModelOptions } from './ollama/ollama-model.js';
 export { createOllamaModel } from './ollama/ollama-model.js';
+export { createOllamaPoolMember } from './ollama/ollama-pool-member.js';
 export type { ModelDescription } from './ollama/pick-model.js';
 export { isEmbeddingModel, modelNotInstalled, pickModel, sameModel } from './ollama/pick-model.js';
 export type { ToolSpecs } from './parser/parse-tool-call.js';
@@ -112,11 +130,8 @@ export type { ToolSpecs } from './parser/parse-tool-call.js';
 export { parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
 export type { ToolSyntax } from './parser/tool-syntax.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
-export type { AgentTelemetryOptions } from './telemetry/agent-trace.js';
 export type {
   ArgumentHints,
-  JsonSchema,
-  Logger,
   NativeFunction,
   ParsedCall,
   Tool,
@@ -124,5 +139,7 @@ export type {
   ToolContext,
   ToolResult,
 } from './types.js';
-export { silentLogger } from './types.js';
+export type { JsonSchema } from './util/json-schema.js';
+export type { Logger } from './util/logger.js';
+export { silentLogger } from './util/logger.js';
 export { isDependencyMissing } from './util/optional-dependency.js';

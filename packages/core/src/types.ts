@@ -1,7 +1,6 @@
-import type { AgentStep } from './agent/agent-types.js';
-import type { ApproveFunction } from './containment/approval.js';
-import type { ContextLabelsSnapshot, RedirectCheck } from './containment/context-labels.js';
-import type { LabelledCall, ToolLabels } from './containment/labels.js';
+import type { ModelToolCall, ModelUsage } from './model/chat-model.js';
+import type { JsonSchema } from './util/json-schema.js';
+import type { Logger } from './util/logger.js';
 
 /** The result of running a tool. A refused or failed call is `{ isError: true, text }`, never a throw. */
 export interface ToolResult {
@@ -27,9 +26,6 @@ export interface ToolResult {
   /** The chat requests of another agent's answer this call ran (a handoff), so the answer shows them. */
   steps?: readonly AgentStep[];
 }
-
-/** A JSON Schema; a tool's `parameters` is an object schema (`{ type: 'object', properties }`). */
-export type JsonSchema = Record<string, unknown>;
 
 /**
  * How the text protocol reads a tool's argument. Core applies no rule for any tool by name:
@@ -180,18 +176,160 @@ export interface ToolCall {
   problem?: string;
 }
 
-/** A pino-compatible subset: libraries log through this and never print. */
-export interface Logger {
-  debug(details: object, message?: string): void;
-  info(details: object, message?: string): void;
-  warn(details: object, message?: string): void;
-  error(details: object, message?: string): void;
+// Containment's part of the contract: what a tool declares, and how it is asked about.
+
+/** A call as the labels see it: its text argument and, when the model wrote one, its object. */
+export interface LabelledCall {
+  argument: string;
+  arguments?: Record<string, unknown> | undefined;
+  /** The conversation the call belongs to, when the answer has one (a browser's page per conversation). */
+  conversationId?: string | undefined;
+  /** The tool's `parse` of this call, when the caller made it already (see `Tool.parse`). */
+  parsed?: ParsedCall | undefined;
 }
 
-/** A logger that drops everything: the default of every library. */
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
+/**
+ * What one call of a tool is, for the containment policy. Every field defaults to "no": a tool
+ * that declares `labels: {}` reads nothing private or outside and neither sends nor persists.
+ * A tool that declares no `labels` at all is treated as {@link UNDECLARED_LABELS}.
+ */
+export interface CallLabels {
+  /**
+   * The result holds content anyone could have written: a web page, a search result, an
+   * untrusted MCP server's output. Once it is in the context, the model may be the attacker's.
+   */
+  outside?: boolean;
+  /** The result holds the user's private data: their files, notes, schedules, process list. */
+  private?: boolean;
+  /**
+   * The call sends data to this destination, taken from its arguments: an absolute URL
+   * (`https://example.com/a?b=c`), or a name for a non-web destination (`mcp:weather`).
+   */
+  sendsTo?: string;
+  /** `sendsTo` is a destination the user configured (a host they listed, a trusted server). */
+  configured?: boolean;
+  /**
+   * What the call sends when it is not in the destination itself: the text typed into a page,
+   * the option chosen. A send whose every payload the user wrote in their question may go to a
+   * page under a URL they named, even one outside content came from (filling in a form there).
+   */
+  payload?: readonly string[];
+  /**
+   * What the call carries (`payload`) reaches code a third party wrote, which may send it
+   * anywhere: a page's scripts see what is typed, chosen or pressed in it, and a URL's
+   * `#fragment`. The destination does not bound such a send, so the policy checks the payload.
+   */
+  payloadSeenByScripts?: boolean;
+  /** The call changes state that later answers or scheduled runs read: a schedule, a note. */
+  persists?: boolean;
+}
+
+/** A tool's labels: the same for every call, or read from each call's arguments. */
+export type ToolLabels = CallLabels | ((call: LabelledCall) => CallLabels);
+
+/** Which rule a call needs approval under. */
+export type ContainmentRule = 'send' | 'persist';
+
+/** The labels of a context so far: the sources of outside content and private data, and the sites outside content came from. */
+export interface ContextLabelsSnapshot {
+  outside: string[];
+  private: string[];
+  origins: string[];
+}
+
+/**
+ * Checks one redirect hop of a send the policy let run: `undefined` when the hop may be
+ * followed, else one sentence saying why not. Tools that follow redirects call it for each hop.
+ */
+export type RedirectCheck = (url: string) => string | undefined;
+
+/** What the agent asks the user to approve: one call, and why it needs approval. */
+export interface ApprovalRequest {
+  tool: string;
+  argument: string;
+  arguments?: Record<string, unknown> | undefined;
+  /** `send`: it would send data where the user did not say; `persist`: it would change saved state. */
+  rule: ContainmentRule;
+  /** One sentence for the user: what the call would do and what is in the context. */
+  reason: string;
+  /** The conversation the answer belongs to, when it has one. */
+  conversationId?: string | undefined;
+  /** Aborts when the answer is stopped or the approval times out: close the prompt then. */
+  signal: AbortSignal;
+  /** How long the user has, in milliseconds; past it the call is denied. */
+  timeoutMs: number;
+}
+
+/**
+ * Asks the user whether a call may run. Resolve `true` to allow it; `false`, a rejection or no
+ * answer within `timeoutMs` denies it.
+ */
+export type ApproveFunction = (request: ApprovalRequest) => Promise<boolean>;
+
+// The record of an answer's steps: a handoff's result carries the other agent's steps.
+
+/** Why a model call was made. */
+export type LlmCallPurpose = 'plan' | 'tools' | 'final' | 'summary';
+
+/** Why a requested tool call was not run. */
+export type ToolSkipReason =
+  | 'repeat'
+  | 'cycle'
+  | 'unknown-tool'
+  | 'unavailable'
+  | 'injected'
+  | 'invalid-arguments'
+  | 'contained';
+
+/** A containment decision on one call: asked for approval, approved, or refused. */
+export interface ContainmentDecision {
+  decision: 'asked' | 'approved' | 'refused';
+  /** Whether the user was asked: a refusal without asking is the policy's own. */
+  asked: boolean;
+  rule: ContainmentRule;
+  /** The sentence the user (and the model) read. */
+  reason: string;
+}
+
+/** One tool call made (or refused) while answering. */
+export interface AgentToolCall {
+  tool: string;
+  argument: string;
+  /** The arguments object, when the model wrote one. */
+  arguments?: Record<string, unknown>;
+  result: ToolResult;
+  durationMs: number;
+  /** Set when a guard refused the call instead of running it. */
+  skipped?: ToolSkipReason;
+  /** Set when the call needed the user's approval: approved, or refused. */
+  containment?: ContainmentDecision;
+}
+
+/** One chat request of an answer: what was asked, what came back, what it led to. */
+export interface AgentStep {
+  /** 1-based number of the request in this answer. */
+  call: number;
+  purpose: LlmCallPurpose;
+  /** The model asked. */
+  model?: string;
+  /**
+   * Messages sent, whether native tool definitions went with them, the context window reserved
+   * and the estimated prompt tokens (after old history was left out to fit, if it had to be).
+   */
+  request: {
+    messages: number;
+    nativeTools: boolean;
+    contextLength?: number;
+    estimatedTokens?: number;
+    /** History messages left out and tool outputs shortened to fit the window. */
+    dropped?: number;
+    shortened?: number;
+  };
+  /** The reply as the model wrote it (reasoning included) and its native calls. */
+  reply: { content: string; toolCalls: ModelToolCall[] };
+  /** The tool calls read from the reply, matched against this answer's tools. */
+  calls: ToolCall[];
+  /** What each call gave, refusals included, in order. */
+  results: AgentToolCall[];
+  usage: ModelUsage;
+}

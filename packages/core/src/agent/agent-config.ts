@@ -1,8 +1,8 @@
 import { AGENT_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../defaults.js';
-import { MacstatsError } from '../errors.js';
+import { coreError } from '../errors.js';
 import type { ChatModel } from '../model/chat-model.js';
 import { createOllamaModel } from '../ollama/ollama-model.js';
-import { type Logger, silentLogger } from '../types.js';
+import { type Logger, silentLogger } from '../util/logger.js';
 import type { AgentOptions } from './agent-types.js';
 import type { ContextWindowSettings } from './context-window.js';
 import { type UnavailableTools, unavailableTools } from './resolve-calls.js';
@@ -32,7 +32,7 @@ export interface AgentConfig {
 export function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0)
-    throw new MacstatsError('INVALID_OPTION', `${name} must be a number >= 0`);
+    throw coreError('INVALID_OPTION', `${name} must be a number >= 0`);
   return value;
 }
 
@@ -42,15 +42,15 @@ function chosenModel(
   limits: { firstTokenTimeoutMs: number; betweenTokensTimeoutMs: number },
 ): ChatModel {
   if (options.model && options.ollama)
-    throw new MacstatsError('INVALID_OPTION', 'createAgent takes model or ollama, not both');
+    throw coreError('INVALID_OPTION', 'createAgent takes model or ollama, not both');
   if (options.model) {
     if (typeof options.model.chat !== 'function' || typeof options.model.capabilities !== 'function')
-      throw new MacstatsError('INVALID_OPTION', 'createAgent needs model to have chat() and capabilities()');
+      throw coreError('INVALID_OPTION', 'createAgent needs model to have chat() and capabilities()');
     return options.model;
   }
   const name = options.ollama?.model;
   if (typeof name !== 'string' || name.trim() === '')
-    throw new MacstatsError(
+    throw coreError(
       'INVALID_OPTION',
       'createAgent needs a model: model (a ChatModel) or ollama.model (for example "llama3.2:3b")',
     );

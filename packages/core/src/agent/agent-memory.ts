@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { ConversationMemory } from '../memory/conversation-memory.js';
-import { createMemoryStore } from '../memory/memory-store.js';
-import { ARCHIVE_FOLDER, createMessageArchive } from '../memory/message-archive.js';
+import { ARCHIVE_FOLDER } from '../memory/message-archive.js';
 import { createRecall } from '../memory/recall/recall.js';
+import { createMemoryStore, createMessageArchive } from '../memory/stores.js';
 import { stripThinking } from '../parser/quoted-regions.js';
 import type { AgentConfig } from './agent-config.js';
 import type { AgentOptions } from './agent-types.js';

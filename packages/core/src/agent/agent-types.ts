@@ -1,37 +1,23 @@
-import type { ApproveFunction } from '../containment/approval.js';
-import type { ContainmentRule, ContextLabelsInput } from '../containment/context-labels.js';
+import type { ContextLabelsInput } from '../containment/context-labels.js';
 import type { ForgetReport } from '../memory/conversation-memory.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import type { ArchivedMessage, MessageArchive } from '../memory/message-archive.js';
 import type { Embedder } from '../memory/recall/embedder.js';
 import type { RecallBudget } from '../memory/recall/recall.js';
-import type { ChatModel, ModelToolCall, ModelUsage } from '../model/chat-model.js';
-import type { AgentTelemetryOptions } from '../telemetry/agent-trace.js';
-import type { Logger, Tool, ToolCall, ToolResult } from '../types.js';
+import type { ChatModel } from '../model/chat-model.js';
+import type {
+  AgentStep,
+  AgentToolCall,
+  ApproveFunction,
+  ContainmentDecision,
+  LlmCallPurpose,
+  Tool,
+  ToolResult,
+  ToolSkipReason,
+} from '../types.js';
+import type { Logger } from '../util/logger.js';
+import type { AgentTelemetryOptions } from './agent-trace.js';
 import type { LinkChoiceOptions } from './link-budget.js';
-
-/** Why a model call was made. */
-export type LlmCallPurpose = 'plan' | 'tools' | 'final' | 'summary';
-
-/** Why a requested tool call was not run. */
-export type ToolSkipReason =
-  | 'repeat'
-  | 'cycle'
-  | 'unknown-tool'
-  | 'unavailable'
-  | 'injected'
-  | 'invalid-arguments'
-  | 'contained';
-
-/** A containment decision on one call: asked for approval, approved, or refused. */
-export interface ContainmentDecision {
-  decision: 'asked' | 'approved' | 'refused';
-  /** Whether the user was asked: a refusal without asking is the policy's own. */
-  asked: boolean;
-  rule: ContainmentRule;
-  /** The sentence the user (and the model) read. */
-  reason: string;
-}
 
 /** What the agent reports while it works, through `onEvent`. */
 export type AgentEvent =
@@ -252,20 +238,6 @@ export interface AnswerOptions {
   keepTurn?: ((labels: AgentAnswer['labels']) => boolean) | undefined;
 }
 
-/** One tool call made (or refused) while answering. */
-export interface AgentToolCall {
-  tool: string;
-  argument: string;
-  /** The arguments object, when the model wrote one. */
-  arguments?: Record<string, unknown>;
-  result: ToolResult;
-  durationMs: number;
-  /** Set when a guard refused the call instead of running it. */
-  skipped?: ToolSkipReason;
-  /** Set when the call needed the user's approval: approved, or refused. */
-  containment?: ContainmentDecision;
-}
-
 /** Tokens and time summed over an answer's chat requests. */
 export interface AgentUsage {
   /** Prompt tokens over all requests; null when the server reported none. */
@@ -274,35 +246,6 @@ export interface AgentUsage {
   completionTokens: number | null;
   /** Time spent waiting for the model, in milliseconds. */
   durationMs: number;
-}
-
-/** One chat request of an answer: what was asked, what came back, what it led to. */
-export interface AgentStep {
-  /** 1-based number of the request in this answer. */
-  call: number;
-  purpose: LlmCallPurpose;
-  /** The model asked. */
-  model?: string;
-  /**
-   * Messages sent, whether native tool definitions went with them, the context window reserved
-   * and the estimated prompt tokens (after old history was left out to fit, if it had to be).
-   */
-  request: {
-    messages: number;
-    nativeTools: boolean;
-    contextLength?: number;
-    estimatedTokens?: number;
-    /** History messages left out and tool outputs shortened to fit the window. */
-    dropped?: number;
-    shortened?: number;
-  };
-  /** The reply as the model wrote it (reasoning included) and its native calls. */
-  reply: { content: string; toolCalls: ModelToolCall[] };
-  /** The tool calls read from the reply, matched against this answer's tools. */
-  calls: ToolCall[];
-  /** What each call gave, refusals included, in order. */
-  results: AgentToolCall[];
-  usage: ModelUsage;
 }
 
 /** The one reply to a message, and what it took. */

@@ -5,7 +5,8 @@ import {
   FINAL_INSTRUCTION,
   LAST_ITERATION_WARNING,
 } from '../prompt/system-prompt.js';
-import type { AgentAnswer, AgentStep, AgentUsage } from './agent-types.js';
+import type { AgentStep } from '../types.js';
+import type { AgentAnswer, AgentUsage } from './agent-types.js';
 import { CallGuard } from './call-guard.js';
 import { EMPTY_REPLY_TEXT, finalText, NO_ANSWER_TEXT, replyText } from './final-text.js';
 import { type RequestedCall, resolveCalls } from './resolve-calls.js';

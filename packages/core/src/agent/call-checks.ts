@@ -1,9 +1,8 @@
 import { askApproval } from '../containment/ask-approval.js';
 import type { ContainmentVerdict } from '../containment/context-labels.js';
-import { type CallLabels, labelsOf } from '../containment/labels.js';
+import { labelsOf } from '../containment/labels.js';
 import { parseToolCalls } from '../parser/parse-tool-call.js';
-import type { ParsedCall, Tool } from '../types.js';
-import type { ContainmentDecision, ToolSkipReason } from './agent-types.js';
+import type { CallLabels, ContainmentDecision, ParsedCall, Tool, ToolSkipReason } from '../types.js';
 import { type CallGuard, callKey } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';
 import { toolArguments } from './tool-arguments.js';

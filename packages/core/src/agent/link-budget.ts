@@ -1,10 +1,10 @@
-import type { TokenLedger } from '../budget/token-ledger.js';
 import {
   createLinkAllowance,
   LINK_CHOICE_BITS_PER_DAY,
   type LinkAllowance,
 } from '../containment/link-allowance.js';
-import type { Logger } from '../types.js';
+import type { Logger } from '../util/logger.js';
+import type { TokenLedger } from '../util/token-ledger.js';
 
 /** Where the day's link choices are counted, and how many bits a day allows. */
 export interface LinkChoiceOptions {

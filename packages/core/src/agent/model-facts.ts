@@ -1,5 +1,5 @@
 import type { ChatModel } from '../model/chat-model.js';
-import type { Logger } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import type { AgentEvent } from './agent-types.js';
 import { ContextWindow, type ContextWindowSettings } from './context-window.js';
 

@@ -1,8 +1,15 @@
-import type { ApproveFunction } from '../containment/approval.js';
-import type { ContextLabelsSnapshot, RedirectCheck } from '../containment/context-labels.js';
 import { createDeadline } from '../model/deadline.js';
-import type { Logger, ParsedCall, Tool, ToolContext, ToolResult } from '../types.js';
+import type {
+  ApproveFunction,
+  ContextLabelsSnapshot,
+  ParsedCall,
+  RedirectCheck,
+  Tool,
+  ToolContext,
+  ToolResult,
+} from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
+import type { Logger } from '../util/logger.js';
 import { raceSignal } from '../util/race-signal.js';
 
 /** Options of {@link runTool}. */

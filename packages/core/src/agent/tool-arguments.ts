@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { JsonSchema, Tool } from '../types.js';
+import type { Tool } from '../types.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 // One validator per schema object: tools keep their schema, so each is compiled once.
 const compiled = new WeakMap<JsonSchema, ValidateFunction | Error>();

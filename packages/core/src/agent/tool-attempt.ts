@@ -1,7 +1,5 @@
-import type { CallLabels } from '../containment/labels.js';
 import { wrapUntrusted, wrapUsersWords } from '../prompt/untrusted.js';
-import type { Tool } from '../types.js';
-import type { AgentToolCall } from './agent-types.js';
+import type { AgentToolCall, CallLabels, Tool } from '../types.js';
 import { CALL_CHECKS, type CallStop, type CheckedCall } from './call-checks.js';
 import type { CallGuard } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';

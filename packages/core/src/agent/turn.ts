@@ -1,11 +1,11 @@
-import type { ApproveFunction } from '../containment/approval.js';
 import type { ContextLabels } from '../containment/context-labels.js';
 import { MacstatsError } from '../errors.js';
 import type { ChatModel, ChatReply, ModelMessage } from '../model/chat-model.js';
 import type { NativeFunctionTable } from '../prompt/native-functions.js';
-import type { AnswerTrace } from '../telemetry/agent-trace.js';
-import type { Logger, Tool } from '../types.js';
-import type { AgentEvent, AgentStep, AgentToolCall, LlmCallPurpose } from './agent-types.js';
+import type { AgentStep, AgentToolCall, ApproveFunction, LlmCallPurpose, Tool } from '../types.js';
+import type { Logger } from '../util/logger.js';
+import type { AnswerTrace } from './agent-trace.js';
+import type { AgentEvent } from './agent-types.js';
 import type { ContextWindow } from './context-window.js';
 import type { UnavailableTools } from './resolve-calls.js';
 

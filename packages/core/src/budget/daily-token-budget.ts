@@ -1,7 +1,7 @@
 import type { Agent, AgentAnswer, AnswerOptions } from '../agent/agent-types.js';
 import { failedAnswer } from '../agent/failed-answer.js';
 import { formatDuration } from '../util/format-duration.js';
-import type { TokenLedger } from './token-ledger.js';
+import type { TokenLedger } from '../util/token-ledger.js';
 
 /** The error code of an answer refused because a daily token budget is spent. */
 export const TOKEN_BUDGET_SPENT = 'TOKEN_BUDGET_SPENT';

@@ -1,7 +1,7 @@
 import { createDeadline } from '../model/deadline.js';
-import type { Logger } from '../types.js';
+import type { ApprovalRequest, ApproveFunction } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import { raceSignal } from '../util/race-signal.js';
-import type { ApprovalRequest, ApproveFunction } from './approval.js';
 
 /**
  * Asks `approve` within the time limit: true only when it resolves `true` in time. A rejection or

@@ -1,11 +1,8 @@
+import type { CallLabels, ContainmentRule, ContextLabelsSnapshot, RedirectCheck } from '../types.js';
 import { SentForms } from './echoes.js';
-import type { CallLabels } from './labels.js';
 import { type LinkAllowance, linkChoiceBits } from './link-allowance.js';
 import { LINKS_PER_RESULT, OutsideLinks } from './outside-links.js';
 import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.js';
-
-/** Which rule a call needs approval under. */
-export type ContainmentRule = 'send' | 'persist';
 
 /**
  * The policy's verdict on one call: run it, ask the user, or refuse it outright (a send to a web
@@ -14,12 +11,6 @@ export type ContainmentRule = 'send' | 'persist';
 export type ContainmentVerdict =
   | { action: 'run' }
   | { action: 'ask' | 'refuse'; rule: ContainmentRule; reason: string };
-
-/**
- * Checks one redirect hop of a send the policy let run: `undefined` when the hop may be
- * followed, else one sentence saying why not. Tools that follow redirects call it for each hop.
- */
-export type RedirectCheck = (url: string) => string | undefined;
 
 /** What the caller put in an answer's context besides the question, for the policy. */
 export interface ContextLabelsInput {
@@ -46,13 +37,6 @@ export interface ContextLabelsInput {
    * the context (see {@link LinkAllowance}); without it, each answer's choices are bounded alone.
    */
   linkAllowance?: LinkAllowance | undefined;
-}
-
-/** The labels of a context so far: the sources of outside content and private data, and the sites outside content came from. */
-export interface ContextLabelsSnapshot {
-  outside: string[];
-  private: string[];
-  origins: string[];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;

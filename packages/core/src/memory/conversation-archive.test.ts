@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../types.js';
+import { silentLogger } from '../util/logger.js';
 import { ConversationMemory } from './conversation-memory.js';
-import { createMemoryStore } from './memory-store.js';
-import { createMessageArchive } from './message-archive.js';
 import { createRecall } from './recall/recall.js';
+import { createMemoryStore, createMessageArchive } from './stores.js';
 
 function setup(summary = 'folded', retentionMs?: number) {
   let now = new Date('2026-01-01T00:00:00Z');

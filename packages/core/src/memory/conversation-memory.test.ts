@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../types.js';
+import { silentLogger } from '../util/logger.js';
 import { ConversationMemory } from './conversation-memory.js';
-import { createMemoryStore } from './memory-store.js';
-import { createMessageArchive } from './message-archive.js';
 import { createRecall } from './recall/recall.js';
+import { createMemoryStore, createMessageArchive } from './stores.js';
 import { capSummary } from './summary-prompt.js';
 
 /** A fresh in-process archive with its recall, as `createAgent` makes them. */

@@ -1,5 +1,5 @@
 import type { ModelMessage } from '../model/chat-model.js';
-import type { Logger } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import type { ConversationRecord, ConversationTurn, MemoryStore } from './memory-store.js';
 import type { ArchivedMessage, MessageArchive, NewArchivedMessage } from './message-archive.js';
 import type { Recall } from './recall/recall.js';

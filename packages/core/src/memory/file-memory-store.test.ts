@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../types.js';
+import { silentLogger } from '../util/logger.js';
 import { conversationFileName, createFileMemoryStore } from './file-memory-store.js';
 
 let dir: string;

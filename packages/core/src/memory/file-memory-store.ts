@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import { ensurePrivateDir, writePrivateFile } from '../util/private-files.js';
 import { isConversationRecord, type MemoryStore } from './memory-store.js';
 

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Logger, silentLogger } from '../types.js';
+import { type Logger, silentLogger } from '../util/logger.js';
 import { archiveFileName, createFileMessageArchive } from './file-message-archive.js';
 
 let dir: string;

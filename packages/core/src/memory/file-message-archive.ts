@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { Logger } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import { type ArchivedMessage, isArchivedMessage, type MessageArchive } from './message-archive.js';
 
 /** The archive file of a conversation: the id is hashed, so no id can name a path outside the folder. */

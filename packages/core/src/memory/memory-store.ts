@@ -1,5 +1,4 @@
-import { type Logger, silentLogger } from '../types.js';
-import { createFileMemoryStore } from './file-memory-store.js';
+import type { Logger } from '../util/logger.js';
 
 /** One question and the reply the user saw. */
 export interface ConversationTurn {
@@ -74,7 +73,8 @@ export interface MemoryStoreOptions {
   logger?: Logger;
 }
 
-function createInProcessStore(): MemoryStore {
+/** The store that lives in this process only (what the `create…` function gives without `dir`). */
+export function createInProcessStore(): MemoryStore {
   const records = new Map<string, ConversationRecord>();
   return {
     load: async (id) => {
@@ -95,17 +95,4 @@ function createInProcessStore(): MemoryStore {
       return swept;
     },
   };
-}
-
-/**
- * A conversation store: in this process, or durable under `dir` (one file per conversation,
- * written atomically; a corrupt file is set aside and logged, never thrown).
- *
- * @example
- * const store = createMemoryStore({ dir: join(macstatsHome, 'sessions') });
- */
-export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  return options.dir
-    ? createFileMemoryStore(options.dir, options.logger ?? silentLogger)
-    : createInProcessStore();
 }

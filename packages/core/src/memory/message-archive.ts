@@ -1,5 +1,4 @@
-import { type Logger, silentLogger } from '../types.js';
-import { createFileMessageArchive } from './file-message-archive.js';
+import type { Logger } from '../util/logger.js';
 
 /**
  * One message of a conversation, kept verbatim in its archive: who said it, what, when, and the
@@ -75,7 +74,8 @@ export function isArchivedMessage(value: unknown): value is ArchivedMessage {
 }
 
 /** An in-process archive: what the agent keeps when it is given no folder and no database. */
-function createInProcessArchive(): MessageArchive {
+/** The store that lives in this process only (what the `create…` function gives without `dir`). */
+export function createInProcessArchive(): MessageArchive {
   const conversations = new Map<string, ArchivedMessage[]>();
   let next = 1;
   return {
@@ -124,18 +124,4 @@ export interface MessageArchiveOptions {
   dir?: string | undefined;
   /** Where a file cut short or unreadable is reported. Default: silent. */
   logger?: Logger | undefined;
-}
-
-/**
- * A message archive: in this process, or durable under `dir` (one append-only JSON Lines file per
- * conversation, mode 600 in a folder of mode 700; a file cut short loses only its last line).
- *
- * @example
- * const archive = createMessageArchive({ dir: join(macstatsHome, 'sessions', 'archive') });
- * await archive.append('alice', [{ speaker: 'alice', text: 'My cat is Tom.', at: Date.now() }]);
- */
-export function createMessageArchive(options: MessageArchiveOptions = {}): MessageArchive {
-  return options.dir
-    ? createFileMessageArchive(options.dir, options.logger ?? silentLogger)
-    : createInProcessArchive();
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../types.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 /** A native tool call as a model returns it: a function name and an arguments object. */
 export interface ModelToolCall {

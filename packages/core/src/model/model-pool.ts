@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
-import { MacstatsError } from '../errors.js';
+import { coreError, MacstatsError } from '../errors.js';
 import { errorTypeOf } from '../telemetry/spans.js';
-import { type Logger, silentLogger } from '../types.js';
+import { type Logger, silentLogger } from '../util/logger.js';
 import { maskUrl } from '../util/mask-url.js';
 import type { ChatModel, ChatReply, ChatRequest, ModelCapabilities } from './chat-model.js';
 
@@ -91,7 +91,7 @@ interface MemberState {
  */
 export function createModelPool(options: ModelPoolOptions): ModelPool {
   if (options.members.length === 0) {
-    throw new MacstatsError('INVALID_OPTION', 'createModelPool needs at least one member.');
+    throw coreError('INVALID_OPTION', 'createModelPool needs at least one member.');
   }
   const logger = options.logger ?? silentLogger;
   const statusTimeoutMs = options.statusTimeoutMs ?? MODEL_POOL_DEFAULTS.statusTimeoutMs;
@@ -177,7 +177,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       }
     }
     if (lastError !== undefined) throw lastError;
-    throw new MacstatsError('MODEL_POOL_NO_MEMBER', `No server of the pool has the model "${model}".`);
+    throw coreError('MODEL_POOL_NO_MEMBER', `No server of the pool has the model "${model}".`);
   }
 
   async function capabilities(
@@ -193,10 +193,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         lastError = error;
       }
     }
-    throw (
-      lastError ??
-      new MacstatsError('MODEL_POOL_NO_MEMBER', `No server of the pool has the model "${model}".`)
-    );
+    throw lastError ?? coreError('MODEL_POOL_NO_MEMBER', `No server of the pool has the model "${model}".`);
   }
 
   async function checkOne(state: MemberState): Promise<void> {

@@ -1,8 +1,7 @@
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
-import { MacstatsError } from '../errors.js';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
 import { lightFetch } from './light-fetch.js';
-import { toOllamaError } from './ollama-errors.js';
+import { ollamaError, toOllamaError } from './ollama-errors.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
 export interface NativeToolCall {
@@ -102,7 +101,7 @@ export async function withOllama<T>(
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (deadline.signal.aborted)
-      throw new MacstatsError('OLLAMA_TIMEOUT', `no answer within ${options.timeoutMs} ms`, { cause: error });
+      throw ollamaError('OLLAMA_TIMEOUT', `no answer within ${options.timeoutMs} ms`, { cause: error });
     throw toOllamaError(error, phase.started ? 'stream' : 'request');
   } finally {
     deadline.clear();
@@ -173,13 +172,13 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
     if (params.signal?.aborted) throw params.signal.reason;
     const expired = deadline.expired();
     if (expired === 'between-tokens')
-      throw new MacstatsError(
+      throw ollamaError(
         'OLLAMA_STALLED',
         `the reply stopped for more than ${deadline.limitMs()} ms in the middle`,
         { cause: error },
       );
     if (expired === 'first-token')
-      throw new MacstatsError('OLLAMA_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
+      throw ollamaError('OLLAMA_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
         cause: error,
       });
     throw toOllamaError(error, streaming ? 'stream' : 'request');

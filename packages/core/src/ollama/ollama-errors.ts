@@ -1,4 +1,4 @@
-import { MacstatsError } from '../errors.js';
+import { errorFactory, MacstatsError } from '../errors.js';
 import { type ModelSettingNames, orSet } from '../model/chat-model.js';
 import { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from '../util/network-errors.js';
 import { oneLine } from '../util/one-line.js';
@@ -17,6 +17,9 @@ export type OllamaErrorCode =
   | 'OLLAMA_HTTP_ERROR'
   | 'OLLAMA_ERROR';
 
+/** Makes the Ollama adapter's errors: the compiler takes only {@link OllamaErrorCode}s. */
+export const ollamaError = errorFactory<OllamaErrorCode>();
+
 /**
  * Turns whatever the `ollama` client or `fetch` threw into a {@link MacstatsError} with an
  * `OLLAMA_*` code. `phase` says whether the reply had started (errors after that are stream errors).
@@ -27,34 +30,34 @@ export function toOllamaError(error: unknown, phase: 'request' | 'stream' = 'req
   const status = (error as { status_code?: unknown }).status_code;
   if (typeof status === 'number') {
     if (status === 404 && /not found/i.test(message))
-      return new MacstatsError('OLLAMA_MODEL_NOT_FOUND', oneLine(message), { cause: error });
+      return ollamaError('OLLAMA_MODEL_NOT_FOUND', oneLine(message), { cause: error });
     if (status === 400 && /does not support tools/i.test(message))
-      return new MacstatsError('OLLAMA_TOOLS_UNSUPPORTED', oneLine(message), {
+      return ollamaError('OLLAMA_TOOLS_UNSUPPORTED', oneLine(message), {
         cause: error,
         unsupported: 'tools',
       });
     if (status >= 500)
-      return new MacstatsError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${oneLine(message)}`, {
+      return ollamaError('OLLAMA_SERVER_ERROR', `HTTP ${status}: ${oneLine(message)}`, {
         cause: error,
       });
-    return new MacstatsError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${oneLine(message)}`, { cause: error });
+    return ollamaError('OLLAMA_HTTP_ERROR', `HTTP ${status}: ${oneLine(message)}`, { cause: error });
   }
   // undici says "terminated" when the body stops half-way: the reply started, then was cut.
   if (message === 'terminated')
-    return new MacstatsError('OLLAMA_BAD_RESPONSE', 'the reply was cut off', { cause: error });
+    return ollamaError('OLLAMA_BAD_RESPONSE', 'the reply was cut off', { cause: error });
   const code = errorCode(error);
   if (code && UNREACHABLE_CODES.has(code))
-    return new MacstatsError('OLLAMA_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
+    return ollamaError('OLLAMA_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
   if (code && CONNECTION_LOST_CODES.has(code))
-    return new MacstatsError('OLLAMA_CONNECTION_LOST', oneLine(message), { cause: error });
+    return ollamaError('OLLAMA_CONNECTION_LOST', oneLine(message), { cause: error });
   if ((error as Error)?.name === 'TimeoutError')
-    return new MacstatsError('OLLAMA_TIMEOUT', oneLine(message), { cause: error });
+    return ollamaError('OLLAMA_TIMEOUT', oneLine(message), { cause: error });
   if (error instanceof SyntaxError || /did not receive done|unexpected end|json/i.test(message))
-    return new MacstatsError('OLLAMA_BAD_RESPONSE', oneLine(message), { cause: error });
+    return ollamaError('OLLAMA_BAD_RESPONSE', oneLine(message), { cause: error });
   if (message === 'fetch failed')
-    return new MacstatsError('OLLAMA_UNREACHABLE', message, { cause: error, unreachable: true });
-  if (phase === 'stream') return new MacstatsError('OLLAMA_STREAM_ERROR', oneLine(message), { cause: error });
-  return new MacstatsError('OLLAMA_ERROR', oneLine(message), { cause: error });
+    return ollamaError('OLLAMA_UNREACHABLE', message, { cause: error, unreachable: true });
+  if (phase === 'stream') return ollamaError('OLLAMA_STREAM_ERROR', oneLine(message), { cause: error });
+  return ollamaError('OLLAMA_ERROR', oneLine(message), { cause: error });
 }
 
 /** What {@link describeOllamaError} needs to name the fix. */

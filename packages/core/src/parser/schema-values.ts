@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../types.js';
+import type { JsonSchema } from '../util/json-schema.js';
 import type { ToolCallCandidate } from './candidate.js';
 import { argumentFromArgs } from './json-values.js';
 import { isRecord, tryParse, writtenValues } from './values.js';

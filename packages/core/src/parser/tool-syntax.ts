@@ -1,4 +1,5 @@
-import type { ArgumentHints, JsonSchema } from '../types.js';
+import type { ArgumentHints } from '../types.js';
+import type { JsonSchema } from '../util/json-schema.js';
 
 /**
  * What the parser needs to know about a tool: its name and how its text argument is read.

@@ -1,4 +1,4 @@
-import { MacstatsError } from '../errors.js';
+import { coreError, MacstatsError } from '../errors.js';
 
 /**
  * The `DEPENDENCY_MISSING` error for a failure to load or resolve one of `packages`, or
@@ -19,7 +19,7 @@ export function dependencyMissing(
   const message = error instanceof Error ? error.message : '';
   const missing = names.find((name) => message.includes(`'${name}'`) || message.includes(`'${name}/`));
   if (!missing) return undefined;
-  return new MacstatsError(
+  return coreError(
     'DEPENDENCY_MISSING',
     `${neededBy} needs the ${missing} package, which is not installed: run \`npm install ${names.join(' ')}\` where macstats is installed (with -g for a global install).`,
     { cause: error },

@@ -1,4 +1,4 @@
-import { MacstatsError } from '../../errors.js';
+import { coreError } from '../../errors.js';
 
 /** Turns texts into vectors, in order; rejects with `EMBEDDINGS_FAILED` (or the caller's abort). */
 export interface Embedder {
@@ -72,16 +72,13 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
         });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        throw new MacstatsError('EMBEDDINGS_FAILED', `[POST] ${url}: ${(error as Error).message}`, {
+        throw coreError('EMBEDDINGS_FAILED', `[POST] ${url}: ${(error as Error).message}`, {
           cause: error,
         });
       }
       const text = await response.text();
       if (!response.ok)
-        throw new MacstatsError(
-          'EMBEDDINGS_FAILED',
-          `[POST] ${url}: ${response.status} ${text.slice(0, 200)}`,
-        );
+        throw coreError('EMBEDDINGS_FAILED', `[POST] ${url}: ${response.status} ${text.slice(0, 200)}`);
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -90,7 +87,7 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       }
       const vectors = vectorsOf(body, options.provider, texts.length);
       if (!vectors)
-        throw new MacstatsError(
+        throw coreError(
           'EMBEDDINGS_FAILED',
           `[POST] ${url}: ${response.status} a reply without ${texts.length} embeddings`,
         );

@@ -1,4 +1,4 @@
-import type { Logger } from '../../types.js';
+import type { Logger } from '../../util/logger.js';
 import type { ArchivedMessage, MessageArchive } from '../message-archive.js';
 import type { Embedder } from './embedder.js';
 import { type RankedMessage, type RankingWeights, RecallIndex } from './recall-index.js';

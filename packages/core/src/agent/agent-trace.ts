@@ -9,10 +9,9 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { ContainmentDecision, ToolSkipReason } from '../agent/agent-types.js';
 import type { ChatReply, ModelMessage } from '../model/chat-model.js';
-import type { ToolResult } from '../types.js';
-import { recordSpanError } from './spans.js';
+import { recordSpanError } from '../telemetry/spans.js';
+import type { ContainmentDecision, ToolResult, ToolSkipReason } from '../types.js';
 
 /** Tracing options of `createAgent`; see `docs/observability.md`. */
 export interface AgentTelemetryOptions {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writePrivateFile } from '../util/private-files.js';
+import { writePrivateFile } from './private-files.js';
 
 /**
  * Where the tokens spent each UTC day are kept, by budget key (`agent:<id>`, `channel:<id>`).

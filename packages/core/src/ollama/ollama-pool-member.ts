@@ -1,5 +1,5 @@
-import { createOllamaModel, type OllamaModelOptions } from '../ollama/ollama-model.js';
-import type { PoolMember, PoolMemberStatus } from './model-pool.js';
+import type { PoolMember, PoolMemberStatus } from '../model/model-pool.js';
+import { createOllamaModel, type OllamaModelOptions } from './ollama-model.js';
 
 /**
  * An Ollama server as a {@link PoolMember}: its chat model, and a status read from `/api/tags`
