@@ -7,9 +7,7 @@
  * `src/public-surface.test.ts` lists every name exported here: the surface grows on purpose only.
  */
 
-import type { CoreOwnErrorCode } from './errors.js';
-import type { OllamaErrorCode } from './ollama/ollama-errors.js';
-
+export type { AgentTelemetryOptions } from './agent/agent-trace.js';
 export type {
   Agent,
   AgentAnswer,
@@ -42,6 +40,7 @@ export {
 export { AGENT_DEFAULTS, DEFAULT_OLLAMA_HOST, DEFAULT_SYSTEM_PROMPT } from './defaults.js';
 export type { CallToParse, DefinedTool, ParseResult, ToolDefinition } from './define-tool.js';
 export { defineTool } from './define-tool.js';
+export type { CoreErrorCode } from './error-codes.js';
 export {
   type CoreOwnErrorCode,
   type ErrorFactory,
@@ -50,27 +49,6 @@ export {
   type MacstatsErrorFacts,
   toToolResult,
 } from './errors.js';
-export type {
-  AgentStep,
-  AgentToolCall,
-  ApprovalRequest,
-  ApproveFunction,
-  CallLabels,
-  ContainmentDecision,
-  ContainmentRule,
-  ContextLabelsSnapshot,
-  LabelledCall,
-  LlmCallPurpose,
-  RedirectCheck,
-  ToolLabels,
-  ToolSkipReason,
-} from './types.js';
-export type { TokenLedger } from './util/token-ledger.js';
-export { createFileTokenLedger } from './util/token-ledger.js';
-
-/** Codes of the errors core throws (each is in the README's error table). */
-export type CoreErrorCode = CoreOwnErrorCode | OllamaErrorCode;
-export type { AgentTelemetryOptions } from './agent/agent-trace.js';
 export type { ForgetReport, MemoryContext } from './memory/conversation-memory.js';
 export type {
   ConversationRecord,
@@ -131,15 +109,30 @@ export { parseToolCall, parseToolCalls } from './parser/parse-tool-call.js';
 export type { ToolSyntax } from './parser/tool-syntax.js';
 export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
 export type {
+  AgentStep,
+  AgentToolCall,
+  ApprovalRequest,
+  ApproveFunction,
   ArgumentHints,
+  CallLabels,
+  ContainmentDecision,
+  ContainmentRule,
+  ContextLabelsSnapshot,
+  LabelledCall,
+  LlmCallPurpose,
   NativeFunction,
   ParsedCall,
+  RedirectCheck,
   Tool,
   ToolCall,
   ToolContext,
+  ToolLabels,
   ToolResult,
+  ToolSkipReason,
 } from './types.js';
 export type { JsonSchema } from './util/json-schema.js';
 export type { Logger } from './util/logger.js';
 export { silentLogger } from './util/logger.js';
 export { isDependencyMissing } from './util/optional-dependency.js';
+export type { TokenLedger } from './util/token-ledger.js';
+export { createFileTokenLedger } from './util/token-ledger.js';
