@@ -20,8 +20,10 @@ export interface ErrorOwner {
   thrown: Map<string, string[]>;
 }
 
-// `new MacstatsError('CODE'`, a subclass's `super('CODE'`, and the generic `MacstatsError<…>('CODE'`.
-const THROWN = /(?:new MacstatsError(?:<[^>]*>)?|super)\(\s*'([A-Z][A-Z0-9_]+)'/g;
+// A package's maker `fetchError('CODE'` (see core's `errorFactory`), a subclass's `super('CODE'`,
+// and `new MacstatsError('CODE'` where one is still written.
+const THROWN =
+  /(?:new MacstatsError(?:<[^>]*>)?|super|\b[a-z][A-Za-z]*Error|\bfail)\(\s*'([A-Z][A-Z0-9_]+)'/g;
 
 /** The packages and apps of the workspace that throw `MacstatsError`s, with their codes. */
 export function errorOwners(root: string): ErrorOwner[] {
@@ -29,7 +31,9 @@ export function errorOwners(root: string): ErrorOwner[] {
   for (const folder of sourceFolders(root)) {
     const thrown = new Map<string, string[]>();
     for (const file of sources(join(root, folder, 'src'))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(THROWN)) {
+      // Comments are left out: a TSDoc example names codes it does not throw.
+      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+      for (const match of text.matchAll(THROWN)) {
         const code = match[1] as string;
         thrown.set(code, [...(thrown.get(code) ?? []), relative(root, file)]);
       }
@@ -101,4 +105,20 @@ export function declaredCodes(root: string, owner: ErrorOwner): Set<string> {
       for (const literal of (union[1] as string).matchAll(/'([A-Z][A-Z0-9_]+)'/g))
         codes.add(literal[1] as string);
   return codes;
+}
+
+/**
+ * Places outside core's `errors.ts` that construct a `MacstatsError` themselves instead of through
+ * their package's maker (the compiler then cannot check the code).
+ */
+export function constructedDirectly(root: string): string[] {
+  const found: string[] = [];
+  for (const folder of sourceFolders(root))
+    for (const file of sources(join(root, folder, 'src'))) {
+      const path = relative(root, file);
+      if (path === join('packages', 'core', 'src', 'errors.ts')) continue;
+      const count = [...readFileSync(file, 'utf8').matchAll(/new MacstatsError\b/g)].length;
+      if (count > 0) found.push(`${path} (${count})`);
+    }
+  return found.sort();
 }

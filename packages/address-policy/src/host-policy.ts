@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { errorFactory } from '@macstats/core';
 import ipaddr from 'ipaddr.js';
 import { classifyAddress, isIpAddress, unbracket } from './classify-address.js';
 
@@ -13,14 +13,24 @@ export interface HostPolicy {
   refusal(hostname: string, address: string): string | undefined;
 }
 
+/** Codes of the errors this package throws itself. */
+export type AddressPolicyErrorCode = 'INVALID_OPTION';
+
+const addressPolicyError = errorFactory<AddressPolicyErrorCode>();
+const invalidOption = (sentence: string, cause: unknown) =>
+  addressPolicyError('INVALID_OPTION', sentence, { cause });
+
 /** Options of {@link createHostPolicy}. */
 export interface HostPolicyOptions {
   /** Hosts, wildcards (`*.example.com`), addresses or CIDR ranges allowed although non-public. Default none. */
   allowHosts?: readonly string[] | undefined;
   /** Allow every non-public address. Default `false`. */
   allowPrivateNetwork?: boolean | undefined;
-  /** The `code` of the error a malformed `allowHosts` entry throws. Default `INVALID_OPTION`. */
-  optionErrorCode?: string | undefined;
+  /**
+   * The error a malformed `allowHosts` entry throws, made by the caller (typed by its own codes).
+   * Default: a `MacstatsError` with code `INVALID_OPTION`.
+   */
+  optionError?: ((sentence: string, cause: unknown) => Error) | undefined;
 }
 
 interface HostPattern {
@@ -40,7 +50,7 @@ export function createHostPolicy(options: HostPolicyOptions): HostPolicy {
     const trimmed = entry.trim().toLowerCase();
     if (trimmed === '') continue;
     if (trimmed.includes('/')) {
-      ranges.push(parseRange(entry, trimmed, options.optionErrorCode ?? 'INVALID_OPTION'));
+      ranges.push(parseRange(entry, trimmed, options.optionError ?? invalidOption));
     } else if (trimmed.startsWith('*.')) {
       patterns.push({ kind: 'suffix', name: canonicalHost(trimmed.slice(2)) });
     } else {
@@ -90,14 +100,17 @@ export function canonicalHost(host: string): string {
   }
 }
 
-function parseRange(entry: string, trimmed: string, code: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+function parseRange(
+  entry: string,
+  trimmed: string,
+  optionError: (sentence: string, cause: unknown) => Error,
+): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   try {
     return ipaddr.parseCIDR(unbracket(trimmed));
   } catch (error) {
-    throw new MacstatsError(
-      code,
+    throw optionError(
       `allowHosts: "${entry}" is not an address range (write it like 192.168.1.0/24 or fd00::/8).`,
-      { cause: error },
+      error,
     );
   }
 }

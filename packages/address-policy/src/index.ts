@@ -1,5 +1,11 @@
 export { classifyAddress, isIpAddress, unbracket } from './classify-address.js';
-export { canonicalHost, createHostPolicy, type HostPolicy, type HostPolicyOptions } from './host-policy.js';
+export {
+  type AddressPolicyErrorCode,
+  canonicalHost,
+  createHostPolicy,
+  type HostPolicy,
+  type HostPolicyOptions,
+} from './host-policy.js';
 export { parseAllowHosts } from './parse-allow-hosts.js';
 export {
   checkAddresses,

@@ -1,5 +1,4 @@
 import { promises as dns } from 'node:dns';
-import { MacstatsError } from '@macstats/core';
 import { isIpAddress, unbracket } from './classify-address.js';
 import type { HostPolicy } from './host-policy.js';
 
@@ -19,7 +18,7 @@ export const systemResolver: HostResolver = (hostname) =>
 
 /**
  * Checks every address a host resolved to and returns those of the wanted family (0: any).
- * Throws `MacstatsError` with `blockedCode` and the policy's sentence when one is refused: a
+ * Throws `blocked(sentence)` (the caller's own error, typed by its own codes) when one is refused: a
  * name answering with one public and one private address gets no chance at the private one.
  * Throws an `ENOTFOUND` error when nothing usable is left.
  */
@@ -27,12 +26,12 @@ export function checkAddresses(
   host: string,
   addresses: readonly ResolvedAddress[],
   policy: HostPolicy,
-  options: { family?: number | string | undefined; blockedCode: string },
+  options: { family?: number | string | undefined; blocked: (sentence: string) => Error },
 ): ResolvedAddress[] {
   if (addresses.length === 0) throw notFound(undefined, host);
   for (const entry of addresses) {
     const refusal = policy.refusal(host, entry.address);
-    if (refusal) throw new MacstatsError(options.blockedCode, refusal);
+    if (refusal) throw options.blocked(refusal);
   }
   const { family } = options;
   const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0;
@@ -52,7 +51,8 @@ export async function resolveChecked(
     policy: HostPolicy;
     resolver: HostResolver;
     family?: number | string | undefined;
-    blockedCode: string;
+    /** The error a refused address throws, made by the caller's own maker (tools-fetch makes its FETCH_BLOCKED). */
+    blocked: (sentence: string) => Error;
   },
 ): Promise<ResolvedAddress[]> {
   // "example.com." and "example.com" are one host; resolvers and the policy see the latter.

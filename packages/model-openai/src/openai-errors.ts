@@ -1,4 +1,4 @@
-import { isDependencyMissing, MacstatsError, type ModelSettingNames } from '@macstats/core';
+import { errorFactory, isDependencyMissing, MacstatsError, type ModelSettingNames } from '@macstats/core';
 import { errorCode, oneLine, UNREACHABLE_CODES } from '@macstats/core/internal';
 import type { APIError } from 'openai';
 
@@ -18,6 +18,9 @@ export type OpenAiErrorCode =
   | 'OPENAI_HTTP_ERROR'
   | 'OPENAI_ERROR'
   | 'INVALID_OPTION';
+
+/** Makes this package's errors: the compiler takes only the codes of {@link OpenAiErrorCode}. */
+export const openAiError = errorFactory<OpenAiErrorCode>();
 
 /** What servers say when they cannot take `tools`: llama-server without `--jinja`, vLLM without a parser, Ollama. */
 const TOOLS_REFUSED = /\btools?\b|tool[_ -]?choice|tool[_ -]?call|function[_ -]?call/i;
@@ -53,20 +56,20 @@ export function toOpenAiError(
   if (MacstatsError.isInstance(error) && error.code.startsWith('OPENAI_')) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (isClientError(error, 'APIConnectionTimeoutError'))
-    return new MacstatsError('OPENAI_TIMEOUT', oneLine(message), { cause: error });
+    return openAiError('OPENAI_TIMEOUT', oneLine(message), { cause: error });
   if (isClientError(error, 'APIConnectionError')) {
     const code = errorCode(error);
     if (code && UNREACHABLE_CODES.has(code))
-      return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
+      return openAiError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
     if (context.phase === 'stream')
-      return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
-    return new MacstatsError('OPENAI_CONNECTION_LOST', oneLine(message), { cause: error });
+      return openAiError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
+    return openAiError('OPENAI_CONNECTION_LOST', oneLine(message), { cause: error });
   }
   if (isClientError(error, 'APIError')) {
     const status = (error as APIError).status;
     const detail = oneLine(message.replace(/^\d{3}\s+/, ''));
     if (status === undefined)
-      return new MacstatsError(context.phase === 'stream' ? 'OPENAI_STREAM_ERROR' : 'OPENAI_ERROR', detail, {
+      return openAiError(context.phase === 'stream' ? 'OPENAI_STREAM_ERROR' : 'OPENAI_ERROR', detail, {
         cause: error,
       });
     if (
@@ -78,36 +81,30 @@ export function toOpenAiError(
       status !== 429 &&
       TOOLS_REFUSED.test(message)
     )
-      return new MacstatsError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error, unsupported: 'tools' });
+      return openAiError('OPENAI_TOOLS_UNSUPPORTED', detail, { cause: error, unsupported: 'tools' });
     if (status === 401 || status === 403)
-      return new MacstatsError('OPENAI_UNAUTHORIZED', `HTTP ${status}: ${detail}`, { cause: error });
-    if (status === 404)
-      return new MacstatsError('OPENAI_MODEL_NOT_FOUND', `HTTP 404: ${detail}`, { cause: error });
-    if (status === 429)
-      return new MacstatsError('OPENAI_RATE_LIMITED', `HTTP 429: ${detail}`, { cause: error });
+      return openAiError('OPENAI_UNAUTHORIZED', `HTTP ${status}: ${detail}`, { cause: error });
+    if (status === 404) return openAiError('OPENAI_MODEL_NOT_FOUND', `HTTP 404: ${detail}`, { cause: error });
+    if (status === 429) return openAiError('OPENAI_RATE_LIMITED', `HTTP 429: ${detail}`, { cause: error });
     if (status >= 500)
-      return new MacstatsError('OPENAI_SERVER_ERROR', `HTTP ${status}: ${detail}`, { cause: error });
-    return new MacstatsError('OPENAI_HTTP_ERROR', `HTTP ${status}: ${detail}`, { cause: error });
+      return openAiError('OPENAI_SERVER_ERROR', `HTTP ${status}: ${detail}`, { cause: error });
+    return openAiError('OPENAI_HTTP_ERROR', `HTTP ${status}: ${detail}`, { cause: error });
   }
   // undici says "terminated" when the body stops half-way: the reply started, then was cut.
   if (message === 'terminated' || errorCode(error) === 'UND_ERR_SOCKET')
-    return new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
+    return openAiError('OPENAI_BAD_RESPONSE', 'the reply was cut off', { cause: error });
   if (error instanceof SyntaxError)
-    return new MacstatsError(
-      'OPENAI_BAD_RESPONSE',
-      `a piece of the reply was not JSON (${oneLine(message, 80)})`,
-      {
-        cause: error,
-      },
-    );
+    return openAiError('OPENAI_BAD_RESPONSE', `a piece of the reply was not JSON (${oneLine(message, 80)})`, {
+      cause: error,
+    });
   const code = errorCode(error);
   if (code && UNREACHABLE_CODES.has(code))
-    return new MacstatsError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
+    return openAiError('OPENAI_UNREACHABLE', oneLine(message), { cause: error, unreachable: true });
   if (message === 'fetch failed')
-    return new MacstatsError('OPENAI_UNREACHABLE', message, { cause: error, unreachable: true });
+    return openAiError('OPENAI_UNREACHABLE', message, { cause: error, unreachable: true });
   if (context.phase === 'stream')
-    return new MacstatsError('OPENAI_STREAM_ERROR', oneLine(message), { cause: error });
-  return new MacstatsError('OPENAI_ERROR', oneLine(message), { cause: error });
+    return openAiError('OPENAI_STREAM_ERROR', oneLine(message), { cause: error });
+  return openAiError('OPENAI_ERROR', oneLine(message), { cause: error });
 }
 
 /** What {@link describeOpenAiError} needs to name the fix. */

@@ -13,7 +13,7 @@ import { importOptional } from '@macstats/core/internal';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { OPENAI_MODEL_DEFAULTS } from './defaults.js';
-import { describeOpenAiError, toOpenAiError } from './openai-errors.js';
+import { describeOpenAiError, openAiError, toOpenAiError } from './openai-errors.js';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages.js';
 import { ReplyAssembler } from './reply-assembler.js';
 import { listServerModels, type OpenAiServerModel, readLlamaServerContext } from './server-info.js';
@@ -64,12 +64,12 @@ export interface OpenAiChatModel extends ChatModel {
  */
 export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel {
   if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl))
-    throw new MacstatsError(
+    throw openAiError(
       'INVALID_OPTION',
       'createOpenAiModel needs baseUrl, an http(s) URL such as http://127.0.0.1:8080/v1',
     );
   if (typeof options.model !== 'string' || options.model.trim() === '')
-    throw new MacstatsError(
+    throw openAiError(
       'INVALID_OPTION',
       'createOpenAiModel needs model, the name the server lists at /v1/models',
     );
@@ -144,7 +144,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
         // The client ends the loop quietly when its signal aborts: that is a timeout or the caller.
         signal.throwIfAborted();
         if (reply.finishReason === null && reply.content === '' && reply.toolCalls().length === 0)
-          throw new MacstatsError('OPENAI_BAD_RESPONSE', 'the reply ended before it said anything');
+          throw openAiError('OPENAI_BAD_RESPONSE', 'the reply ended before it said anything');
       } else {
         reply.addCompletion(await openai.chat.completions.create({ ...body, stream: false }, { signal }));
       }
@@ -152,13 +152,13 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
       if (request.signal?.aborted) throw request.signal.reason;
       const expired = deadline.expired();
       if (expired === 'between-tokens')
-        throw new MacstatsError(
+        throw openAiError(
           'OPENAI_STALLED',
           `the reply stopped for more than ${deadline.limitMs()} ms in the middle`,
           { cause: error },
         );
       if (expired === 'first-token')
-        throw new MacstatsError('OPENAI_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
+        throw openAiError('OPENAI_TIMEOUT', `no answer within ${deadline.limitMs()} ms`, {
           cause: error,
         });
       throw toOpenAiError(error, { sentTools: tools !== undefined, phase });

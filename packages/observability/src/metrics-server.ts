@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MacstatsError } from '@macstats/core';
 import type { Registry } from 'prom-client';
+import { observabilityError } from './error-codes.js';
 
 /** Defaults of {@link startMetricsServer}. */
 export const METRICS_SERVER_DEFAULTS = {
@@ -62,7 +62,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       once(server, 'error').then(([error]) => Promise.reject(error)),
     ]);
   } catch (error) {
-    throw new MacstatsError(
+    throw observabilityError(
       'METRICS_LISTEN_FAILED',
       `The metrics endpoint could not listen on ${host}:${options.port}: ${(error as Error).message}`,
       { cause: error },

@@ -1,6 +1,6 @@
-import { MacstatsError } from '@macstats/core';
 import { CronExpressionParser } from 'cron-parser';
 import { IANAZone } from 'luxon';
+import { schedulerError } from './scheduler-errors.js';
 
 type CronIterator = ReturnType<typeof CronExpressionParser.parse>;
 
@@ -136,7 +136,7 @@ function iterateAfter(
   try {
     iterator = CronExpressionParser.parse(expression.trim(), { tz: zone, currentDate: new Date(start) });
   } catch (error) {
-    throw new MacstatsError('SCHEDULE_INVALID', `Cron expression "${expression}" is invalid`, {
+    throw schedulerError('SCHEDULE_INVALID', `Cron expression "${expression}" is invalid`, {
       cause: error,
     });
   }

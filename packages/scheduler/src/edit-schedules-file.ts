@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { MacstatsError } from '@macstats/core';
 import { writePrivateFile } from '@macstats/core/internal';
 import { parseSchedules } from './parse-schedules.js';
 import type { SchedulesFile } from './schedule.js';
+import { schedulerError } from './scheduler-errors.js';
 
 const editing = new Map<string, Promise<unknown>>();
 const attempts = 5;
@@ -40,7 +40,7 @@ export async function readSchedulesDocument(
   if (text === undefined) return { text, document: { schedules: [] } };
   const parsed = parseSchedules(text);
   if (!parsed.usable) {
-    throw new MacstatsError(
+    throw schedulerError(
       'SCHEDULES_FILE_INVALID',
       `${parsed.errors[0] ?? ''} Fix ${file} first; it was not changed.`,
     );
@@ -59,10 +59,7 @@ async function editOnce<T>(file: string, change: (document: SchedulesFile) => T 
     await writePrivateFile(file, `${JSON.stringify(document, null, 2)}\n`);
     return result;
   }
-  throw new MacstatsError(
-    'SCHEDULES_FILE_BUSY',
-    `${file} kept changing while it was being edited; try again.`,
-  );
+  throw schedulerError('SCHEDULES_FILE_BUSY', `${file} kept changing while it was being edited; try again.`);
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -1,7 +1,8 @@
-import { MacstatsError } from '@macstats/core';
+import type { MacstatsError } from '@macstats/core';
 import type { LockHolder } from './process-lock.js';
 import type { RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
+import { schedulerError } from './scheduler-errors.js';
 import type { RunNowOptions, RunResult } from './scheduler-types.js';
 
 /** A started run, as the core hands it back: settles once recorded and delivered. */
@@ -50,7 +51,7 @@ export function runManually(
         await host.markRunning(id, host.now());
       } catch (error) {
         reject(
-          new MacstatsError('STATE_WRITE_FAILED', `Cannot save the scheduler state; "${id}" did not start.`, {
+          schedulerError('STATE_WRITE_FAILED', `Cannot save the scheduler state; "${id}" did not start.`, {
             cause: error,
           }),
         );
@@ -59,7 +60,7 @@ export function runManually(
       const run = host.start(schedule);
       run.settled.then(({ result }) => {
         if (result !== undefined) resolve(result);
-        else reject(new MacstatsError('SCHEDULER_STOPPED', `The scheduler was stopped while "${id}" ran.`));
+        else reject(schedulerError('SCHEDULER_STOPPED', `The scheduler was stopped while "${id}" ran.`));
       }, reject);
       try {
         options.onStart?.({ id, startedAt: new Date(run.startedAt) });
@@ -74,22 +75,19 @@ export function runManually(
 /** Why `id` cannot run now, or `undefined` when it can. */
 async function refuse(host: ManualRunHost, id: string): Promise<MacstatsError | undefined> {
   if (host.isStopping()) {
-    return new MacstatsError('SCHEDULER_STOPPED', 'The scheduler is stopping; no run starts now.');
+    return schedulerError('SCHEDULER_STOPPED', 'The scheduler is stopping; no run starts now.');
   }
   if (!host.isLeader() || !(await host.stillLeader())) {
     const holder = host.holder();
     const who =
       holder === undefined ? 'Another process' : `Another process (pid ${holder.pid} on ${holder.hostname})`;
-    return new MacstatsError('NOT_LEADER', `${who} runs the schedules; only it can run "${id}" now.`);
+    return schedulerError('NOT_LEADER', `${who} runs the schedules; only it can run "${id}" now.`);
   }
   if (host.find(id) === undefined) {
-    return new MacstatsError('UNKNOWN_SCHEDULE', `There is no schedule named "${id}".`);
+    return schedulerError('UNKNOWN_SCHEDULE', `There is no schedule named "${id}".`);
   }
   if (host.isRunning(id)) {
-    return new MacstatsError(
-      'ALREADY_RUNNING',
-      `Schedule "${id}" is running already; wait for it to finish.`,
-    );
+    return schedulerError('ALREADY_RUNNING', `Schedule "${id}" is running already; wait for it to finish.`);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
-import { MacstatsError } from '@macstats/core';
 import { nextCronTimes } from './cron.js';
 import { isRecurring, type Schedule } from './schedule.js';
+import { schedulerError } from './scheduler-errors.js';
 import { parseAtTime, systemTimezone } from './zoned-time.js';
 
 /** Options of {@link nextRunTimes}. */
@@ -41,7 +41,7 @@ export function scheduleZone(schedule: Schedule, defaultTimezone?: string): stri
 export function atMillis(schedule: Schedule, zone: string): number {
   const parsed = parseAtTime(schedule.at ?? '', zone);
   if (!parsed.ok) {
-    throw new MacstatsError('SCHEDULE_INVALID', `Schedule "${schedule.id}": "at" ${parsed.reason}.`);
+    throw schedulerError('SCHEDULE_INVALID', `Schedule "${schedule.id}": "at" ${parsed.reason}.`);
   }
   return parsed.ms;
 }

@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import { deliveryIdOf } from './outbox.js';
 import type { RunRecord } from './run-history.js';
 import type { Schedule } from './schedule.js';
+import { schedulerError } from './scheduler-errors.js';
 import type { ExecuteTask, RunResult } from './scheduler-types.js';
 
 /** A run in progress. */
@@ -35,7 +36,7 @@ export function runTask(
   const startedAt = clock.now();
   const timer = clock.setTimeout(() => {
     controller.abort(
-      new MacstatsError(
+      schedulerError(
         'TASK_TIMEOUT',
         `Schedule "${schedule.id}" was stopped after ${formatDuration(timeoutMs)} without finishing.`,
       ),

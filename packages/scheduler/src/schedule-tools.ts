@@ -23,6 +23,7 @@ import {
   scheduleCommandFromArguments,
 } from './schedule-command.js';
 import { createFileScheduleSource } from './schedule-source.js';
+import { schedulerError } from './scheduler-errors.js';
 import type { ScheduleSource } from './scheduler-stores.js';
 import { validateEntry } from './validate-entry.js';
 import { isValidTimezone, systemTimezone } from './zoned-time.js';
@@ -66,7 +67,7 @@ export const SCHEDULE_TOOLS_DEFAULTS = {
  */
 export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
   if (options.timezone !== undefined && !isValidTimezone(options.timezone)) {
-    throw new MacstatsError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
+    throw schedulerError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
   }
   const settings = {
     minIntervalMs: options.minIntervalMs ?? SCHEDULE_TOOLS_DEFAULTS.minIntervalMs,
@@ -74,7 +75,7 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     maxTaskLength: options.maxTaskLength ?? SCHEDULE_TOOLS_DEFAULTS.maxTaskLength,
   };
   if (options.file === undefined && options.source === undefined) {
-    throw new MacstatsError('INVALID_OPTION', 'createScheduleTools needs a schedules `file` or a `source`.');
+    throw schedulerError('INVALID_OPTION', 'createScheduleTools needs a schedules `file` or a `source`.');
   }
   const source = options.source ?? createFileScheduleSource(options.file as string);
   const clock = options.clock ?? systemClock;

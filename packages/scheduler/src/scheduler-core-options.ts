@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { SchedulerSettings } from './defaults.js';
 import type { ActiveRun } from './run-task.js';
 import type { Schedule } from './schedule.js';
+import type { SchedulerErrorCode } from './scheduler-errors.js';
 import type { LeaderLock, RunHistoryStore, ScheduleStateStore } from './scheduler-stores.js';
 import type { RunResult, SchedulerEvent } from './scheduler-types.js';
 
@@ -15,7 +16,7 @@ export interface SchedulerCoreOptions {
   store: ScheduleStateStore;
   history: RunHistoryStore;
   emit: (event: SchedulerEvent) => void;
-  fail: (code: string, message: string, cause?: unknown) => void;
+  fail: (code: SchedulerErrorCode, message: string, cause?: unknown) => void;
   schedules: () => Schedule[];
   zoneOf: (schedule: Schedule) => string;
   signatureOf: (schedule: Schedule) => string;

@@ -1,4 +1,3 @@
-import { MacstatsError } from '@macstats/core';
 import { commitRun } from './commit-run.js';
 import { runManually, type StartedRun } from './manual-run.js';
 import { addPending, pendingOf } from './outbox.js';
@@ -11,7 +10,7 @@ import type { ActiveRun } from './run-task.js';
 import type { Schedule } from './schedule.js';
 import { scheduleStatus } from './schedule-status.js';
 import type { SchedulerCoreOptions } from './scheduler-core-options.js';
-import { isLockLost } from './scheduler-errors.js';
+import { isLockLost, schedulerError } from './scheduler-errors.js';
 import type { RunNowOptions, RunResult, ScheduleStatus } from './scheduler-types.js';
 import { emptyState, type SchedulerState } from './state-store.js';
 import { recordUnrun } from './unrun-records.js';
@@ -251,7 +250,7 @@ export class SchedulerCore {
     // Let a tick in progress finish first, so no run starts after the aborts below.
     await this.enqueue(async () => {});
     for (const run of this.#running.values()) {
-      run.controller.abort(new MacstatsError('SCHEDULER_STOPPED', 'The scheduler was stopped.'));
+      run.controller.abort(schedulerError('SCHEDULER_STOPPED', 'The scheduler was stopped.'));
     }
     await Promise.all([...this.#completions]);
     await this.enqueue(async () => {});

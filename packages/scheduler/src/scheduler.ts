@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { type Logger, MacstatsError, silentLogger } from '@macstats/core';
+import { type Logger, silentLogger } from '@macstats/core';
 import { ensurePrivateDir } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
 import { resolveSettings, STATE_FILES } from './defaults.js';
@@ -12,6 +12,7 @@ import { type ActiveRun, runTask } from './run-task.js';
 import { type Schedule, scheduleSignature } from './schedule.js';
 import { createFileScheduleSource } from './schedule-source.js';
 import { SchedulerCore } from './scheduler-core.js';
+import { type SchedulerErrorCode, schedulerError } from './scheduler-errors.js';
 import type { Scheduler, SchedulerEvent, SchedulerOptions, ScheduleStatus } from './scheduler-types.js';
 import { StateStore } from './state-store.js';
 import { isValidTimezone } from './zoned-time.js';
@@ -31,20 +32,20 @@ import { isValidTimezone } from './zoned-time.js';
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   if (options.timezone !== undefined && !isValidTimezone(options.timezone)) {
-    throw new MacstatsError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
+    throw schedulerError('INVALID_OPTION', `timezone "${options.timezone}" is not an IANA time zone.`);
   }
   const settings = resolveSettings(options);
   const clock: Clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? silentLogger;
   if (options.file === undefined && options.source === undefined) {
-    throw new MacstatsError('INVALID_OPTION', 'createScheduler needs a schedules `file` or a `source`.');
+    throw schedulerError('INVALID_OPTION', 'createScheduler needs a schedules `file` or a `source`.');
   }
   const file = options.file;
   // Without a folder (everything shared through the stores given), nothing is written locally.
   const stateDir = options.stateDir ?? (file === undefined ? undefined : dirname(file));
   const localPath = (name: string) => {
     if (stateDir === undefined) {
-      throw new MacstatsError(
+      throw schedulerError(
         'INVALID_OPTION',
         `createScheduler needs a \`stateDir\` for ${name}, or a store for it.`,
       );
@@ -72,8 +73,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
     if (event.type === 'error') options.onError?.(event.error);
   };
-  const fail = (code: string, message: string, cause?: unknown) => {
-    const error = new MacstatsError(code, message, cause === undefined ? undefined : { cause });
+  const fail = (code: SchedulerErrorCode, message: string, cause?: unknown) => {
+    const error = schedulerError(code, message, cause === undefined ? undefined : { cause });
     logger.error({ code, err: cause }, message);
     emit({ type: 'error', error });
   };
@@ -222,7 +223,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     runNow(id, runOptions) {
       if (!started) {
         return Promise.reject(
-          new MacstatsError('SCHEDULER_NOT_STARTED', 'The scheduler is not started; call start() first.'),
+          schedulerError('SCHEDULER_NOT_STARTED', 'The scheduler is not started; call start() first.'),
         );
       }
       return core.runNow(id, runOptions);

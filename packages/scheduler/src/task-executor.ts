@@ -1,12 +1,6 @@
-import {
-  type Agent,
-  type ContextLabelsInput,
-  MacstatsError,
-  parseToolCall,
-  type Tool,
-  toToolResult,
-} from '@macstats/core';
+import { type Agent, type ContextLabelsInput, parseToolCall, type Tool, toToolResult } from '@macstats/core';
 import type { Schedule, ScheduleLabels } from './schedule.js';
+import { schedulerError } from './scheduler-errors.js';
 import type { ExecuteTask } from './scheduler-types.js';
 
 /** Options of {@link createTaskExecutor}. */
@@ -59,21 +53,18 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
     if (tool !== undefined) {
       const call = parseToolCall(task, direct);
       if (call === null || call.argument.trim() === '') {
-        throw new MacstatsError('TOOL_FAILED', `${tool.name} needs an argument: "${tool.usage}".`);
+        throw schedulerError('TOOL_FAILED', `${tool.name} needs an argument: "${tool.usage}".`);
       }
       const result = toToolResult(await tool.run(call.argument, { signal }));
-      if (result.isError === true) throw new MacstatsError('TOOL_FAILED', result.text);
+      if (result.isError === true) throw schedulerError('TOOL_FAILED', result.text);
       return result.text;
     }
     if (options.agent === undefined) {
-      throw new MacstatsError(
-        'NO_AGENT',
-        `Schedule "${schedule.id}" needs the model, and none is configured.`,
-      );
+      throw schedulerError('NO_AGENT', `Schedule "${schedule.id}" needs the model, and none is configured.`);
     }
     const agent = schedule.agent === undefined ? options.agent : options.agentFor?.(schedule.agent);
     if (agent === undefined) {
-      throw new MacstatsError(
+      throw schedulerError(
         'AGENT_NOT_FOUND',
         `Schedule "${schedule.id}" names the agent "${schedule.agent}", which does not exist: add it under agents/ or change the schedule.`,
       );
@@ -88,7 +79,7 @@ export function createTaskExecutor(options: TaskExecutorOptions): ExecuteTask {
       ...(schedule.labels ? { contextLabels: scheduleContextLabels(schedule.labels) } : {}),
     });
     if (answer.error !== undefined) {
-      throw new MacstatsError('AGENT_FAILED', answer.text.trim() || answer.error.message, {
+      throw schedulerError('AGENT_FAILED', answer.text.trim() || answer.error.message, {
         cause: answer.error,
       });
     }

@@ -1,3 +1,4 @@
+import { errorFactory } from '@macstats/core';
 /** Codes of the errors this package throws (each is in the README's error table). */
 export type StorePostgresErrorCode =
   | 'DATABASE_REFUSED'
@@ -9,3 +10,6 @@ export type StorePostgresErrorCode =
   | 'SCHEMA_NEWER'
   | 'TASK_BUSY'
   | 'TASK_LEASE_LOST';
+
+/** Makes this package's errors: the compiler takes only the codes of {@link StorePostgresErrorCode}. */
+export const storeError = errorFactory<StorePostgresErrorCode>();

@@ -1,5 +1,6 @@
-import { type Logger, MacstatsError } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import type { Sql, TransactionSql } from 'postgres';
+import { storeError } from './error-codes.js';
 
 /** One versioned schema step. Steps are append-only: a released step is never edited. */
 interface Migration {
@@ -134,7 +135,7 @@ export async function migrate(sql: Sql, logger: Logger): Promise<number> {
     const rows = await tx<{ version: number }[]>`select version from macstats_schema_version where id = 1`;
     const current = rows[0]?.version ?? 0;
     if (current > SCHEMA_VERSION) {
-      throw new MacstatsError(
+      throw storeError(
         'SCHEMA_NEWER',
         `The database schema is version ${current}, newer than this code knows (${SCHEMA_VERSION}); upgrade @macstats/store-postgres on this host before starting it.`,
       );

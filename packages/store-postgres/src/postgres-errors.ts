@@ -1,4 +1,5 @@
 import { MacstatsError } from '@macstats/core';
+import { storeError } from './error-codes.js';
 
 const unreachableCodes = new Set([
   'ECONNREFUSED',
@@ -39,14 +40,14 @@ export function describeDatabaseError(error: unknown, where: string): unknown {
   if (MacstatsError.isInstance(error)) return error;
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && unreachableCodes.has(code)) {
-    return new MacstatsError(
+    return storeError(
       'DATABASE_UNREACHABLE',
       `Cannot reach PostgreSQL at ${where} (${code}); check DATABASE_URL and that the server is running.`,
       { cause: error, unreachable: true },
     );
   }
   if (code === '28P01' || code === '28000' || code === '3D000') {
-    return new MacstatsError(
+    return storeError(
       'DATABASE_REFUSED',
       `PostgreSQL at ${where} refused the connection (${(error as Error).message}); check the user, password and database in DATABASE_URL.`,
       { cause: error, unreachable: true },

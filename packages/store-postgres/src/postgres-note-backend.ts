@@ -1,7 +1,8 @@
-import { type Logger, MacstatsError } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import { isNoteList, type Note, type NoteBackend, type NoteChange } from '@macstats/tools-memory';
 import type { JSONValue, Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+import { storeError } from './error-codes.js';
 import { describingFailures } from './postgres-errors.js';
 
 /**
@@ -49,7 +50,7 @@ export function createPostgresNoteBackend(sql: Sql, logger: Logger, database: st
                 where scope = ${scope} and version = ${row.version} returning 1`;
       if (written.length > 0) return result;
       if (attempt >= STORE_POSTGRES_DEFAULTS.noteUpdateAttempts) {
-        throw new MacstatsError(
+        throw storeError(
           'NOTES_BUSY',
           `The notes of "${scope}" at ${database} kept changing under this update (${attempt} tries); it was not saved, try again.`,
         );

@@ -1,7 +1,7 @@
-import { MacstatsError } from '@macstats/core';
 import { parseSchedules, type ScheduleSource, type SchedulesFile } from '@macstats/scheduler';
 import type { Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+import { storeError } from './error-codes.js';
 import { describingFailures } from './postgres-errors.js';
 
 /**
@@ -58,7 +58,7 @@ export class PostgresScheduleSource implements ScheduleSource {
               where scope = ${this.#scope} and version = ${row.version} returning 1`;
       if (written.length > 0) return result;
       if (attempt >= STORE_POSTGRES_DEFAULTS.scheduleEditAttempts) {
-        throw new MacstatsError(
+        throw storeError(
           'SCHEDULES_BUSY',
           `${this.description} kept changing under this edit (${STORE_POSTGRES_DEFAULTS.scheduleEditAttempts} tries); it was not changed, try again.`,
         );
@@ -74,7 +74,7 @@ export class PostgresScheduleSource implements ScheduleSource {
   async import(text: string): Promise<{ schedules: number; errors: string[] }> {
     const parsed = parseSchedules(text);
     if (!parsed.usable) {
-      throw new MacstatsError('SCHEDULES_FILE_INVALID', `${parsed.errors[0] ?? ''} Nothing was imported.`);
+      throw storeError('SCHEDULES_FILE_INVALID', `${parsed.errors[0] ?? ''} Nothing was imported.`);
     }
     await this.edit((document) => {
       const incoming = JSON.parse(text) as SchedulesFile;
@@ -87,7 +87,7 @@ export class PostgresScheduleSource implements ScheduleSource {
   #parse(text: string): SchedulesFile {
     const parsed = parseSchedules(text);
     if (!parsed.usable) {
-      throw new MacstatsError(
+      throw storeError(
         'SCHEDULES_FILE_INVALID',
         `${parsed.errors[0] ?? ''} Fix ${this.description} first; it was not changed.`,
       );

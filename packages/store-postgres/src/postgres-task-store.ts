@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MacstatsError } from '@macstats/core';
 import {
   buildNewTask,
   checkTaskId,
@@ -13,6 +12,7 @@ import {
 } from '@macstats/tasks';
 import type { JSONValue, Sql } from 'postgres';
 import { STORE_POSTGRES_DEFAULTS } from './defaults.js';
+import { storeError } from './error-codes.js';
 import { describingFailures } from './postgres-errors.js';
 
 /** Options of {@link createPostgresTaskStore}. */
@@ -125,13 +125,13 @@ export function createPostgresTaskStore(sql: Sql, options: PostgresTaskStoreOpti
       if (written.length > 0) return task;
       if (epoch !== undefined && !(await stillHeld(id, epoch))) {
         held.delete(id);
-        throw new MacstatsError(
+        throw storeError(
           'TASK_LEASE_LOST',
           `This host no longer holds task ${id} at ${database} (another host took it over), so nothing was recorded.`,
         );
       }
       if (attempt >= STORE_POSTGRES_DEFAULTS.taskUpdateAttempts)
-        throw new MacstatsError(
+        throw storeError(
           'TASK_BUSY',
           `Task ${id} at ${database} kept changing under this update (${attempt} tries); it was not saved, try again.`,
         );

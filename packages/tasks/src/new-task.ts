@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { MacstatsError } from '@macstats/core';
+import type { MacstatsError } from '@macstats/core';
 import { TASK_DEFAULTS } from './defaults.js';
+import { taskError } from './error-codes.js';
 import { cycleSentence, findCycle } from './task-graph.js';
 import type { Task, TaskBudget, TaskOwner } from './task-types.js';
 
@@ -26,7 +27,7 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/;
 
 /** The error of bad input to a task store: one sentence. */
 export function invalidTask(sentence: string): MacstatsError {
-  return new MacstatsError('TASK_INVALID', sentence);
+  return taskError('TASK_INVALID', sentence);
 }
 
 /** Checks an id the caller chose; throws `TASK_INVALID` with one sentence for one that cannot be. */

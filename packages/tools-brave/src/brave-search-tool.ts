@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Logger, MacstatsError, type Tool, type ToolResult } from '@macstats/core';
+import type { Logger, Tool, ToolResult } from '@macstats/core';
 import { BRAVE_SEARCH_DEFAULTS, MAX_COUNT } from './defaults.js';
+import { searchError } from './error-codes.js';
 import { type BraveSearchResponse, cleanText, formatResults } from './format-results.js';
 import { createQueryCache } from './query-cache.js';
 import { describeWait, readRateLimit } from './rate-limit.js';
@@ -55,7 +56,7 @@ const realSleep = (milliseconds: number, signal: AbortSignal) => delay(milliseco
 export function createBraveSearchTool(options: BraveSearchToolOptions): Tool {
   const apiKey = options.apiKey?.trim() ?? '';
   if (apiKey === '') {
-    throw new MacstatsError(
+    throw searchError(
       'BRAVE_NO_API_KEY',
       'createBraveSearchTool needs an apiKey; without one, do not offer the tool',
     );

@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Logger, MacstatsError, type Tool, type ToolResult } from '@macstats/core';
+import type { Logger, Tool, ToolResult } from '@macstats/core';
 import { BRAVE_SEARCH_PARAMETERS, type SearchToolOptions } from './brave-search-tool.js';
 import { BRAVE_SEARCH_DEFAULTS, MAX_COUNT } from './defaults.js';
+import { searchError } from './error-codes.js';
 import { cleanText, formatResults } from './format-results.js';
 import { createQueryCache } from './query-cache.js';
 import { describeWait, readRateLimit } from './rate-limit.js';
@@ -36,7 +37,7 @@ const realSleep = (milliseconds: number, signal: AbortSignal) => delay(milliseco
 export function createWebSearchTool(options: WebSearchToolOptions): Tool {
   const given = options.searxngUrl?.trim() ?? '';
   if (!/^https?:\/\//i.test(given)) {
-    throw new MacstatsError(
+    throw searchError(
       'SEARXNG_BAD_URL',
       `createWebSearchTool needs searxngUrl as an http(s) URL, not "${given}"`,
     );

@@ -14,6 +14,7 @@ import {
 import { raceSignal } from '@macstats/core/internal';
 import { BrowserSession } from './browser-session.js';
 import { BROWSER_DEFAULTS } from './defaults.js';
+import { browserError } from './error-codes.js';
 import { findChromium } from './find-chromium.js';
 import { BROWSER_ACTIONS, type BrowserAction, parseCommand } from './parse-command.js';
 import { type BrowserResult, runAction } from './run-action.js';
@@ -86,16 +87,15 @@ export function createBrowserTool(options: BrowserToolOptions = {}): BrowserTool
   const policy = createHostPolicy({
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? BROWSER_DEFAULTS.allowPrivateNetwork,
-    optionErrorCode: 'INVALID_OPTION',
   });
   // The hosts the user listed are destinations they configured; allowPrivateNetwork names none.
-  const listed = createHostPolicy({ allowHosts: options.allowHosts, optionErrorCode: 'INVALID_OPTION' });
+  const listed = createHostPolicy({ allowHosts: options.allowHosts });
   const logger = options.logger ?? silentLogger;
   const session = new BrowserSession({
     executablePath: () => {
       if (options.executablePath) return options.executablePath;
       const found = findChromium();
-      if ('error' in found) throw new MacstatsError('BROWSER_NOT_FOUND', found.error);
+      if ('error' in found) throw browserError('BROWSER_NOT_FOUND', found.error);
       return found.path;
     },
     cdpUrl: options.cdpUrl,

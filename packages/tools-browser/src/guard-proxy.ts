@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type HostPolicy, type HostResolver, resolveChecked } from '@macstats/address-policy';
 import { type Logger, MacstatsError } from '@macstats/core';
+import { browserError } from './error-codes.js';
 
 /** A loopback HTTP proxy every request of one browser context goes through. */
 export interface GuardProxy {
@@ -43,7 +44,12 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     socket.once('close', () => sockets.delete(socket));
   };
 
-  const check = (host: string) => resolveChecked(host, { policy, resolver, blockedCode: 'BROWSER_BLOCKED' });
+  const check = (host: string) =>
+    resolveChecked(host, {
+      policy,
+      resolver,
+      blocked: (sentence) => browserError('BROWSER_BLOCKED', sentence),
+    });
   const refusalOf = (target: string, error: unknown): string => {
     const reason = MacstatsError.isInstance(error)
       ? error.message

@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { type HostPolicy, isIpAddress, unbracket } from '@macstats/address-policy';
-import { type Logger, MacstatsError } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import type { Dispatcher } from 'undici';
+import { fetchError } from './error-codes.js';
 import { type BodyRead, readBody } from './read-body.js';
 
 /** A response FETCH_URL got to the end of: the final URL, status, headers and (capped) body. */
@@ -67,7 +68,7 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
     if (REDIRECTS.has(status) && location) {
       discard(response.body);
       if (redirects.length >= options.maxRedirects) {
-        throw new MacstatsError(
+        throw fetchError(
           'FETCH_TOO_MANY_REDIRECTS',
           `stopped after ${options.maxRedirects} redirects; ${current.href} redirects again to ${location}`,
         );
@@ -75,7 +76,7 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
       redirects.push(current);
       current = nextUrl(location, current);
       const refusal = options.checkRedirect?.(current.href);
-      if (refusal) throw new MacstatsError('FETCH_REDIRECT_CONTAINED', refusal);
+      if (refusal) throw fetchError('FETCH_REDIRECT_CONTAINED', refusal);
       continue;
     }
     const contentType = header(response.headers, 'content-type');
@@ -109,7 +110,7 @@ export async function fetchPage(url: URL, options: FetchPageOptions): Promise<Fe
  */
 export function checkTarget(url: URL, policy: HostPolicy): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new MacstatsError(
+    throw fetchError(
       'FETCH_BAD_URL',
       `refused: only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}: (${url.href})`,
     );
@@ -117,7 +118,7 @@ export function checkTarget(url: URL, policy: HostPolicy): void {
   const host = unbracket(url.hostname);
   if (isIpAddress(host)) {
     const refusal = policy.refusal(url.hostname, host);
-    if (refusal) throw new MacstatsError('FETCH_BLOCKED', refusal);
+    if (refusal) throw fetchError('FETCH_BLOCKED', refusal);
   }
 }
 
@@ -125,10 +126,7 @@ function nextUrl(location: string, base: URL): URL {
   try {
     return new URL(location, base);
   } catch {
-    throw new MacstatsError(
-      'FETCH_BAD_REDIRECT',
-      `${base.href} redirects to "${location}", which is not a URL`,
-    );
+    throw fetchError('FETCH_BAD_REDIRECT', `${base.href} redirects to "${location}", which is not a URL`);
   }
 }
 

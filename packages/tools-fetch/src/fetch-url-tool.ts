@@ -83,7 +83,6 @@ export function createFetchUrlTool(options: FetchUrlToolOptions = {}): Tool {
   const policy = createHostPolicy({
     allowHosts: options.allowHosts,
     allowPrivateNetwork: options.allowPrivateNetwork ?? FETCH_URL_DEFAULTS.allowPrivateNetwork,
-    optionErrorCode: 'INVALID_OPTION',
   });
   // The hosts the user listed are destinations they configured: data may go there whatever the model read.
   const listed = createHostPolicy({ allowHosts: options.allowHosts });

@@ -2,6 +2,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { type HostPolicy, type HostResolver, resolveChecked } from '@macstats/address-policy';
 import type { Logger } from '@macstats/core';
 import type { Agent } from 'undici';
+import { fetchError } from './error-codes.js';
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -31,7 +32,7 @@ export async function createPinnedAgent(options: {
       policy,
       resolver,
       family: lookupOptions.family,
-      blockedCode: 'FETCH_BLOCKED',
+      blocked: (sentence) => fetchError('FETCH_BLOCKED', sentence),
     }).then(
       (usable) => {
         logger.debug(

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createUnzip } from 'node:zlib';
-import { MacstatsError } from '@macstats/core';
 import { formatBytes } from './content-kind.js';
+import { fetchError } from './error-codes.js';
 
 /** What was read of a body. */
 export interface BodyRead {
@@ -37,7 +37,7 @@ export async function readBody(body: Readable, options: ReadBodyOptions): Promis
   // network has delivered ahead of it: the ratio of what was inflated to what it came from.
   const compressed = inflater.bytesWritten;
   if (read.truncated && read.bytes.length / Math.max(compressed, 1) > options.maxCompressionRatio) {
-    throw new MacstatsError(
+    throw fetchError(
       'FETCH_COMPRESSION_BOMB',
       `refused: the ${encoding} body inflates past ${formatBytes(options.maxBytes)} from ${formatBytes(compressed)} (over ${options.maxCompressionRatio}:1), which looks like a compression bomb`,
     );
@@ -49,7 +49,7 @@ function createInflater(encoding: string) {
   // createUnzip reads both gzip and zlib-wrapped deflate, whichever header the server sent.
   if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate') return createUnzip();
   if (encoding === 'br') return createBrotliDecompress();
-  throw new MacstatsError(
+  throw fetchError(
     'FETCH_UNSUPPORTED_ENCODING',
     `the server sent the body with content-encoding "${encoding}", which FETCH_URL cannot decode`,
   );
@@ -73,7 +73,7 @@ async function readCapped(stream: Readable, source: Readable, maxBytes: number):
     }
   } catch (error) {
     if (isZlibError(error)) {
-      throw new MacstatsError(
+      throw fetchError(
         'FETCH_BAD_ENCODING',
         `the body could not be decompressed: ${(error as Error).message}`,
         {

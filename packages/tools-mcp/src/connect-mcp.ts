@@ -1,6 +1,7 @@
 import { MacstatsError } from '@macstats/core';
 import { McpConnection } from './connection.js';
 import type { McpConnectOptions } from './events.js';
+import { mcpError } from './mcp-errors.js';
 import type { McpServerSpec } from './server-spec.js';
 
 /**
@@ -33,10 +34,10 @@ export async function connectMcp(
     await connection.close();
     // A sign-in sentence already names the server and says what to do.
     if (MacstatsError.isInstance(error) && error.code === 'MCP_AUTH_REQUIRED') {
-      throw new MacstatsError('MCP_AUTH_REQUIRED', `${capitalize(error.message)}.`, { cause: error });
+      throw mcpError('MCP_AUTH_REQUIRED', `${capitalize(error.message)}.`, { cause: error });
     }
     const reason = MacstatsError.isInstance(error) ? error.message : String(error);
-    throw new MacstatsError(
+    throw mcpError(
       'MCP_CONNECT_FAILED',
       `Could not connect to MCP server "${connection.name}" (${connection.description}): ${reason}.`,
       { cause: error },

@@ -9,6 +9,7 @@ import type { McpConnectOAuthOptions, McpConnectOptions, McpEvent } from './even
 import { failureReason, isTimeout, isTransientFailure } from './failure.js';
 import { formatCallResult } from './format-result.js';
 import { fetchToolList } from './list-tools.js';
+import { mcpError } from './mcp-errors.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { isUnauthorized, signInFailure } from './oauth-failure.js';
 import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
@@ -202,7 +203,7 @@ export class McpConnection {
   /** Ends the server (a child process gets stdin closed, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
-    this.#closing.abort(new MacstatsError('MCP_CLOSED', `MCP connection "${this.name}" is closed.`));
+    this.#closing.abort(mcpError('MCP_CLOSED', `MCP connection "${this.name}" is closed.`));
     const open = this.#open ?? (await this.#connecting?.catch(() => undefined));
     this.#open = undefined;
     await open?.client.close().catch(() => {});
@@ -236,10 +237,7 @@ export class McpConnection {
   // Waits for a connection, but no longer than the caller's signal and budget allow.
   #openWithin(signal: AbortSignal | undefined, deadlineAt: number): Promise<OpenClient> {
     const budget = new AbortController();
-    const timer = setTimeout(
-      () => budget.abort(new MacstatsError('MCP_TIMEOUT', 'timed out')),
-      remaining(deadlineAt),
-    );
+    const timer = setTimeout(() => budget.abort(mcpError('MCP_TIMEOUT', 'timed out')), remaining(deadlineAt));
     const onAbort = () => budget.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -261,7 +259,7 @@ export class McpConnection {
   async #start(): Promise<OpenClient> {
     const wait = this.retryInMs;
     if (wait > 0) {
-      throw new MacstatsError(
+      throw mcpError(
         'MCP_SERVER_DOWN',
         `the server failed ${this.#backoff.failures} times in a row; next restart attempt in ${formatDuration(wait)}`,
       );
@@ -319,7 +317,7 @@ export class McpConnection {
       const fail = { type: 'server-fail', server: this.name, reason, retryInMs: this.retryInMs } as const;
       this.#emit(signIn ? { ...fail, signIn } : fail);
       const code = signIn ? 'MCP_AUTH_REQUIRED' : 'MCP_CONNECT_FAILED';
-      throw new MacstatsError(code, reason, { cause: error });
+      throw mcpError(code, reason, { cause: error });
     }
   }
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MacstatsError } from '@macstats/core';
+import { mcpError } from './mcp-errors.js';
 
 /** What the authorization server sent back to the loopback redirect. */
 export interface RedirectResult {
@@ -49,7 +49,7 @@ export async function listenForRedirect(port = 0): Promise<LoopbackRedirect> {
       const why = error ? `${error}${detail ? ` (${detail})` : ''}` : 'the redirect carried no code';
       response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
       response.end(page('The sign-in did not succeed; see the terminal.'));
-      deliver(new MacstatsError('MCP_AUTH_FAILED', `The authorization server refused the sign-in: ${why}.`));
+      deliver(mcpError('MCP_AUTH_FAILED', `The authorization server refused the sign-in: ${why}.`));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

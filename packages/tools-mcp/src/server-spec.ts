@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import { MacstatsError } from '@macstats/core';
 import { maskUrl } from '@macstats/core/internal';
+import { mcpError } from './mcp-errors.js';
 
 /** A local server in the `MCP_SERVER_STDIO` form: `command|arg1|arg2` (no shell, no quoting). */
 export interface McpStdioServer {
@@ -53,7 +53,7 @@ export interface McpCommandLine {
 export function parseStdioCommand(stdio: string): McpCommandLine {
   const [command = '', ...args] = stdio.split('|').map((part) => part.trim());
   if (command === '') {
-    throw new MacstatsError(
+    throw mcpError(
       'MCP_CONFIG_INVALID',
       'An MCP stdio server must be written "command|arg1|arg2"; the command is empty.',
     );
@@ -70,7 +70,7 @@ export function isUrlServer(server: McpServerSpec): server is McpUrlServer {
 export function commandLineOf(server: McpStdioServer | McpCommandServer): McpCommandLine {
   if ('stdio' in server) return parseStdioCommand(server.stdio);
   if (server.command.trim() === '') {
-    throw new MacstatsError('MCP_CONFIG_INVALID', 'An MCP stdio server needs a command; it is empty.');
+    throw mcpError('MCP_CONFIG_INVALID', 'An MCP stdio server needs a command; it is empty.');
   }
   return { command: server.command, args: [...(server.args ?? [])] };
 }
@@ -107,6 +107,6 @@ export function validateServer(server: McpServerSpec): void {
     // Reported below, without echoing a URL that may carry a key.
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new MacstatsError('MCP_CONFIG_INVALID', 'An MCP server URL must start with http:// or https://.');
+    throw mcpError('MCP_CONFIG_INVALID', 'An MCP server URL must start with http:// or https://.');
   }
 }

@@ -1,9 +1,9 @@
-import { MacstatsError } from '@macstats/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
+import { mcpError } from './mcp-errors.js';
 import { isUnauthorized } from './oauth-failure.js';
 import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
 import { createMemoryOAuthStore, type McpOAuthState, type McpOAuthStore } from './oauth-store.js';
@@ -91,17 +91,17 @@ export async function signInMcpServer(
         return { status: 'signed-in' };
       }
       if (!provider.authorizationUrl) {
-        throw new MacstatsError('MCP_AUTH_FAILED', 'The MCP server refused the token it was given.');
+        throw mcpError('MCP_AUTH_FAILED', 'The MCP server refused the token it was given.');
       }
       if (round === most) {
-        throw new MacstatsError(
+        throw mcpError(
           'MCP_AUTH_FAILED',
           `The MCP server still asked for sign-in after ${most} authorizations; it may want a scope this account cannot grant.`,
         );
       }
       const { code, state } = await Promise.race([redirect.next(), aborted]);
       if (state !== (await provider.expectedState())) {
-        throw new MacstatsError(
+        throw mcpError(
           'MCP_AUTH_FAILED',
           'The sign-in redirect carried an unexpected state; start the sign-in again.',
         );

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { MacstatsError } from '@macstats/core';
+import { runCmdError } from './error-codes.js';
 import { RUN_CMD_DEFAULTS, type RunCmdOptions } from './options.js';
 import type { Sandbox } from './resolve-path.js';
 
@@ -23,7 +23,7 @@ export function resolveSettings(options: RunCmdOptions) {
   const whole = (name: keyof typeof RUN_CMD_DEFAULTS & keyof RunCmdOptions): number => {
     const value = options[name] ?? RUN_CMD_DEFAULTS[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-      throw new MacstatsError('INVALID_OPTION', `createRunCmdTool: ${name} must be a whole number above 0`);
+      throw runCmdError('INVALID_OPTION', `createRunCmdTool: ${name} must be a whole number above 0`);
     }
     return value;
   };
