@@ -50,6 +50,35 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
     ]);
   });
 
+  it('refuses a package on core/internal that takes core by a range', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      {
+        ...pkg('@macstats/tools-fetch', ['@macstats/core'], ['@macstats/core']),
+        importsCoreInternal: true,
+        ranges: { '@macstats/core': 'workspace:^' },
+      },
+    ]);
+    expect(problems).toEqual([
+      '@macstats/tools-fetch imports @macstats/core/internal but depends on core as "workspace:^" (use "workspace:*")',
+    ]);
+  });
+
+  it('puts every package in a layer it checks: the root below the apps, and its stores beside it', () => {
+    const problems = findLayerViolations([
+      pkg('@macstats/core'),
+      pkg('@macstats/scheduler', ['@macstats/core']),
+      pkg('@macstats/observability', ['@macstats/core', '@macstats/scheduler', '@macstats/store-postgres']),
+      pkg('@macstats/store-postgres', ['@macstats/core', '@macstats/scheduler']),
+      pkg('@macstats/app-runtime', ['@macstats/core', '@macstats/cli']),
+      pkg('@macstats/cli', ['@macstats/app-runtime']),
+    ]);
+    expect(problems).toEqual([
+      '@macstats/observability (layer 2.5) must not depend on @macstats/store-postgres (layer 2.5)',
+      '@macstats/app-runtime (layer 2.75) must not depend on @macstats/cli (layer 3)',
+    ]);
+  });
+
   it('refuses the testing package used outside tests', () => {
     const problems = findLayerViolations([
       pkg('@macstats/testing'),
@@ -96,7 +125,7 @@ describe('the one-way dependency rule (docs/architecture.md)', () => {
       pkg('@macstats/bot', ['@macstats/observability']),
     ]);
     expect(problems).toEqual([
-      '@macstats/discord (layer 2) must not depend on @macstats/observability (layer 3)',
+      '@macstats/discord (layer 2) must not depend on @macstats/observability (layer 2.5)',
     ]);
   });
 

@@ -11,18 +11,28 @@ export interface WorkspacePackage {
   imports: string[];
   /** Not published (`"private": true`). */
   private?: boolean;
+  /** Its source imports `@macstats/core/internal` (helpers with no semver promise). */
+  importsCoreInternal?: boolean;
+  /** The range its `dependencies` give each internal package (`workspace:^`, `workspace:*`). */
+  ranges?: Record<string, string>;
 }
 
 /** The layer of every package; a package may depend only on lower layers (and apps on anything). */
 export function layerOf(name: string): number {
   if (name === '@macstats/testing') return 0;
-  if (name === '@macstats/core') return 1;
+  // The local servers' Host, Origin and token checks: on nothing internal, beside core.
+  if (name === '@macstats/core' || name === '@macstats/loopback-guard') return 1;
   // Small helpers several tool packages share (the address policy): on core, below the tools.
   if (name === '@macstats/address-policy') return 1.5;
   if (
     /^@macstats\/(tools-[a-z-]+|model-[a-z-]+|scheduler|metrics|discord|app-config|skills|tasks)$/.test(name)
   )
     return 2;
+  // Packages that implement or count the seams of layer 2 (shared state on PostgreSQL; tracing
+  // and `/metrics`): on the libraries, never on each other.
+  if (/^@macstats\/(store-postgres|observability)$/.test(name)) return 2.5;
+  // The composition root: builds every tool and wrapper, and only the apps ask it.
+  if (name === '@macstats/app-runtime') return 2.75;
   return 3; // apps and examples
 }
 
@@ -50,6 +60,13 @@ export function findLayerViolations(packages: WorkspacePackage[]): string[] {
           problems.push(`${pkg.name} is published but depends on the private ${dependency}`);
       }
     }
+    // `./internal` carries no semver promise: a package that uses it is published with the exact
+    // core it was built with (`workspace:*` becomes that version), never a range a newer core fits.
+    const coreRange = pkg.ranges?.['@macstats/core'];
+    if (pkg.importsCoreInternal && coreRange !== undefined && coreRange !== 'workspace:*')
+      problems.push(
+        `${pkg.name} imports @macstats/core/internal but depends on core as "${coreRange}" (use "workspace:*")`,
+      );
     for (const imported of pkg.imports) {
       if (
         internal.has(imported) &&
@@ -95,15 +112,22 @@ export function readWorkspace(root: string): WorkspacePackage[] {
     }
     for (const name of folders) {
       const folder = join(root, group, name);
-      let manifest: { name: string; private?: boolean; dependencies?: object; devDependencies?: object };
+      let manifest: {
+        name: string;
+        private?: boolean;
+        dependencies?: Record<string, string>;
+        devDependencies?: object;
+      };
       try {
         manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
       } catch {
         continue;
       }
       const imports = new Set<string>();
+      let importsCoreInternal = false;
       for (const file of sourceFiles(folder)) {
         const text = readFileSync(file, 'utf8');
+        if (/['"]@macstats\/core\/internal['"]/.test(text)) importsCoreInternal = true;
         for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](@macstats\/[a-z0-9-]+)/g))
           imports.add(match[1]!);
       }
@@ -114,6 +138,8 @@ export function readWorkspace(root: string): WorkspacePackage[] {
         devDependencies: Object.keys(manifest.devDependencies ?? {}),
         imports: [...imports],
         private: manifest.private === true,
+        importsCoreInternal,
+        ranges: manifest.dependencies ?? {},
       });
     }
   }
