@@ -1,20 +1,18 @@
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { type Logger, silentLogger } from '@macstats/core';
 import { ensurePrivateDir } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
-import { resolveSettings, STATE_FILES } from './defaults.js';
+import { resolveSettings } from './defaults.js';
 import { FileWatcher } from './file-watcher.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';
-import { parseSchedules } from './parse-schedules.js';
-import { ProcessLock } from './process-lock.js';
-import { RunHistory } from './run-history.js';
 import { type ActiveRun, runTask } from './run-task.js';
-import { type Schedule, scheduleSignature } from './schedule.js';
-import { createFileScheduleSource } from './schedule-source.js';
+import { scheduleSignature } from './schedule.js';
+import { ScheduleLoader } from './schedule-loader.js';
 import { SchedulerCore } from './scheduler-core.js';
+import type { SchedulerCoreOptions } from './scheduler-core-options.js';
 import { type SchedulerErrorCode, schedulerError } from './scheduler-errors.js';
+import { schedulerStorage } from './scheduler-storage.js';
 import type { Scheduler, SchedulerEvent, SchedulerOptions, ScheduleStatus } from './scheduler-types.js';
-import { StateStore } from './state-store.js';
 import { isValidTimezone } from './zoned-time.js';
 
 /**
@@ -37,29 +35,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const settings = resolveSettings(options);
   const clock: Clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? silentLogger;
-  if (options.file === undefined && options.source === undefined) {
-    throw schedulerError('INVALID_OPTION', 'createScheduler needs a schedules `file` or a `source`.');
-  }
-  const file = options.file;
-  // Without a folder (everything shared through the stores given), nothing is written locally.
-  const stateDir = options.stateDir ?? (file === undefined ? undefined : dirname(file));
-  const localPath = (name: string) => {
-    if (stateDir === undefined) {
-      throw schedulerError(
-        'INVALID_OPTION',
-        `createScheduler needs a \`stateDir\` for ${name}, or a store for it.`,
-      );
-    }
-    return join(stateDir, name);
-  };
-  const lock = options.lock ?? new ProcessLock(localPath(STATE_FILES.lock));
-  const history = options.history ?? new RunHistory(localPath(STATE_FILES.history), settings.maxHistoryBytes);
-  const store = options.stateStore ?? new StateStore(localPath(STATE_FILES.state));
-  const source = options.source ?? createFileScheduleSource(file as string);
+  const { file, stateDir, lock, history, store, source } = schedulerStorage(options, settings);
 
-  let schedules: Schedule[] = [];
-  let fileErrors: string[] = [];
-  let lastText: string | undefined;
   let started = false;
   let draining = false;
   let lockTimer: unknown;
@@ -79,34 +56,13 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     emit({ type: 'error', error });
   };
 
-  const core = new SchedulerCore({
-    settings,
-    clock,
-    logger,
-    lock,
-    store,
-    history,
-    emit,
-    fail,
-    schedules: () => schedules,
-    zoneOf: (schedule) => scheduleZone(schedule, options.timezone),
-    signatureOf: (schedule) => scheduleSignature(schedule, options.timezone),
-    startRun: (schedule, due, manual): ActiveRun =>
-      runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs, manual),
-    deliver: async (schedule, result) => {
-      try {
-        return (await options.onDeliver?.(schedule, result)) !== false;
-      } catch (error) {
-        fail(
-          'DELIVERY_FAILED',
-          `Delivering the result of schedule "${schedule.id}" failed; it stays pending and is delivered again at the next start.`,
-          error,
-        );
-        return false;
-      }
-    },
-    onLost: () => armLockRetry(),
-  });
+  const loader = new ScheduleLoader({ source, logger, emit, fail, changed: () => core.tick() });
+  const core = createCore(
+    options,
+    { settings, clock, logger, lock, store, history, emit, fail },
+    loader,
+    () => armLockRetry(),
+  );
 
   const watcher = new FileWatcher({
     file: file ?? source.description,
@@ -123,45 +79,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     reloadQueued = true;
     void core.enqueue(async () => {
       reloadQueued = false;
-      await loadFile(false);
+      await loader.load(false);
     });
-  }
-
-  async function loadFile(force: boolean): Promise<void> {
-    let text: string;
-    try {
-      text = (await source.read()) ?? '{"schedules":[]}';
-    } catch (error) {
-      const message = `Cannot read ${source.description} (${(error as Error).message}); keeping the last good schedules.`;
-      fileErrors = [message];
-      fail('SCHEDULES_UNREADABLE', message, error);
-      emit({
-        type: 'schedules-reloaded',
-        schedules: schedules.length,
-        errors: fileErrors,
-        keptPrevious: true,
-      });
-      return;
-    }
-    if (text === lastText && !force) return;
-    lastText = text;
-    const parsed = parseSchedules(text);
-    fileErrors = parsed.errors;
-    if (parsed.usable) schedules = parsed.schedules;
-    for (const message of parsed.errors) {
-      fail('SCHEDULES_INVALID', parsed.usable ? message : `${message} Keeping the last good schedules.`);
-    }
-    logger.info(
-      { source: source.description, schedules: schedules.length, errors: parsed.errors.length },
-      'schedules loaded',
-    );
-    emit({
-      type: 'schedules-reloaded',
-      schedules: schedules.length,
-      errors: parsed.errors,
-      keptPrevious: !parsed.usable,
-    });
-    await core.tick();
   }
 
   /** Tries to lead; when the lock is held, or cannot be reached (a database away), tries again later. */
@@ -201,7 +120,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (file !== undefined) await ensurePrivateDir(dirname(file));
       await core.enqueue(async () => {
         await tryLeadOrRetry();
-        await loadFile(true);
+        await loader.load(true);
       });
       watcher.start();
     },
@@ -219,7 +138,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       logger.info({}, 'draining: no run starts now; waiting for the runs in progress');
       await core.drain(drainOptions?.signal);
     },
-    reload: () => core.enqueue(() => loadFile(false)),
+    reload: () => core.enqueue(() => loader.load(false)),
     runNow(id, runOptions) {
       if (!started) {
         return Promise.reject(
@@ -229,10 +148,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return core.runNow(id, runOptions);
     },
     whenIdle: () => core.whenIdle(),
-    list: (): ScheduleStatus[] => schedules.map((schedule) => core.status(schedule)),
-    errors: () => [...fileErrors],
+    list: (): ScheduleStatus[] => loader.schedules.map((schedule) => core.status(schedule)),
+    errors: () => [...loader.errors],
     dryRun(count) {
-      return schedules.map((schedule) => {
+      return loader.schedules.map((schedule) => {
         const timezone = scheduleZone(schedule, options.timezone);
         const done = core.status(schedule).done;
         const times = done ? [] : nextRunTimes(schedule, count, new Date(clock.now()), { timezone });
@@ -240,4 +159,38 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       });
     },
   };
+}
+
+/** The run loop, given what the scheduler resolved: it runs tasks and delivers their results. */
+function createCore(
+  options: SchedulerOptions,
+  parts: Pick<
+    SchedulerCoreOptions,
+    'settings' | 'clock' | 'logger' | 'lock' | 'store' | 'history' | 'emit' | 'fail'
+  >,
+  loader: ScheduleLoader,
+  onLost: () => void,
+): SchedulerCore {
+  const { clock, settings, fail } = parts;
+  return new SchedulerCore({
+    ...parts,
+    schedules: () => loader.schedules,
+    zoneOf: (schedule) => scheduleZone(schedule, options.timezone),
+    signatureOf: (schedule) => scheduleSignature(schedule, options.timezone),
+    startRun: (schedule, due, manual): ActiveRun =>
+      runTask(schedule, due, options.execute, clock, settings.taskTimeoutMs, manual),
+    deliver: async (schedule, result) => {
+      try {
+        return (await options.onDeliver?.(schedule, result)) !== false;
+      } catch (error) {
+        fail(
+          'DELIVERY_FAILED',
+          `Delivering the result of schedule "${schedule.id}" failed; it stays pending and is delivered again at the next start.`,
+          error,
+        );
+        return false;
+      }
+    },
+    onLost,
+  });
 }
