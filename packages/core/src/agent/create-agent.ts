@@ -8,6 +8,7 @@ import type { ModelMessage } from '../model/chat-model.js';
 import { nativeFunctionsOf } from '../prompt/native-functions.js';
 import { buildContextMessage, buildSystemPrompt } from '../prompt/system-prompt.js';
 import type { Tool } from '../types.js';
+import type { Logger } from '../util/logger.js';
 import { positive, resolveAgentConfig } from './agent-config.js';
 import { createAgentMemory } from './agent-memory.js';
 import { AnswerTrace } from './agent-trace.js';
@@ -101,19 +102,7 @@ export function createAgent(options: AgentOptions): Agent {
       conversationId,
       question,
     });
-    const listeners = [options.onEvent, answerOptions.onEvent].filter((listener) => listener !== undefined);
-    const emit =
-      listeners.length === 0
-        ? undefined
-        : (event: AgentEvent) => {
-            for (const listener of listeners) {
-              try {
-                listener(event);
-              } catch (error) {
-                logger.warn({ err: error, event: event.type }, 'an onEvent listener threw');
-              }
-            }
-          };
+    const emit = emitterOf([options.onEvent, answerOptions.onEvent], logger);
     const forModel = answerOptions.model ?? model.model;
     const tools = answerOptions.tools ?? options.tools;
     // Background summaries give way to answers: none runs until this one is done.
@@ -125,25 +114,11 @@ export function createAgent(options: AgentOptions): Agent {
     try {
       const remembered =
         memory && conversationId !== undefined ? await memory.context(conversationId, question) : null;
-      const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
-        { role: 'user' as const, content: turn.question },
-        { role: 'assistant' as const, content: turn.answer },
-      ]);
-      const images = answerOptions.images ?? [];
-      const messages: ModelMessage[] = [
-        { role: 'system', content: buildSystemPrompt(systemPrompt, tools, answerOptions.systemPromptExtra) },
-        {
-          role: 'system',
-          content: buildContextMessage(
-            now(),
-            answerOptions.context,
-            remembered?.summary,
-            formatRecalled(remembered?.recalled ?? []),
-          ),
-        },
-        ...history,
-        images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
-      ];
+      const messages = firstMessages(question, answerOptions, {
+        system: buildSystemPrompt(systemPrompt, tools, answerOptions.systemPromptExtra),
+        now: now(),
+        remembered,
+      });
       if (emit) await facts.announceLoading(forModel, emit, signal);
       const result = await answerTurn({
         model,
@@ -232,4 +207,50 @@ export function createAgent(options: AgentOptions): Agent {
       await memory?.close();
     },
   };
+}
+
+/** One `onEvent` for the agent's and the answer's listeners; a listener that throws is logged. */
+function emitterOf(
+  candidates: ReadonlyArray<((event: AgentEvent) => void) | undefined>,
+  logger: Logger,
+): ((event: AgentEvent) => void) | undefined {
+  const listeners = candidates.filter((listener) => listener !== undefined);
+  if (listeners.length === 0) return undefined;
+  return (event) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        logger.warn({ err: error, event: event.type }, 'an onEvent listener threw');
+      }
+    }
+  };
+}
+
+/** The request's opening: the fixed prefix, the volatile context, the remembered turns, the question. */
+function firstMessages(
+  question: string,
+  answerOptions: AnswerOptions,
+  parts: { system: string; now: Date; remembered: MemoryContext | null },
+): ModelMessage[] {
+  const { remembered } = parts;
+  const history: ModelMessage[] = (remembered?.turns ?? []).flatMap((turn) => [
+    { role: 'user' as const, content: turn.question },
+    { role: 'assistant' as const, content: turn.answer },
+  ]);
+  const images = answerOptions.images ?? [];
+  return [
+    { role: 'system', content: parts.system },
+    {
+      role: 'system',
+      content: buildContextMessage(
+        parts.now,
+        answerOptions.context,
+        remembered?.summary,
+        formatRecalled(remembered?.recalled ?? []),
+      ),
+    },
+    ...history,
+    images.length > 0 ? { role: 'user', content: question, images } : { role: 'user', content: question },
+  ];
 }

@@ -85,36 +85,7 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
       state.partial = false;
       return state;
     }
-    const handle = await open(file, 'r');
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.alloc(size - state.offset);
-      await handle.read(bytes, 0, bytes.length, state.offset);
-    } finally {
-      await handle.close();
-    }
-    const end = bytes.lastIndexOf(0x0a) + 1;
-    let skipped = 0;
-    for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        parsed = undefined;
-      }
-      if (isArchivedMessage(parsed)) state.messages.push(parsed);
-      else if (isHeader(parsed)) state.conversation = parsed.conversation;
-      else skipped++;
-    }
-    if (skipped > 0)
-      logger.warn({ file, lines: skipped }, 'unreadable lines in a message archive were left out');
-    state.offset += end;
-    state.partial = end < bytes.length;
-    if (state.partial && !state.reported) {
-      state.reported = true;
-      logger.warn({ file }, 'a message archive file was cut short; its last, unfinished message is lost');
-    }
+    await readNewLines(file, size, state, logger);
     return state;
   }
 
@@ -220,4 +191,38 @@ export function createFileMessageArchive(dir: string, logger: Logger): MessageAr
       return pruned;
     },
   };
+}
+
+/** Reads the bytes of `file` past `state.offset` (up to `size`) into `state`, whole lines only. */
+async function readNewLines(file: string, size: number, state: FileState, logger: Logger): Promise<void> {
+  const handle = await open(file, 'r');
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.alloc(size - state.offset);
+    await handle.read(bytes, 0, bytes.length, state.offset);
+  } finally {
+    await handle.close();
+  }
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  let skipped = 0;
+  for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    if (isArchivedMessage(parsed)) state.messages.push(parsed);
+    else if (isHeader(parsed)) state.conversation = parsed.conversation;
+    else skipped++;
+  }
+  if (skipped > 0)
+    logger.warn({ file, lines: skipped }, 'unreadable lines in a message archive were left out');
+  state.offset += end;
+  state.partial = end < bytes.length;
+  if (state.partial && !state.reported) {
+    state.reported = true;
+    logger.warn({ file }, 'a message archive file was cut short; its last, unfinished message is lost');
+  }
 }

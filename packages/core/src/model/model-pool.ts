@@ -104,19 +104,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   const first = states[0] as MemberState;
   const defaultModel = options.model ?? first.member.model.model;
 
-  function candidates(model: string, exclude: ReadonlySet<MemberState>): MemberState[] {
-    const has = (state: MemberState) =>
-      state.status === undefined || state.status.models.some((name) => sameModel(name, model));
-    const open = states.filter((state) => !exclude.has(state) && has(state));
-    const healthy = open.filter((state) => state.healthy);
-    // When every member is down, try them anyway: one may be back before its next check.
-    return (healthy.length > 0 ? healthy : open).sort(
-      (a, b) =>
-        Number(isLoaded(b, model)) - Number(isLoaded(a, model)) ||
-        a.inFlight - b.inFlight ||
-        a.served - b.served,
-    );
-  }
+  const candidates = (model: string, exclude: ReadonlySet<MemberState>) =>
+    rankCandidates(states, model, exclude);
 
   // After close() the app may have closed its logger too: a check still under way must not log.
   let closed = false;
@@ -126,33 +115,6 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     state.healthy = false;
     if (!closed)
       logger.warn({ member: state.member.name, err: error }, 'model pool member failed; routing around it');
-  }
-
-  async function attempt(
-    state: MemberState,
-    request: ChatRequest,
-    streamed: { value: boolean },
-  ): Promise<ChatReply> {
-    state.inFlight += 1;
-    state.served += 1;
-    // The request's span (`chat <model>`) says which server answered.
-    trace.getActiveSpan()?.setAttribute('macstats.pool.member', memberLabel(state.member.name));
-    try {
-      const onToken = request.onToken;
-      return await state.member.model.chat({
-        ...request,
-        ...(onToken
-          ? {
-              onToken: (text: string) => {
-                streamed.value = true;
-                onToken(text);
-              },
-            }
-          : {}),
-      });
-    } finally {
-      state.inFlight -= 1;
-    }
   }
 
   async function chat(request: ChatRequest): Promise<ChatReply> {
@@ -253,6 +215,53 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
       clearInterval(timer);
     },
   };
+}
+
+/** The members to try for `model`, best first (loaded there, fewest in flight, least served). */
+function rankCandidates(
+  states: readonly MemberState[],
+  model: string,
+  exclude: ReadonlySet<MemberState>,
+): MemberState[] {
+  const has = (state: MemberState) =>
+    state.status === undefined || state.status.models.some((name) => sameModel(name, model));
+  const open = states.filter((state) => !exclude.has(state) && has(state));
+  const healthy = open.filter((state) => state.healthy);
+  // When every member is down, try them anyway: one may be back before its next check.
+  return (healthy.length > 0 ? healthy : open).sort(
+    (a, b) =>
+      Number(isLoaded(b, model)) - Number(isLoaded(a, model)) ||
+      a.inFlight - b.inFlight ||
+      a.served - b.served,
+  );
+}
+
+/** One request on one member; `streamed` turns true at its first token. */
+async function attempt(
+  state: MemberState,
+  request: ChatRequest,
+  streamed: { value: boolean },
+): Promise<ChatReply> {
+  state.inFlight += 1;
+  state.served += 1;
+  // The request's span (`chat <model>`) says which server answered.
+  trace.getActiveSpan()?.setAttribute('macstats.pool.member', memberLabel(state.member.name));
+  try {
+    const onToken = request.onToken;
+    return await state.member.model.chat({
+      ...request,
+      ...(onToken
+        ? {
+            onToken: (text: string) => {
+              streamed.value = true;
+              onToken(text);
+            },
+          }
+        : {}),
+    });
+  } finally {
+    state.inFlight -= 1;
+  }
 }
 
 function isMember(entry: PoolMember | ChatModel): entry is PoolMember {
