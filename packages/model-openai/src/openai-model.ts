@@ -78,32 +78,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
   const logger = options.logger ?? silentLogger;
   const defaultTimeoutMs = options.firstTokenTimeoutMs ?? OPENAI_MODEL_DEFAULTS.firstTokenTimeoutMs;
   const defaultBetweenMs = options.betweenTokensTimeoutMs ?? OPENAI_MODEL_DEFAULTS.betweenTokensTimeoutMs;
-  // `openai` is an optional peer, loaded on the first request: a configuration on Ollama never
-  // installs or loads it. A failed load is not kept, so installing it fixes the next request.
-  let client: Promise<OpenAI> | undefined;
-  const clientOf = () =>
-    (client ??= importOptional(
-      'openai',
-      'The OpenAI-compatible model (MODEL_PROVIDER=openai)',
-      () => import('openai'),
-    ).then(
-      ({ default: OpenAiClient }) =>
-        new OpenAiClient({
-          baseURL: baseUrl,
-          apiKey: options.apiKey || OPENAI_MODEL_DEFAULTS.placeholderApiKey,
-          organization: null,
-          project: null,
-          // Our own limits and signals decide; the client neither retries nor times out on its own.
-          maxRetries: 0,
-          timeout: 2 ** 31 - 1,
-          logLevel: 'off',
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        }),
-      (error: unknown) => {
-        client = undefined;
-        throw error;
-      },
-    ));
+  const clientOf = lazyClient(options, baseUrl);
   const known = new Map<string, ModelCapabilities>();
 
   async function chat(request: ChatRequest): Promise<ChatReply> {
@@ -171,23 +146,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
         { model: body.model, tools: reply.malformed },
         'tool call arguments were not a JSON object',
       );
-    const durationMs = performance.now() - started;
-    const generating = firstTokenAt === null ? durationMs : performance.now() - firstTokenAt;
-    const tokensPerSecond =
-      reply.serverTokensPerSecond ??
-      (reply.completionTokens !== null && generating > 0
-        ? (reply.completionTokens * 1000) / generating
-        : null);
-    return {
-      content: reply.content,
-      toolCalls,
-      usage: {
-        promptTokens: reply.promptTokens,
-        completionTokens: reply.completionTokens,
-        durationMs,
-        tokensPerSecond,
-      },
-    };
+    return finishedReply(reply, toolCalls, started, firstTokenAt);
   }
 
   async function listModels(asked: { signal?: AbortSignal } = {}) {
@@ -237,5 +196,60 @@ export function createOpenAiModel(options: OpenAiModelOptions): OpenAiChatModel 
             settings: options.settingNames,
           })
         : undefined,
+  };
+}
+
+/**
+ * The `openai` client, made on the first request: it is an optional peer, so a configuration on
+ * Ollama never installs or loads it. A failed load is not kept, so installing it fixes the next one.
+ */
+function lazyClient(options: OpenAiModelOptions, baseUrl: string): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined;
+  return () =>
+    (client ??= importOptional(
+      'openai',
+      'The OpenAI-compatible model (MODEL_PROVIDER=openai)',
+      () => import('openai'),
+    ).then(
+      ({ default: OpenAiClient }) =>
+        new OpenAiClient({
+          baseURL: baseUrl,
+          apiKey: options.apiKey || OPENAI_MODEL_DEFAULTS.placeholderApiKey,
+          organization: null,
+          project: null,
+          // Our own limits and signals decide; the client neither retries nor times out on its own.
+          maxRetries: 0,
+          timeout: 2 ** 31 - 1,
+          logLevel: 'off',
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        }),
+      (error: unknown) => {
+        client = undefined;
+        throw error;
+      },
+    ));
+}
+
+/** The reply with its usage: the server's tokens per second, else ours from the first token on. */
+function finishedReply(
+  reply: ReplyAssembler,
+  toolCalls: ChatReply['toolCalls'],
+  started: number,
+  firstTokenAt: number | null,
+): ChatReply {
+  const durationMs = performance.now() - started;
+  const generating = firstTokenAt === null ? durationMs : performance.now() - firstTokenAt;
+  const tokensPerSecond =
+    reply.serverTokensPerSecond ??
+    (reply.completionTokens !== null && generating > 0 ? (reply.completionTokens * 1000) / generating : null);
+  return {
+    content: reply.content,
+    toolCalls,
+    usage: {
+      promptTokens: reply.promptTokens,
+      completionTokens: reply.completionTokens,
+      durationMs,
+      tokensPerSecond,
+    },
   };
 }
