@@ -84,13 +84,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? silentLogger;
-  const emit = (event: TaskEvent) => {
-    try {
-      options.onEvent?.(event);
-    } catch (error) {
-      logger.warn({ err: error }, 'a task event listener threw');
-    }
-  };
+  const emit = safeEmitter(options.onEvent, logger);
   const stopping = new AbortController();
   const reported = new Set<string>();
   let watcher: FSWatcher | undefined;
@@ -107,7 +101,6 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     : undefined;
 
   const lock = options.lockFile ? createRunnerLock(options.lockFile) : undefined;
-  let waitingFor: string | undefined;
   const approvals = createOwnerAsks({
     store,
     askOwner: options.askOwner,
@@ -127,11 +120,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
   async function runOnce(): Promise<number> {
     const { tasks, problems } = await store.list();
-    for (const message of problems)
-      if (!reported.has(message)) {
-        reported.add(message);
-        emit({ type: 'problem', message });
-      }
+    // Each problem with the folder (a file that does not parse) is said once.
+    for (const message of problems.filter((problem) => !reported.has(problem))) {
+      reported.add(message);
+      emit({ type: 'problem', message });
+    }
     // Posts recorded before this pass (a task ended in the last one, or before a crash).
     if (outbox) await outbox.flush(tasks);
     approvals.sweep(tasks);
@@ -161,31 +154,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         continue;
       }
       // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
-      const leased = await withTaskLease(store, task.id, logger, async (lost) => {
-        // Read again under the lease: another host may have run a step since the listing.
-        const current = store.claim ? await store.get(task.id) : task;
-        if (!current || FINAL_STATES.includes(current.state)) return undefined;
-        if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
-          return undefined;
-        if (pendingApproval(current)) return undefined;
-        const resumed = current.steps.some((step) => !step.endedAt);
-        emit({
-          type: 'step-start',
-          task: current,
-          step: resumed ? current.steps.length : current.steps.length + 1,
-          resumed,
-        });
-        return runStep({
-          store,
-          task: current,
-          tools: options.tools,
-          agentFor: options.agentFor,
-          now,
-          signal: AbortSignal.any([stopping.signal, lost]),
-          retryMs: options.retryMs ?? 60_000,
-          approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
-        });
-      });
+      const leased = await withTaskLease(store, task.id, logger, (lost) =>
+        stepUnderLease(task, { options, now, emit, signal: AbortSignal.any([stopping.signal, lost]) }),
+      );
       const outcome = leased?.value;
       if (!outcome) continue;
       if (outcome.kind === 'no-agent')
@@ -205,21 +176,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     return steps;
   }
 
-  async function holdsLock(): Promise<boolean> {
-    if (!lock || (await lock.hold())) {
-      waitingFor = undefined;
-      return true;
-    }
-    const holder = await lock.holder();
-    if (holder && holder !== waitingFor) {
-      waitingFor = holder;
-      logger.info(
-        { holder },
-        `another task runner (${holder}) runs the tasks in ${store.dir}; this one waits`,
-      );
-    }
-    return false;
-  }
+  const holdsLock = lockCheck(lock, store.dir, logger);
 
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
@@ -266,5 +223,74 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       await loop;
       await lock?.release();
     },
+  };
+}
+
+/** Runs the task's next step once its lease is held, unless it is no longer due (read again first). */
+async function stepUnderLease(
+  task: Task,
+  context: {
+    options: TaskRunnerOptions;
+    now: () => Date;
+    emit: (event: TaskEvent) => void;
+    signal: AbortSignal;
+  },
+) {
+  const { options, now, emit } = context;
+  const { store } = options;
+  // Read again under the lease: another host may have run a step since the listing.
+  const current = store.claim ? await store.get(task.id) : task;
+  if (!current || FINAL_STATES.includes(current.state)) return undefined;
+  if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
+    return undefined;
+  if (pendingApproval(current)) return undefined;
+  const resumed = current.steps.some((step) => !step.endedAt);
+  emit({
+    type: 'step-start',
+    task: current,
+    step: resumed ? current.steps.length : current.steps.length + 1,
+    resumed,
+  });
+  return runStep({
+    store,
+    task: current,
+    tools: options.tools,
+    agentFor: options.agentFor,
+    now,
+    signal: context.signal,
+    retryMs: options.retryMs ?? 60_000,
+    approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+  });
+}
+
+/** Whether this runner holds the tasks' lock (always, without one); says once who holds it instead. */
+function lockCheck(
+  lock: ReturnType<typeof createRunnerLock> | undefined,
+  dir: string | undefined,
+  logger: Logger,
+): () => Promise<boolean> {
+  let waitingFor: string | undefined;
+  return async () => {
+    if (!lock || (await lock.hold())) {
+      waitingFor = undefined;
+      return true;
+    }
+    const holder = await lock.holder();
+    if (holder && holder !== waitingFor) {
+      waitingFor = holder;
+      logger.info({ holder }, `another task runner (${holder}) runs the tasks in ${dir}; this one waits`);
+    }
+    return false;
+  };
+}
+
+/** Events to the listener; one that throws is logged, never stops the runner. */
+function safeEmitter(onEvent: ((event: TaskEvent) => void) | undefined, logger: Logger) {
+  return (event: TaskEvent) => {
+    try {
+      onEvent?.(event);
+    } catch (error) {
+      logger.warn({ err: error }, 'a task event listener threw');
+    }
   };
 }
