@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fitInWindow } from './fake-context-window.js';
+import { type ScriptedReply, STOCK_REPLY, writeReply } from './fake-ollama-reply-writer.js';
 import type {
   FakeChatRequest,
   FakeOllama,
@@ -19,26 +20,8 @@ export const FAKE_OLLAMA_DEFAULT_MODELS: readonly FakeOllamaModel[] = [
   { name: 'gemma2:2b', capabilities: ['completion'], family: 'gemma2', parameterSize: '2.6B' },
 ];
 
-const STOCK_REPLY = 'This is the fake Ollama answering.';
-
-type ScriptedReply = Exclude<FakeOllamaReply, string>;
-
 function normaliseModelName(name: string): string {
   return name.includes(':') ? name : `${name}:latest`;
-}
-
-function countWords(messages: FakeChatRequest['messages']): number {
-  let words = 0;
-  for (const message of messages)
-    words += String(message.content ?? '')
-      .split(/\s+/)
-      .filter(Boolean).length;
-  return Math.max(1, words);
-}
-
-function splitIntoChunks(content: string): string[] {
-  if (content === '') return [];
-  return content.match(/\S+\s*|\s+/g) ?? [content];
 }
 
 /**
@@ -130,155 +113,6 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     await writeReply(request, response, fitted.request, model.name, counted);
   }
 
-  async function writeReply(
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: FakeChatRequest,
-    modelName: string,
-    reply: ScriptedReply,
-  ) {
-    const errorMessage = reply.errorMessage ?? 'an internal error occurred in the fake Ollama';
-    switch (reply.fault) {
-      case 'hang':
-        return; // the socket stays open until the client or close() ends it
-      case 'reset':
-        request.socket.resetAndDestroy();
-        return;
-      case 'http-500':
-        sendJson(response, 500, { error: errorMessage });
-        return;
-      case 'model-not-found':
-        sendJson(response, 404, { error: `model "${body.model}" not found, try pulling it first` });
-        return;
-    }
-
-    const toolCalls = (reply.toolCalls ?? []).map((call) => ({
-      function: { name: call.name, arguments: call.arguments ?? {} },
-    }));
-    const content = reply.content ?? (toolCalls.length > 0 ? '' : STOCK_REPLY);
-    const chunks = reply.chunks ?? splitIntoChunks(content);
-    const evalCount = reply.evalCount ?? Math.max(1, chunks.length);
-    const evalDurationNs = Math.round((reply.evalDurationMs ?? Math.max(1, evalCount)) * 1e6);
-    const promptEvalCount = reply.promptEvalCount ?? countWords(body.messages);
-    const stats = {
-      done_reason: reply.doneReason ?? 'stop',
-      total_duration: evalDurationNs + 2_000_000,
-      load_duration: 1_000_000,
-      prompt_eval_count: promptEvalCount,
-      prompt_eval_duration: 1_000_000,
-      eval_count: evalCount,
-      eval_duration: evalDurationNs,
-    };
-    const base = () => ({ model: modelName, created_at: new Date().toISOString() });
-
-    if (body.stream === false) {
-      if (reply.fault === 'stall') return; // a whole reply that never comes: the same as hang
-      const message: Record<string, unknown> = { role: 'assistant', content };
-      if (reply.thinking) message.thinking = reply.thinking;
-      if (toolCalls.length > 0) message.tool_calls = toolCalls;
-      const text = JSON.stringify({ ...base(), message, done: true, ...stats });
-      if (reply.fault === 'malformed-line') {
-        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(`{"model": "${modelName}", "message": {oops`);
-        return;
-      }
-      if (reply.fault === 'cut-stream') {
-        response.writeHead(200, {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': String(text.length),
-        });
-        response.write(text.slice(0, Math.floor(text.length / 2)));
-        setTimeout(() => response.destroy(), 5);
-        return;
-      }
-      if (reply.fault === 'error-line') {
-        sendJson(response, 500, { error: errorMessage });
-        return;
-      }
-      sendJson(response, 200, JSON.parse(text));
-      return;
-    }
-
-    response.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    const writeLine = (value: unknown) => response.write(`${JSON.stringify(value)}\n`);
-    if (reply.thinking)
-      writeLine({
-        ...base(),
-        message: { role: 'assistant', content: '', thinking: reply.thinking },
-        done: false,
-      });
-    let sent = 0;
-    for (const chunk of chunks) {
-      if (response.destroyed) return;
-      writeLine({ ...base(), message: { role: 'assistant', content: chunk }, done: false });
-      sent++;
-      if (reply.fault === 'malformed-line' && sent === 1) {
-        response.write('{"model": this is not json\n');
-      }
-      if (reply.fault === 'stall' && sent === 1) return; // silent until the client gives up
-      if (reply.fault === 'error-line' && sent === 1) {
-        writeLine({ error: errorMessage });
-        response.end();
-        return;
-      }
-      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
-    }
-    if (reply.fault === 'malformed-line' && sent === 0) response.write('{"model": this is not json\n');
-    if (reply.fault === 'error-line' && sent === 0) {
-      writeLine({ error: errorMessage });
-      response.end();
-      return;
-    }
-    if (toolCalls.length > 0) {
-      writeLine({
-        ...base(),
-        message: { role: 'assistant', content: '', tool_calls: toolCalls },
-        done: false,
-      });
-    }
-    if (reply.fault === 'cut-stream') {
-      // End the body cleanly but without the final line: the client must notice.
-      response.end();
-      return;
-    }
-    writeLine({ ...base(), message: { role: 'assistant', content: '' }, done: true, ...stats });
-    response.end();
-  }
-
-  function handleShow(response: ServerResponse, body: { model?: unknown; name?: unknown }) {
-    const name = body.model ?? body.name;
-    const model = findModel(name);
-    if (!model) {
-      sendJson(response, 404, { error: `model '${String(name)}' not found` });
-      return;
-    }
-    sendJson(response, 200, {
-      modelfile: `FROM ${model.name}`,
-      parameters: 'stop "<|eot_id|>"',
-      template: '{{ .Prompt }}',
-      details: modelDetails(model),
-      model_info: {
-        'general.architecture': model.family ?? 'llama',
-        ...(model.contextLength
-          ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength }
-          : {}),
-      },
-      capabilities: model.capabilities ?? ['completion', 'tools'],
-      modified_at: '2026-01-01T00:00:00Z',
-    });
-  }
-
-  function modelDetails(model: FakeOllamaModel) {
-    return {
-      parent_model: '',
-      format: 'gguf',
-      family: model.family ?? 'llama',
-      families: [model.family ?? 'llama'],
-      parameter_size: model.parameterSize ?? '3B',
-      quantization_level: 'Q4_K_M',
-    };
-  }
-
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     readJsonBody(request)
@@ -291,33 +125,12 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         } else if (request.method === 'GET' && path === '/api/version') {
           sendJson(response, 200, { version: options.version ?? '0.12.0' });
         } else if (request.method === 'GET' && path === '/api/tags') {
-          sendJson(response, 200, {
-            models: models.map((model) => ({
-              name: model.name,
-              model: model.name,
-              modified_at: '2026-01-01T00:00:00Z',
-              size: 2_019_393_189,
-              digest: `sha256:${Buffer.from(model.name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
-              details: modelDetails(model),
-            })),
-          });
+          sendJson(response, 200, { models: models.map(tagEntry) });
         } else if (request.method === 'GET' && path === '/api/ps') {
-          sendJson(response, 200, {
-            models: [...loaded].map((name) => {
-              const model = findModel(name);
-              return {
-                name,
-                model: name,
-                size: 2_019_393_189,
-                digest: `sha256:${Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64)}`,
-                ...(model ? { details: modelDetails(model) } : {}),
-                expires_at: '2099-01-01T00:00:00Z',
-                size_vram: 2_019_393_189,
-              };
-            }),
-          });
+          sendJson(response, 200, { models: [...loaded].map((name) => runningEntry(name, findModel(name))) });
         } else if (request.method === 'POST' && path === '/api/show') {
-          handleShow(response, (body ?? {}) as { model?: unknown });
+          const asked = (body ?? {}) as { model?: unknown; name?: unknown };
+          handleShow(response, asked.model ?? asked.name, findModel(asked.model ?? asked.name));
         } else if (request.method === 'POST' && path === '/api/chat') {
           if (!body || typeof body !== 'object' || !Array.isArray((body as FakeChatRequest).messages)) {
             sendJson(response, 400, { error: 'invalid request: messages are required' });
@@ -363,5 +176,64 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** `/api/show` for a model (404 when the fake has none by that name). */
+function handleShow(response: ServerResponse, name: unknown, model: FakeOllamaModel | undefined) {
+  if (!model) {
+    sendJson(response, 404, { error: `model '${String(name)}' not found` });
+    return;
+  }
+  sendJson(response, 200, {
+    modelfile: `FROM ${model.name}`,
+    parameters: 'stop "<|eot_id|>"',
+    template: '{{ .Prompt }}',
+    details: modelDetails(model),
+    model_info: {
+      'general.architecture': model.family ?? 'llama',
+      ...(model.contextLength ? { [`${model.family ?? 'llama'}.context_length`]: model.contextLength } : {}),
+    },
+    capabilities: model.capabilities ?? ['completion', 'tools'],
+    modified_at: '2026-01-01T00:00:00Z',
+  });
+}
+
+/** A model's `details`, as `/api/tags`, `/api/ps` and `/api/show` give them. */
+function modelDetails(model: FakeOllamaModel) {
+  return {
+    parent_model: '',
+    format: 'gguf',
+    family: model.family ?? 'llama',
+    families: [model.family ?? 'llama'],
+    parameter_size: model.parameterSize ?? '3B',
+    quantization_level: 'Q4_K_M',
+  };
+}
+
+const digestOf = (name: string) => `sha256:${Buffer.from(name).toString('hex').padEnd(64, '0').slice(0, 64)}`;
+
+/** A model as `/api/tags` lists it. */
+function tagEntry(model: FakeOllamaModel) {
+  return {
+    name: model.name,
+    model: model.name,
+    modified_at: '2026-01-01T00:00:00Z',
+    size: 2_019_393_189,
+    digest: digestOf(model.name),
+    details: modelDetails(model),
+  };
+}
+
+/** A loaded model as `/api/ps` lists it. */
+function runningEntry(name: string, model: FakeOllamaModel | undefined) {
+  return {
+    name,
+    model: name,
+    size: 2_019_393_189,
+    digest: digestOf(name),
+    ...(model ? { details: modelDetails(model) } : {}),
+    expires_at: '2099-01-01T00:00:00Z',
+    size_vram: 2_019_393_189,
   };
 }
