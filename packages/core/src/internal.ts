@@ -19,6 +19,7 @@ export { maskUrl, redactUrl } from './util/mask-url.js';
 export { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from './util/network-errors.js';
 export { oneLine } from './util/one-line.js';
 export { dependencyMissing, importOptional } from './util/optional-dependency.js';
+export { plural } from './util/plural.js';
 export type { LoosePath } from './util/private-files.js';
 export {
   appendPrivateFile,

@@ -197,7 +197,15 @@ describe("core's public surface", () => {
   });
 
   it('keeps the shared helpers off `.` and on `./internal`', () => {
-    for (const name of ['oneLine', 'raceSignal', 'looseKey', 'withSpan', 'formatDuration', 'maskUrl'])
+    for (const name of [
+      'oneLine',
+      'raceSignal',
+      'looseKey',
+      'withSpan',
+      'formatDuration',
+      'plural',
+      'maskUrl',
+    ])
       expect({ onDot: name in core, onInternal: name in internal }, name).toEqual({
         onDot: false,
         onInternal: true,

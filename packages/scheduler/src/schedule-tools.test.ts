@@ -189,3 +189,13 @@ describe('the SCHEDULER tool', () => {
     });
   });
 });
+
+describe('the SCHEDULER tool at its limit', () => {
+  it('counts the schedules in words that fit the number', async () => {
+    const [limited] = createScheduleTools({ file, clock: { now: () => now }, maxSchedules: 1 }) as [Tool];
+    await limited.run('add 0 9 * * * | Check the disk', context);
+    const refused = await limited.run('add 0 10 * * * | Check the load', context);
+    expect(refused).toMatchObject({ isError: true });
+    expect(JSON.stringify(refused)).toContain('there are already 1 schedule (the limit is 1)');
+  });
+});

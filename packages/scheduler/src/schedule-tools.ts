@@ -7,7 +7,7 @@ import {
   type ToolContext,
   type ToolResult,
 } from '@macstats/core';
-import { formatDuration } from '@macstats/core/internal';
+import { formatDuration, plural } from '@macstats/core/internal';
 import { type Clock, systemClock } from './clock.js';
 import { formatRunTimes } from './format.js';
 import { nextRunTimes, scheduleZone } from './next-run-times.js';
@@ -94,7 +94,7 @@ export function createScheduleTools(options: ScheduleToolsOptions): Tool[] {
     return source.edit((document): ToolResult => {
       if (document.schedules.length >= settings.maxSchedules) {
         return refuse(
-          `there are already ${document.schedules.length} schedules (the limit is ${settings.maxSchedules})`,
+          `there are already ${plural(document.schedules.length, 'schedule')} (the limit is ${settings.maxSchedules})`,
         );
       }
       const taken = new Set(
