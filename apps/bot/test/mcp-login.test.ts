@@ -2,7 +2,13 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from '@macstats/testing';
+import {
+  FAKE_OAUTH_SCOPES,
+  type FakeChatRequest,
+  type FakeOAuthMcpServer,
+  startFakeOAuthMcpServer,
+  startFakeOllama,
+} from '@macstats/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUp, runCli, startCli, tempHome } from './helpers.js';
 
@@ -104,5 +110,34 @@ describe('macstats mcp login', () => {
     const tools = await runCli(['tools'], home);
     expect(tools.stdout).toContain('echo');
     expect(tools.stdout + tools.stderr).not.toContain('needs sign-in');
+  });
+
+  it("tells the user a call needs more access, and a second login grants it (the spec's step-up)", async () => {
+    const home = await homeWithRemote();
+    await signIn(home);
+    // The model calls private_notes once, then says what the tool answered.
+    const ollama = await startFakeOllama({
+      reply: (request: FakeChatRequest) => {
+        const result = request.messages.find((message) => message.role === 'tool')?.content;
+        if (result !== undefined) return `The tool said: ${result}`;
+        const name = request.tools?.find((tool) => /private_notes/.test(tool.function.name))?.function.name;
+        return {
+          toolCalls: [{ name: name ?? 'private_notes-was-not-offered', arguments: { query: 'milk' } }],
+        };
+      },
+    });
+    try {
+      const env = { OLLAMA_HOST: ollama.url, OLLAMA_MODEL: 'llama3.2:3b' };
+      const refused = await runCli(['ask', 'Search my private notes for milk'], home, env);
+      expect(refused.stdout).toContain(
+        `MCP server "remote" needs more access for this (${FAKE_OAUTH_SCOPES.extra}): run "macstats mcp login remote"`,
+      );
+      await signIn(home);
+      expect(server.record.scopes.at(-1)).toContain(FAKE_OAUTH_SCOPES.extra);
+      const saved = await runCli(['ask', 'Search my private notes for milk'], home, env);
+      expect(saved.stdout).toContain('Private notes matching "milk": none');
+    } finally {
+      await ollama.close();
+    }
   });
 });

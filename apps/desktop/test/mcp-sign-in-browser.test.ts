@@ -103,7 +103,7 @@ describe('signing in to a remote MCP server from Settings', () => {
 
     expect(statSync(join(home, 'mcp-auth', 'remote.json')).mode & 0o777).toBe(0o600);
     expect(server.record.grants).toEqual(['authorization_code']);
-    expect(mcp.connections.get('remote')?.tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(mcp.connections.get('remote')?.tools.map((tool) => tool.name)).toEqual(['echo', 'private_notes']);
     expect(await remote.locator('.mcp-sign-in').count()).toBe(0);
     // The link to open is gone once the sign-in has ended; the line says how it ended.
     await page.locator('.settings-mcp .form-message', { hasText: 'Signed in to remote.' }).waitFor();

@@ -7,6 +7,7 @@ interface PendingCode {
   redirectUri: string;
   challenge: string;
   resource: string | undefined;
+  scopes: string[];
 }
 
 /** What the fake authorization server has seen, for assertions. */
@@ -17,6 +18,8 @@ export interface FakeOAuthRecord {
   grants: string[];
   /** `resource` parameters of every authorization request (RFC 8707). */
   resources: (string | undefined)[];
+  /** `scope` parameters of every authorization request, as sent (`undefined` when none). */
+  scopes: (string | undefined)[];
 }
 
 const token = () => randomBytes(16).toString('base64url');
@@ -39,11 +42,12 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
  * refresh-token rotation.
  */
 export class FakeOAuthAuthority {
-  readonly record: FakeOAuthRecord = { registrations: 0, grants: [], resources: [] };
+  readonly record: FakeOAuthRecord = { registrations: 0, grants: [], resources: [], scopes: [] };
   readonly #clients = new Map<string, string[]>();
   readonly #codes = new Map<string, PendingCode>();
-  readonly #access = new Set<string>();
-  readonly #refresh = new Map<string, string>();
+  /** Access tokens and the scopes each was granted. */
+  readonly #access = new Map<string, string[]>();
+  readonly #refresh = new Map<string, { clientId: string; scopes: string[] }>();
   #denying = false;
 
   constructor(readonly base: () => string) {}
@@ -51,6 +55,11 @@ export class FakeOAuthAuthority {
   /** True for an access token this server issued and has not expired. */
   isValid(accessToken: string): boolean {
     return this.#access.has(accessToken);
+  }
+
+  /** The scopes an access token was granted (none for an unknown token). */
+  scopesOf(accessToken: string): string[] {
+    return this.#access.get(accessToken) ?? [];
   }
 
   /** From now on the user says no: `/authorize` redirects with `error=access_denied`. */
@@ -127,8 +136,11 @@ export class FakeOAuthAuthority {
     } else {
       const code = token();
       const resource = url.searchParams.get('resource') ?? undefined;
+      const scope = url.searchParams.get('scope') ?? undefined;
       this.record.resources.push(resource);
-      this.#codes.set(code, { clientId, redirectUri, challenge, resource });
+      this.record.scopes.push(scope);
+      const scopes = (scope ?? '').split(' ').filter(Boolean);
+      this.#codes.set(code, { clientId, redirectUri, challenge, resource, scopes });
       target.searchParams.set('code', code);
     }
     response.writeHead(302, { location: target.href }).end();
@@ -140,6 +152,7 @@ export class FakeOAuthAuthority {
     const clientId = form.get('client_id') ?? '';
     const refuse = (description: string) =>
       sendJson(response, 400, { error: 'invalid_grant', error_description: description });
+    let scopes: string[];
     if (grant === 'authorization_code') {
       const pending = this.#codes.get(form.get('code') ?? '');
       this.#codes.delete(form.get('code') ?? '');
@@ -148,24 +161,29 @@ export class FakeOAuthAuthority {
       if (!pending || pending.clientId !== clientId) return refuse('unknown code');
       if (pending.redirectUri !== form.get('redirect_uri')) return refuse('redirect_uri differs');
       if (pending.challenge !== challenge) return refuse('PKCE verification failed');
+      scopes = pending.scopes;
     } else if (grant === 'refresh_token') {
       const refresh = form.get('refresh_token') ?? '';
-      if (this.#refresh.get(refresh) !== clientId) return refuse('unknown refresh token');
+      const held = this.#refresh.get(refresh);
+      if (held?.clientId !== clientId) return refuse('unknown refresh token');
       this.#refresh.delete(refresh);
+      // A refresh keeps the grant's scopes: it never widens them.
+      scopes = held.scopes;
     } else {
       sendJson(response, 400, { error: 'unsupported_grant_type' });
       return;
     }
     const access = token();
     const refresh = token();
-    this.#access.add(access);
-    this.#refresh.set(refresh, clientId);
+    this.#access.set(access, scopes);
+    this.#refresh.set(refresh, { clientId, scopes });
     this.record.grants.push(grant);
     sendJson(response, 200, {
       access_token: access,
       token_type: 'Bearer',
       expires_in: 3600,
       refresh_token: refresh,
+      ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
     });
   }
 }

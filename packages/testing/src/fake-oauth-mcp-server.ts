@@ -10,6 +10,32 @@ const echoTool = {
   description: 'Echoes the message.',
   inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
 } as const;
+const privateNotesTool = {
+  name: 'private_notes',
+  description: 'Searches the private notes (needs the notes:private scope).',
+  inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  annotations: { readOnlyHint: true },
+} as const;
+
+/** The scope a token needs for anything (what the 401 names), and the one `private_notes` needs besides. */
+export const FAKE_OAUTH_SCOPES = { base: 'notes:read', extra: 'notes:private' } as const;
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+/** Whether a JSON-RPC body (one message or a batch) calls `private_notes`. */
+function callsPrivateNotes(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (message) =>
+      (message as { method?: unknown })?.method === 'tools/call' &&
+      (message as { params?: { name?: unknown } }).params?.name === privateNotesTool.name,
+  );
+}
 
 /** A running MCP server that requires the MCP authorization flow, with its own authorization server. */
 export interface FakeOAuthMcpServer {
@@ -19,6 +45,8 @@ export interface FakeOAuthMcpServer {
   record: FakeOAuthRecord;
   /** MCP requests refused for a missing or expired token. */
   unauthorized: number;
+  /** MCP requests refused with 403 `insufficient_scope` (a `private_notes` call without `notes:private`). */
+  insufficientScope: number;
   /** Expires every access token; a refresh token still gets a new one. */
   expireAccessTokens(): void;
   /** Revokes every refresh token: after the next expiry the user must sign in again. */
@@ -30,7 +58,8 @@ export interface FakeOAuthMcpServer {
 
 /**
  * Starts, on 127.0.0.1 and a free port, an MCP server (the official SDK's, over Streamable
- * HTTP, with one tool `echo {message}`) that answers 401 without a valid bearer token, and the
+ * HTTP, with the tools `echo {message}` and `private_notes {query}`) that answers 401 without a valid
+ * bearer token and 403 `insufficient_scope` to a `private_notes` call whose token lacks `notes:private`, and the
  * authorization server it names: `/.well-known/oauth-protected-resource/mcp`,
  * `/.well-known/oauth-authorization-server`, `/register`, `/authorize` (approves at once and
  * redirects with a code: GET it as the browser would) and `/token`.
@@ -43,6 +72,7 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
   let base = '';
   const authority = new FakeOAuthAuthority(() => base);
   let unauthorized = 0;
+  let insufficientScope = 0;
   const resourceMetadata = () => `${base}/.well-known/oauth-protected-resource/mcp`;
 
   const serveMcp = async (request: IncomingMessage, response: ServerResponse) => {
@@ -51,16 +81,37 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
       unauthorized++;
       response.writeHead(401, {
         'content-type': 'application/json',
-        'www-authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata()}"`,
+        'www-authenticate': `Bearer error="invalid_token", scope="${FAKE_OAUTH_SCOPES.base}", resource_metadata="${resourceMetadata()}"`,
       });
       response.end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
+    const body = request.method === 'POST' ? await readBody(request) : undefined;
+    // Step-up (the MCP authorization spec): a call that needs more than the token was granted is
+    // refused with 403 and the scope it needs, and the client asks the user for that much.
+    if (callsPrivateNotes(body) && !authority.scopesOf(bearer).includes(FAKE_OAUTH_SCOPES.extra)) {
+      insufficientScope++;
+      const needed = `${FAKE_OAUTH_SCOPES.base} ${FAKE_OAUTH_SCOPES.extra}`;
+      response.writeHead(403, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${resourceMetadata()}"`,
+      });
+      response.end(JSON.stringify({ error: 'insufficient_scope' }));
+      return;
+    }
     // Stateless: one SDK server per request, as the SDK's stateless example does.
     const mcp = new Server({ name: 'fake-oauth-mcp', version: '1.0.0' }, { capabilities: { tools: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [echoTool] }));
+    mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [echoTool, privateNotesTool] }));
     mcp.setRequestHandler(CallToolRequestSchema, (call) => ({
-      content: [{ type: 'text', text: `Echo: ${String(call.params.arguments?.message ?? '')}` }],
+      content: [
+        {
+          type: 'text',
+          text:
+            call.params.name === privateNotesTool.name
+              ? `Private notes matching "${String(call.params.arguments?.query ?? '')}": none`
+              : `Echo: ${String(call.params.arguments?.message ?? '')}`,
+        },
+      ],
     }));
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     response.on('close', () => {
@@ -68,7 +119,7 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
       void mcp.close();
     });
     await mcp.connect(transport);
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, body);
   };
 
   const server = createServer((request, response) => {
@@ -97,6 +148,9 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
     record: authority.record,
     get unauthorized() {
       return unauthorized;
+    },
+    get insufficientScope() {
+      return insufficientScope;
     },
     expireAccessTokens: () => authority.expireAccessTokens(),
     revokeRefreshTokens: () => authority.revokeRefreshTokens(),

@@ -40,7 +40,11 @@ export {
   startFakeEmbeddings,
 } from './fake-embeddings.js';
 export type { FakeOAuthRecord } from './fake-oauth-authority.js';
-export { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from './fake-oauth-mcp-server.js';
+export {
+  FAKE_OAUTH_SCOPES,
+  type FakeOAuthMcpServer,
+  startFakeOAuthMcpServer,
+} from './fake-oauth-mcp-server.js';
 export { FAKE_OLLAMA_DEFAULT_MODELS, startFakeOllama } from './fake-ollama.js';
 export type {
   FakeChatRequest,

@@ -44,7 +44,9 @@ export class McpConnection {
   #connecting: Promise<OpenClient> | undefined;
   #oauth: McpConnectOAuthOptions | undefined;
   readonly #questions: ElicitationRouter | undefined;
-  #provider: (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason'>>) | undefined;
+  #provider:
+    | (OAuthClientProvider & Partial<Pick<McpOAuthProvider, 'signInReason' | 'missingScope'>>)
+    | undefined;
   #kind: McpTransportKind | undefined;
   readonly #list: PinnedToolList;
   /** The user trusts this server (see `McpConnectOptions.trust`). */
@@ -196,6 +198,7 @@ export class McpConnection {
           ? `no answer within ${formatDuration(timeoutMs)}`
           : this.#reason(error);
       this.#logger.warn({ server: this.name, tool: name, reason }, 'MCP tool call failed');
+      if (this.#provider?.signInReason === 'scope') this.#reopenAfterStepUp();
       return { isError: true, text: `MCP tool "${displayName}" failed: ${reason}` };
     }
   }
@@ -357,6 +360,14 @@ export class McpConnection {
     void open.client.close().catch(() => {});
     this.#logger.warn({ server: this.name, at: this.description, reason }, 'MCP server connection lost');
     this.#emit({ type: 'server-exit', server: this.name, reason });
+  }
+
+  // The SDK's transport remembers a step-up it gave up on and never asks again on it: the next
+  // call opens a fresh connection, which uses the tokens a new sign-in stored.
+  #reopenAfterStepUp(): void {
+    const open = this.#open;
+    this.#open = undefined;
+    void open?.client.close().catch(() => {});
   }
 
   #exitReason(open: OpenClient): string {

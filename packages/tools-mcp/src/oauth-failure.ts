@@ -13,18 +13,32 @@ export function isUnauthorized(error: unknown): boolean {
   return false;
 }
 
+/** True when the error, or one of its causes, is an HTTP 403 from the server (the SDK's `code`). */
+function isForbidden(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if ((current as { code?: unknown }).code === 403) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 /**
  * The sentence for a server that cannot be used until the user signs in, or `undefined` when
  * the error is not about sign-in: `MCP server "github" needs sign-in: run "macstats mcp login github".`
  */
 export function signInFailure(
   error: unknown,
-  provider: Partial<Pick<McpOAuthProvider, 'signInReason'>> | undefined,
+  provider: Partial<Pick<McpOAuthProvider, 'signInReason' | 'missingScope'>> | undefined,
   server: string,
   hint: ((server: string) => string) | undefined,
 ): string | undefined {
-  if (!provider || !isUnauthorized(error)) return undefined;
+  if (!provider) return undefined;
   const how = hint ? `: ${hint(server)}` : '';
+  // The SDK gives up on a step-up with a 403 of its own; the provider knows what was missing.
+  if (provider.signInReason === 'scope' && (isUnauthorized(error) || isForbidden(error)))
+    return `MCP server "${server}" needs more access for this (${provider.missingScope})${how}`;
+  if (!isUnauthorized(error)) return undefined;
   return provider.signInReason === 'expired'
     ? `the sign-in to MCP server "${server}" has expired and could not be refreshed; sign in again${how}`
     : `MCP server "${server}" needs sign-in${how}`;

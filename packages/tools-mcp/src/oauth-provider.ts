@@ -28,8 +28,11 @@ export interface McpOAuthProviderOptions {
   onAuthorizationUrl?: (url: URL) => void | Promise<void>;
 }
 
-/** Why a connection cannot go on without the user. */
-export type McpSignInReason = 'needed' | 'expired';
+/**
+ * Why a connection cannot go on without the user: no sign-in yet, one that expired, or a call
+ * that needs more scope than the sign-in granted (`'scope'`).
+ */
+export type McpSignInReason = 'needed' | 'expired' | 'scope';
 
 /** The SDK's `OAuthClientProvider` over a `McpOAuthStore`, plus what a sign-in needs to know. */
 export interface McpOAuthProvider extends OAuthClientProvider {
@@ -39,6 +42,18 @@ export interface McpOAuthProvider extends OAuthClientProvider {
   readonly signInReason: McpSignInReason | undefined;
   /** The OAuth `state` sent with the authorization URL, to check on the redirect. */
   expectedState(): Promise<string | undefined>;
+  /**
+   * Records that the server refused a call for want of `scope` (403 `insufficient_scope`): kept
+   * in the store as `wantedScope`, so that the next sign-in asks for it.
+   */
+  askedForScope(scope: string): Promise<void>;
+  /** The scopes a refused call needs that the stored tokens were not granted, once one was refused. */
+  readonly missingScope: string | undefined;
+}
+
+/** The scopes of both lists, each once, in order. */
+export function joinScopes(...lists: (string | undefined)[]): string {
+  return [...new Set(lists.flatMap((list) => (list ?? '').split(' ').filter(Boolean)))].join(' ');
 }
 
 const fallbackRedirect = 'http://127.0.0.1/callback';
@@ -81,6 +96,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   let queue: Promise<unknown> = Promise.resolve();
   let authorizationUrl: URL | undefined;
   let signInReason: McpSignInReason | undefined;
+  let missingScope: string | undefined;
   let hadTokens = false;
 
   const load = async () => {
@@ -134,6 +150,20 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     get signInReason() {
       return signInReason;
     },
+    get missingScope() {
+      return missingScope;
+    },
+    async askedForScope(scope) {
+      const granted = new Set((cached?.tokens?.scope ?? '').split(' ').filter(Boolean));
+      missingScope =
+        scope
+          .split(' ')
+          .filter((one) => one && !granted.has(one))
+          .join(' ') || scope;
+      signInReason = 'scope';
+      // Not a flow's state but a fact about the server: every sign-in from now on asks for it.
+      await update((current) => ({ ...current, wantedScope: joinScopes(current.wantedScope, scope) }));
+    },
     async state() {
       const state = randomBytes(16).toString('base64url');
       await keep('state', state);
@@ -161,7 +191,14 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async saveTokens(tokens) {
       authorizationUrl = undefined;
-      signInReason = undefined;
+      // A refresh keeps the grant's scopes: a step-up still wants the user, until tokens that
+      // cover what the refused call needed arrive (a sign-in elsewhere, refreshed here).
+      const granted = new Set((tokens.scope ?? '').split(' '));
+      const covered = (missingScope ?? '').split(' ').every((one) => !one || granted.has(one));
+      if (signInReason !== 'scope' || covered) {
+        signInReason = undefined;
+        missingScope = undefined;
+      }
       delete flow.state;
       delete flow.codeVerifier;
       // A sign-in is over once it has tokens; a connection's refresh leaves a sign-in's flow be.
@@ -172,9 +209,13 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       });
     },
     async redirectToAuthorization(url) {
+      // A sign-in asks for what a refused call needed besides what the server names now.
+      const wanted = (await load()).wantedScope;
+      if (wanted)
+        url.searchParams.set('scope', joinScopes(url.searchParams.get('scope') ?? undefined, wanted));
       authorizationUrl = url;
       // The URL is only worth printing where someone will open it; a connection just records it.
-      signInReason = hadTokens ? 'expired' : 'needed';
+      if (signInReason !== 'scope') signInReason = hadTokens ? 'expired' : 'needed';
       await options.onAuthorizationUrl?.(url);
     },
     async saveCodeVerifier(codeVerifier) {
@@ -195,7 +236,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     async invalidateCredentials(scope) {
       const mine = cached;
       const keys = invalidated[scope];
-      for (const key of keys) if (key !== 'tokens') delete flow[key];
+      for (const key of keys) if (key !== 'tokens' && key !== 'wantedScope') delete flow[key];
       await update((current) => {
         const next = { ...current };
         // What someone else stored since this provider read it (a new sign-in) stays.

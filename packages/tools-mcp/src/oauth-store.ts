@@ -16,6 +16,11 @@ export interface McpOAuthState {
   state?: string;
   /** Discovery results (protected-resource and authorization-server metadata), reused. */
   discovery?: OAuthDiscoveryState;
+  /**
+   * The scope the server said a call needs (a 403 `insufficient_scope`, the spec's step-up),
+   * joined with any asked before: the next sign-in asks for it besides what the server names.
+   */
+  wantedScope?: string;
 }
 
 /** Where the authorization state of one MCP server lives: a file (`createFileOAuthStore`) or memory. */

@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { trackChild, untrackChild } from './child-registry.js';
 import type { McpElicitationHandler } from './elicitation.js';
 import { isUnauthorized } from './oauth-failure.js';
+import type { McpOAuthProvider } from './oauth-provider.js';
 import {
   commandLineOf,
   isUrlServer,
@@ -13,6 +14,7 @@ import {
   type McpServerSpec,
   type McpStdioServer,
 } from './server-spec.js';
+import { stepUpFetch } from './step-up.js';
 
 /** How a connection reached its server. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -64,9 +66,12 @@ export async function openClient(server: McpServerSpec, options: OpenClientOptio
   ]);
   const url = new URL(server.url);
   const wanted = server.transport ?? 'auto';
+  const provider = options.authProvider as (OAuthClientProvider & Partial<McpOAuthProvider>) | undefined;
   const transportOptions = {
     ...(server.headers ? { requestInit: { headers: server.headers } } : {}),
-    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+    ...(provider ? { authProvider: provider } : {}),
+    // A call refused for want of scope is recorded, so the user hears what to grant.
+    ...(provider?.askedForScope ? { fetch: stepUpFetch(provider as McpOAuthProvider) } : {}),
   };
   const streamable = () => new StreamableHTTPClientTransport(url, transportOptions) as Transport;
   const sse = () => new SSEClientTransport(url, transportOptions) as Transport;

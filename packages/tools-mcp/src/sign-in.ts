@@ -115,13 +115,19 @@ export async function signInMcpServer(
 
 /**
  * What a new flow starts from: the stored registration (unless it was made for another loopback
- * port, which this redirect would be refused with) and discovery, never the working tokens.
+ * port, which this redirect would be refused with), discovery and the scope refused calls
+ * needed, never the working tokens.
  */
 async function flowSeed(store: McpOAuthStore, redirectUrl: string): Promise<McpOAuthState> {
-  const { clientInformation, discovery } = await store.read();
+  const { clientInformation, discovery, wantedScope } = await store.read();
   const registered = (clientInformation as { redirect_uris?: string[] } | undefined)?.redirect_uris;
   const usable = clientInformation && (!registered || registered.includes(redirectUrl));
-  return { ...(usable ? { clientInformation } : {}), ...(discovery ? { discovery } : {}) };
+  return {
+    ...(usable ? { clientInformation } : {}),
+    ...(discovery ? { discovery } : {}),
+    // What a refused call needed (a step-up): this sign-in asks for it too.
+    ...(wantedScope ? { wantedScope } : {}),
+  };
 }
 
 /** Stores a completed sign-in's registration, discovery and tokens in one write. */

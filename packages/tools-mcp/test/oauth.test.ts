@@ -131,7 +131,7 @@ describe('the MCP authorization flow', () => {
       expect(result.status).toBe('signed-in');
       expect(during[1]).toEqual(during[0]);
       await connection.connect(undefined, { now: true });
-      expect(connection.tools.map((tool) => tool.name)).toEqual(['echo']);
+      expect(connection.tools.map((tool) => tool.name)).toEqual(['echo', 'private_notes']);
     } finally {
       await connection.close();
     }
