@@ -44,6 +44,8 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 export class FakeOAuthAuthority {
   readonly record: FakeOAuthRecord = { registrations: 0, grants: [], resources: [], scopes: [] };
   readonly #clients = new Map<string, string[]>();
+  /** Clients registered ahead of time (mcp.json's `oauth.clientId`), with their secrets. */
+  readonly #preRegistered = new Map<string, string | undefined>();
   readonly #codes = new Map<string, PendingCode>();
   /** Access tokens and the scopes each was granted. */
   readonly #access = new Map<string, string[]>();
@@ -85,10 +87,31 @@ export class FakeOAuthAuthority {
       token_endpoint: `${base}/token`,
       registration_endpoint: `${base}/register`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     };
+  }
+
+  /**
+   * Registers a client ahead of time, as an administrator would: it may use any loopback
+   * redirect (RFC 8252), and with a secret it must authenticate at `/token`.
+   */
+  preRegister(clientId: string, clientSecret?: string): void {
+    this.#preRegistered.set(clientId, clientSecret);
+  }
+
+  /** The client a `/token` request authenticates as (HTTP Basic or the form), or why not. */
+  #tokenClient(request: IncomingMessage, form: URLSearchParams): string | { refused: string } {
+    const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const [id, secret] = basic
+      ? Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent)
+      : [form.get('client_id') ?? '', form.get('client_secret') ?? undefined];
+    const clientId = id ?? '';
+    if (!this.#preRegistered.has(clientId)) return clientId;
+    const expected = this.#preRegistered.get(clientId);
+    if (expected !== undefined && secret !== expected) return { refused: 'client authentication failed' };
+    return clientId;
   }
 
   async register(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -116,7 +139,11 @@ export class FakeOAuthAuthority {
     const clientId = url.searchParams.get('client_id') ?? '';
     const redirectUri = url.searchParams.get('redirect_uri') ?? '';
     const challenge = url.searchParams.get('code_challenge') ?? '';
-    const registered = this.#clients.get(clientId);
+    const registered = this.#preRegistered.has(clientId)
+      ? /^http:\/\/127\.0\.0\.1:\d+\/callback$/.test(redirectUri)
+        ? [redirectUri]
+        : []
+      : this.#clients.get(clientId);
     if (!registered?.includes(redirectUri)) {
       sendJson(response, 400, {
         error: 'invalid_request',
@@ -149,7 +176,12 @@ export class FakeOAuthAuthority {
   async token(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const form = await readForm(request);
     const grant = form.get('grant_type') ?? '';
-    const clientId = form.get('client_id') ?? '';
+    const client = this.#tokenClient(request, form);
+    if (typeof client !== 'string') {
+      sendJson(response, 401, { error: 'invalid_client', error_description: client.refused });
+      return;
+    }
+    const clientId = client;
     const refuse = (description: string) =>
       sendJson(response, 400, { error: 'invalid_grant', error_description: description });
     let scopes: string[];
@@ -169,6 +201,16 @@ export class FakeOAuthAuthority {
       this.#refresh.delete(refresh);
       // A refresh keeps the grant's scopes: it never widens them.
       scopes = held.scopes;
+    } else if (grant === 'client_credentials') {
+      // Only a client registered ahead of time with a secret is a service account.
+      if (this.#preRegistered.get(clientId) === undefined) {
+        sendJson(response, 401, {
+          error: 'invalid_client',
+          error_description: 'unknown confidential client',
+        });
+        return;
+      }
+      scopes = (form.get('scope') ?? '').split(' ').filter(Boolean);
     } else {
       sendJson(response, 400, { error: 'unsupported_grant_type' });
       return;

@@ -53,6 +53,8 @@ export interface FakeOAuthMcpServer {
   revokeRefreshTokens(): void;
   /** The user refuses every sign-in from now on: `/authorize` redirects with `access_denied`. */
   denyAuthorizations(): void;
+  /** Registers a client ahead of time (any loopback redirect; with a secret, a confidential one). */
+  preRegister(clientId: string, clientSecret?: string): void;
   close(): Promise<void>;
 }
 
@@ -155,6 +157,7 @@ export async function startFakeOAuthMcpServer(): Promise<FakeOAuthMcpServer> {
     expireAccessTokens: () => authority.expireAccessTokens(),
     revokeRefreshTokens: () => authority.revokeRefreshTokens(),
     denyAuthorizations: () => authority.denyAuthorizations(),
+    preRegister: (clientId, clientSecret) => authority.preRegister(clientId, clientSecret),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

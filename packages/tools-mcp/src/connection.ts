@@ -2,6 +2,7 @@ import { type Logger, MacstatsError, silentLogger, type ToolResult } from '@macs
 import { formatDuration, raceSignal, redactUrl } from '@macstats/core/internal';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createClientCredentialsProvider } from './client-credentials.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { ElicitationRouter } from './elicitation.js';
@@ -13,10 +14,17 @@ import { mcpError } from './mcp-errors.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { isUnauthorized, signInFailure } from './oauth-failure.js';
 import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
+import type { McpOAuthStore } from './oauth-store.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { PinnedToolList } from './pinned-tool-list.js';
 import { RestartBackoff } from './restart-backoff.js';
-import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
+import {
+  describeServer,
+  isUrlServer,
+  type McpServerSpec,
+  type McpUrlServer,
+  validateServer,
+} from './server-spec.js';
 import type { McpToolInfo } from './tool-info.js';
 
 type Settings = Required<
@@ -74,8 +82,7 @@ export class McpConnection {
     if (oauth && isUrlServer(server)) {
       this.#oauth = oauth;
       this.#provider =
-        oauth.provider?.(this.name) ??
-        createMcpOAuthProvider({ store: oauth.store(this.name), clientName: this.#settings.clientName });
+        oauth.provider?.(this.name) ?? providerFor(server, oauth.store(this.name), this.#settings.clientName);
     }
     this.#backoff = new RestartBackoff(
       this.#settings.restartBackoffMs,
@@ -394,4 +401,18 @@ export class McpConnection {
 
 function remaining(deadlineAt: number): number {
   return Math.max(1, Math.round(deadlineAt - performance.now()));
+}
+
+/** How a connection signs in to a remote server: its client credentials, or the user's sign-in. */
+function providerFor(server: McpUrlServer, store: McpOAuthStore, clientName: string) {
+  const configured = server.oauth;
+  if (configured?.grant === 'client_credentials' && configured.clientId && configured.clientSecret)
+    return createClientCredentialsProvider({
+      store,
+      clientId: configured.clientId,
+      clientSecret: configured.clientSecret,
+      scope: configured.scope,
+      clientName,
+    });
+  return createMcpOAuthProvider({ store, clientName, client: configured });
 }

@@ -1,4 +1,5 @@
 export { trackedChildren } from './child-registry.js';
+export { type ClientCredentialsOptions, createClientCredentialsProvider } from './client-credentials.js';
 export { connectMcp } from './connect-mcp.js';
 export { McpConnection } from './connection.js';
 export type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
@@ -45,6 +46,7 @@ export { connectMcpServers, type McpServerSet, type McpSetToolInfo } from './ser
 export {
   type McpCommandLine,
   type McpCommandServer,
+  type McpServerOAuth,
   type McpServerSpec,
   type McpStdioServer,
   type McpUrlServer,

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { McpServerSpec } from './server-spec.js';
+import type { McpServerOAuth, McpServerSpec } from './server-spec.js';
 
 /** A server with the name its tools are grouped under. */
 export interface McpNamedServer {
@@ -30,6 +30,58 @@ function stringRecord(value: unknown, what: string, errors: string[]): Record<st
     else errors.push(`${what}.${key} must be a string.`);
   }
   return record;
+}
+
+const OAUTH_FIELDS = ['clientId', 'clientSecret', 'clientMetadataUrl', 'grant', 'scope'] as const;
+
+/**
+ * A server's `"oauth"` entry; `null` (with a sentence) when it cannot be used, since a server
+ * signed in a way the user did not write would send their credentials where they did not say.
+ */
+function parseOAuth(value: unknown, where: string, errors: string[]): McpServerOAuth | undefined | null {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    errors.push(`${where}: "oauth" must be an object (${OAUTH_FIELDS.join(', ')}).`);
+    return null;
+  }
+  const entry = value as Entry;
+  const result: McpServerOAuth = {};
+  for (const [key, item] of Object.entries(entry)) {
+    if (!(OAUTH_FIELDS as readonly string[]).includes(key)) {
+      errors.push(`${where}: "oauth.${key}" is not a setting (${OAUTH_FIELDS.join(', ')}).`);
+      return null;
+    }
+    if (typeof item !== 'string' || item.trim() === '') {
+      errors.push(`${where}: "oauth.${key}" must be a non-empty string.`);
+      return null;
+    }
+  }
+  const { clientId, clientSecret, clientMetadataUrl, grant, scope } = entry as Record<
+    string,
+    string | undefined
+  >;
+  if (grant !== undefined && grant !== 'authorization_code' && grant !== 'client_credentials') {
+    errors.push(`${where}: "oauth.grant" must be "authorization_code" or "client_credentials".`);
+    return null;
+  }
+  if (clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./i.test(clientMetadataUrl)) {
+    errors.push(`${where}: "oauth.clientMetadataUrl" must be an https:// URL with a path.`);
+    return null;
+  }
+  if (grant === 'client_credentials' && (clientId === undefined || clientSecret === undefined)) {
+    errors.push(`${where}: "oauth.grant": "client_credentials" needs "clientId" and "clientSecret".`);
+    return null;
+  }
+  if (clientSecret !== undefined && clientId === undefined) {
+    errors.push(`${where}: "oauth.clientSecret" needs the "clientId" it belongs to.`);
+    return null;
+  }
+  if (clientId !== undefined) result.clientId = clientId;
+  if (clientSecret !== undefined) result.clientSecret = clientSecret;
+  if (clientMetadataUrl !== undefined) result.clientMetadataUrl = clientMetadataUrl;
+  if (grant !== undefined) result.grant = grant;
+  if (scope !== undefined) result.scope = scope;
+  return result;
 }
 
 /** Server names become part of tool names: keep letters, digits, `_` and `-`. */
@@ -63,8 +115,15 @@ function parseEntry(name: string, entry: unknown, errors: string[]): McpServerSp
     const wanted =
       kind === 'sse' ? 'sse' : /^(http|streamable-?http)$/.test(kind) ? 'streamable-http' : 'auto';
     const headerRecord = stringRecord(headers, `${where}: "headers"`, problems);
+    const signIn = parseOAuth((entry as Entry).oauth, where, problems);
     errors.push(...problems);
-    return { url, transport: wanted, ...(headerRecord ? { headers: headerRecord } : {}) };
+    if (signIn === null) return undefined;
+    return {
+      url,
+      transport: wanted,
+      ...(headerRecord ? { headers: headerRecord } : {}),
+      ...(signIn ? { oauth: signIn } : {}),
+    };
   }
   if (typeof command !== 'string' || command.trim() === '') {
     errors.push(`${where}: "command" must be a non-empty string.`);

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpOAuthState, McpOAuthStore } from './oauth-store.js';
+import type { McpServerOAuth } from './server-spec.js';
 
 /** Options of `createMcpOAuthProvider`. */
 export interface McpOAuthProviderOptions {
@@ -26,6 +27,11 @@ export interface McpOAuthProviderOptions {
   clientMetadataUrl?: string;
   /** Called with the authorization URL the user must open in a browser. */
   onAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  /**
+   * How the user configured this client (mcp.json's `"oauth"`): a client registered ahead of
+   * time (`clientId`, `clientSecret`) is used instead of registering; `scope` is asked for too.
+   */
+  client?: McpServerOAuth | undefined;
 }
 
 /**
@@ -130,8 +136,19 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     return registered?.redirect_uris?.[0] ?? fallbackRedirect;
   };
 
+  const configured = options.client;
+  const metadataUrl = options.clientMetadataUrl ?? configured?.clientMetadataUrl;
+  // A client registered ahead of time: what is stored is used only while it is that client
+  // (the store may hold the issuer the SDK bound it to), else the configured one as written.
+  const secret = configured?.clientSecret ? { client_secret: configured.clientSecret } : {};
+  const preRegistered = (stored: OAuthClientInformationMixed | undefined) => {
+    if (configured?.clientId === undefined) return stored;
+    return stored?.client_id === configured.clientId
+      ? { ...stored, ...secret }
+      : { client_id: configured.clientId, ...secret };
+  };
   return {
-    ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+    ...(metadataUrl ? { clientMetadataUrl: metadataUrl } : {}),
     get redirectUrl() {
       return redirectUrl();
     },
@@ -141,7 +158,8 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
         redirect_uris: [redirectUrl()],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        token_endpoint_auth_method: 'none',
+        token_endpoint_auth_method: configured?.clientSecret ? 'client_secret_basic' : 'none',
+        ...(configured?.scope ? { scope: configured.scope } : {}),
       };
     },
     get authorizationUrl() {
@@ -173,10 +191,14 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       return flow.state ?? (await load()).state;
     },
     async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-      return flow.clientInformation ?? (await load()).clientInformation;
+      return preRegistered(flow.clientInformation ?? (await load()).clientInformation);
     },
     async saveClientInformation(clientInformation) {
-      await keep('clientInformation', clientInformation);
+      // A configured secret stays in mcp.json where the user wrote it, never in the sign-in file.
+      const { client_secret: _secret, ...rest } = clientInformation as OAuthClientInformationMixed & {
+        client_secret?: string;
+      };
+      await keep('clientInformation', configured?.clientSecret ? rest : clientInformation);
     },
     async tokens(): Promise<OAuthTokens | undefined> {
       // Without tokens, read the store again: a sign-in elsewhere (`macstats mcp login`, the
@@ -210,7 +232,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async redirectToAuthorization(url) {
       // A sign-in asks for what a refused call needed besides what the server names now.
-      const wanted = (await load()).wantedScope;
+      const wanted = joinScopes((await load()).wantedScope, configured?.scope);
       if (wanted)
         url.searchParams.set('scope', joinScopes(url.searchParams.get('scope') ?? undefined, wanted));
       authorizationUrl = url;

@@ -33,6 +33,31 @@ export interface McpUrlServer {
   transport?: 'auto' | 'streamable-http' | 'sse';
   /** Headers sent with every request, e.g. `Authorization`. Never logged. */
   headers?: Record<string, string>;
+  /** How this client signs in to the server, when not by dynamic registration (mcp.json's `"oauth"`). */
+  oauth?: McpServerOAuth;
+}
+
+/**
+ * How macstats signs in to one server (`"oauth"` in mcp.json). Without it: the authorization
+ * code flow with PKCE, registering dynamically. Secrets here are never logged.
+ */
+export interface McpServerOAuth {
+  /** A client registered ahead of time with the authorization server: no dynamic registration. */
+  clientId?: string;
+  /** That client's secret (a confidential client); sent as the authorization server asks. */
+  clientSecret?: string;
+  /**
+   * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
+   * Document), used as the client id by authorization servers that accept one.
+   */
+  clientMetadataUrl?: string;
+  /**
+   * `client_credentials`: no user and no browser; the client's id and secret get the token
+   * (a service account). Default `authorization_code` (the user signs in).
+   */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** Scope to ask for besides what the server names. */
+  scope?: string;
 }
 
 /** Where an MCP server is: a child process (stdio) or a URL. */

@@ -1,11 +1,13 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createClientCredentialsProvider } from './client-credentials.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { mcpError } from './mcp-errors.js';
 import { isUnauthorized } from './oauth-failure.js';
-import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
+import { createMcpOAuthProvider } from './oauth-provider.js';
 import { createMemoryOAuthStore, type McpOAuthState, type McpOAuthStore } from './oauth-store.js';
 import type { McpUrlServer } from './server-spec.js';
 
@@ -59,6 +61,7 @@ export async function signInMcpServer(
   server: McpUrlServer,
   options: McpSignInOptions,
 ): Promise<McpSignInResult> {
+  if (server.oauth?.grant === 'client_credentials') return signInWithClientCredentials(server, options);
   const redirect = await listenForRedirect(options.redirectPort ?? 0);
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(options.signal?.reason ?? new Error('aborted'));
@@ -81,6 +84,7 @@ export async function signInMcpServer(
       // The SDK asks for a URL at each refusal; past the allowed rounds nobody is shown one.
       onAuthorizationUrl: (url) => (shown++ < most ? options.onAuthorizationUrl(url) : undefined),
       ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+      client: server.oauth,
     });
     const probe = options.probe ?? ((client: Client) => client.listTools());
     for (let round = 0; ; round++) {
@@ -114,6 +118,31 @@ export async function signInMcpServer(
 }
 
 /**
+ * A service account (mcp.json's `"grant": "client_credentials"`): no browser; a token is fetched
+ * with the client's id and secret and kept once the probe succeeds with it.
+ */
+async function signInWithClientCredentials(
+  server: McpUrlServer,
+  options: McpSignInOptions,
+): Promise<McpSignInResult> {
+  const { clientId, clientSecret, scope } = server.oauth ?? {};
+  const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
+  const flow = createMemoryOAuthStore({});
+  const provider = createClientCredentialsProvider({
+    store: flow,
+    clientId: clientId as string,
+    clientSecret: clientSecret as string,
+    scope,
+    clientName,
+  });
+  const probe = options.probe ?? ((client: Client) => client.listTools());
+  if (!(await succeeds(await transportFor(server, provider), clientName, probe, options.signal)))
+    throw mcpError('MCP_AUTH_FAILED', 'The MCP server refused the token its client credentials got.');
+  await commit(options.store, await flow.read());
+  return { status: 'signed-in' };
+}
+
+/**
  * What a new flow starts from: the stored registration (unless it was made for another loopback
  * port, which this redirect would be refused with), discovery and the scope refused calls
  * needed, never the working tokens.
@@ -143,7 +172,7 @@ async function commit(store: McpOAuthStore, done: McpOAuthState): Promise<void> 
 
 type AuthTransport = StreamableHTTPClientTransport | SSEClientTransport;
 
-async function transportFor(server: McpUrlServer, provider: McpOAuthProvider): Promise<AuthTransport> {
+async function transportFor(server: McpUrlServer, provider: OAuthClientProvider): Promise<AuthTransport> {
   const url = new URL(server.url);
   const [{ SSEClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/sse.js'),
