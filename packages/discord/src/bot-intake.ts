@@ -11,6 +11,7 @@ import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { visionSupport } from './image-input.js';
 import { createMessageIntake, type MessageIntake } from './message-intake.js';
 import { RecentIds } from './recent-ids.js';
+import { voiceSupport } from './turn-audio.js';
 
 /** What answering a message (or a `/ask`) needs, from the bot's parts and options. */
 export function createAnswerContext(
@@ -27,6 +28,7 @@ export function createAnswerContext(
     replyChainLimit: options.replyChainLimit ?? DISCORD_BOT_DEFAULTS.replyChainLimit,
     posted: parts.posted,
     vision: visionSupport(options),
+    voice: voiceSupport(options),
     sender: parts.sender,
     sendQueue: parts.sendQueue,
     logger: parts.logger,
