@@ -35,21 +35,38 @@ export function resample(samples: Float32Array, fromRate: number, toRate: number
   // Cutoff relative to the input rate; below 1 when downsampling.
   const cutoff = Math.min(1, toRate / fromRate);
   const reach = Math.ceil(HALF_WIDTH / cutoff);
+  // The kernel depends only on where an output sample falls between two input samples: for
+  // 48 → 16 kHz always on one, so one table serves them all.
+  const kernels = new Map<number, Float32Array>();
+  const kernelAt = (phase: number) => {
+    const key = Math.round(phase * 1024);
+    let kernel = kernels.get(key);
+    if (kernel === undefined) {
+      kernel = new Float32Array(2 * reach + 1);
+      let total = 0;
+      for (let k = -reach; k <= reach; k += 1) {
+        const x = (k - key / 1024) * cutoff;
+        const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+        const window = Math.abs(x) >= HALF_WIDTH ? 0 : 0.5 + 0.5 * Math.cos((Math.PI * x) / HALF_WIDTH);
+        kernel[k + reach] = sinc * window;
+        total += sinc * window;
+      }
+      for (let k = 0; k < kernel.length; k += 1) kernel[k] = (kernel[k] ?? 0) / total;
+      kernels.set(key, kernel);
+    }
+    return kernel;
+  };
   for (let i = 0; i < length; i += 1) {
     const center = i * ratio;
-    const start = Math.max(0, Math.ceil(center - reach));
-    const end = Math.min(samples.length - 1, Math.floor(center + reach));
+    const base = Math.floor(center);
+    const kernel = kernelAt(center - base);
     let sum = 0;
-    let weights = 0;
-    for (let j = start; j <= end; j += 1) {
-      const x = (j - center) * cutoff;
-      const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
-      const window = 0.5 + 0.5 * Math.cos((Math.PI * x) / HALF_WIDTH);
-      const weight = sinc * window;
-      sum += (samples[j] ?? 0) * weight;
-      weights += weight;
+    for (let k = -reach; k <= reach; k += 1) {
+      const j = base + k;
+      // Outside the clip counts as silence.
+      if (j >= 0 && j < samples.length) sum += (samples[j] as number) * (kernel[k + reach] as number);
     }
-    output[i] = weights === 0 ? 0 : sum / weights;
+    output[i] = sum;
   }
   return output;
 }
