@@ -26,7 +26,7 @@ export function speakable(text: string): string {
     .replace(/```[\s\S]*?(```|$)/g, ' (code in the text) ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/https?:\/\/\S+/g, 'a link')
+    .replace(/https?:\/\/[^\s)]*[^\s).,!?;:]/g, 'a link')
     .replace(/^\s{0,3}(#{1,6}|[-*+]|>)\s+/gm, '')
     .replace(/(\*\*|__|\*|~~)(?=\S)([^*_~]+?)\1/g, '$2')
     .replace(/[ \t]+/g, ' ')
