@@ -21,7 +21,11 @@ function oneSecondClip(): Uint8Array {
 
 function failure(error: unknown, setting: string): Check {
   const sentence = isVoiceError(error) ? error.message : String((error as Error)?.message ?? error);
-  return { status: 'fail', text: sentence, fix: `start that server, or check ${setting} and ${setting.replace('BASE_URL', 'MODEL')}` };
+  return {
+    status: 'fail',
+    text: sentence,
+    fix: `start that server, or check ${setting} and ${setting.replace('BASE_URL', 'MODEL')}`,
+  };
 }
 
 /** Each `TRANSCRIBE_BASE_URL` server transcribes a one-second clip with `TRANSCRIBE_MODEL`. */
