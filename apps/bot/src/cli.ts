@@ -94,29 +94,39 @@ program
 program
   .command('ask')
   .description('ask one question; the answer streams to standard output, tool activity to standard error')
-  .argument('<question...>', 'the question')
+  .argument('[question...]', 'the question')
+  .option('--audio <file>', 'transcribe this recording (- for standard input) and answer what it says')
   .option('-c, --conversation <id>', 'keep memory under this conversation id')
   .option('-a, --agent <id>', 'answer as this agent ($MACSTATS_HOME/agents/<id>/AGENT.md)')
   .addHelpText(
     'after',
     exitCodes([
       '0  answered',
-      '1  Ollama or the model failed (the reason is printed)',
-      '2  no such agent',
+      '1  Ollama, the model or the transcription failed (the reason is printed)',
+      '2  no such agent, no transcription server, or the --audio file could not be read',
       '130  interrupted',
     ]),
   )
-  .action((words: string[], options: { conversation?: string; agent?: string }) =>
+  .action((words: string[], options: { conversation?: string; agent?: string; audio?: string }) =>
     run(
       'file-only',
-      async (config, io) =>
-        (await import('./commands/ask-command.js')).askCommand(config, io, {
-          question: words.join(' '),
-          signal: stopSignalFromProcess(),
+      async (config, io) => {
+        const signal = stopSignalFromProcess();
+        const heard = await (await import('./voice-ask.js')).askedQuestion(config, io, {
+          words,
+          audio: options.audio,
+          signal,
+          stdin: process.stdin,
+        });
+        if ('exit' in heard) return heard.exit;
+        return (await import('./commands/ask-command.js')).askCommand(config, io, {
+          question: heard.question,
+          signal,
           terminal: { input: process.stdin, output: process.stderr },
           ...(options.conversation ? { conversationId: options.conversation } : {}),
           ...(options.agent ? { agent: options.agent } : {}),
-        }),
+        });
+      },
       'ask',
     ),
   );

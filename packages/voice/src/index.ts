@@ -5,7 +5,7 @@ export { decodeOggOpus, oggOpusDeclaredSeconds } from './ogg-opus.js';
 export type { PcmAudio } from './pcm.js';
 export { decodeWav, encodeWav, resample, rms, toMono } from './pcm.js';
 export type { AudioClip, ClipLimits, PreparedClip, SendAs } from './prepare-clip.js';
-export { prepareClip } from './prepare-clip.js';
+export { checkClipSize, prepareClip } from './prepare-clip.js';
 export type { VoiceHost } from './server-request.js';
 export type { Speaker, SpeakerOptions, SpokenReply } from './speaker.js';
 export { createSpeaker } from './speaker.js';

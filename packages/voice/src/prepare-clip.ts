@@ -44,9 +44,29 @@ export interface PreparedClip {
   audioSeconds: number | undefined;
 }
 
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MiB`;
+const mib = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MiB`
+    : `${Math.ceil(bytes / 1024)} KiB`;
 const minutes = (secs: number) =>
   secs >= 60 ? `${Math.round((secs / 60) * 10) / 10} minutes` : `${Math.round(secs)} seconds`;
+
+/**
+ * Checks a file's size against the limit before it is read (a file on disk, a download whose
+ * length is announced): `VOICE_EMPTY` for none, `VOICE_TOO_LARGE` over `limits.maxBytes`.
+ *
+ * @example
+ * checkClipSize((await stat(path)).size);
+ */
+export function checkClipSize(byteLength: number, limits?: ClipLimits): void {
+  const maxBytes = limits?.maxBytes ?? VOICE_DEFAULTS.maxBytes;
+  if (byteLength === 0) throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The audio file is empty.');
+  if (byteLength > maxBytes)
+    throw new MacstatsError<VoiceErrorCode>(
+      'VOICE_TOO_LARGE',
+      `The audio file is ${mib(byteLength)}, more than the ${mib(maxBytes)} limit.`,
+    );
+}
 
 /**
  * Checks a clip against the limits and turns it into what is sent: each problem is a
@@ -61,15 +81,9 @@ export async function prepareClip(
   clip: AudioClip,
   options: { limits?: ClipLimits | undefined; sendAs?: SendAs | undefined } = {},
 ): Promise<PreparedClip> {
-  const maxBytes = options.limits?.maxBytes ?? VOICE_DEFAULTS.maxBytes;
   const maxSecs = options.limits?.maxDurationSecs ?? VOICE_DEFAULTS.maxDurationSecs;
   const { bytes } = clip;
-  if (bytes.length === 0) throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The audio file is empty.');
-  if (bytes.length > maxBytes)
-    throw new MacstatsError<VoiceErrorCode>(
-      'VOICE_TOO_LARGE',
-      `The audio file is ${mib(bytes.length)}, more than the ${mib(maxBytes)} limit.`,
-    );
+  checkClipSize(bytes.length, options.limits);
   const format = sniffAudioFormat(bytes);
   if (format === undefined)
     throw new MacstatsError<VoiceErrorCode>(

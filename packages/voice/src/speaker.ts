@@ -1,7 +1,7 @@
 import { type Logger, MacstatsError } from '@macstats/core';
 import { maskUrl, withSpan } from '@macstats/core/internal';
 import { trace } from '@opentelemetry/api';
-import { sniffAudioFormat } from './audio-format.js';
+import { AUDIO_FORMATS, sniffAudioFormat } from './audio-format.js';
 import { VOICE_DEFAULTS } from './defaults.js';
 import { createHostPool } from './host-pool.js';
 import { checkHosts, requestServer, type VoiceHost } from './server-request.js';
@@ -88,10 +88,13 @@ export function createSpeaker(options: SpeakerOptions): Speaker {
       { role: 'speech', timeoutMs, signal },
     );
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (sniffAudioFormat(bytes) !== 'ogg-opus')
+    const format = sniffAudioFormat(bytes);
+    if (format !== 'ogg-opus')
       throw new MacstatsError<VoiceErrorCode>(
         'VOICE_BAD_RESPONSE',
-        `The speech server at ${maskUrl(url)} answered something that is not Ogg Opus audio.`,
+        format === undefined
+          ? `The speech server at ${maskUrl(url)} answered something that is not Ogg Opus audio.`
+          : `The speech server at ${maskUrl(url)} answered ${AUDIO_FORMATS[format].contentType} where Ogg Opus was asked for (response_format "opus"): use a server, or a version of it, that encodes Opus.`,
       );
     return bytes;
   }

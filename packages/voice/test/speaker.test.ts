@@ -1,6 +1,12 @@
 import { type FakeSpeechServer, STOCK_SPEECH_TEXT, startFakeSpeechServer } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSpeaker, oggOpusDeclaredSeconds, type Speaker, splitForSpeech } from '../src/index.js';
+import {
+  createSpeaker,
+  encodeWav,
+  oggOpusDeclaredSeconds,
+  type Speaker,
+  splitForSpeech,
+} from '../src/index.js';
 import { fixture } from './fixtures.js';
 
 let fake: FakeSpeechServer | undefined;
@@ -49,9 +55,20 @@ describe('createSpeaker', () => {
     expect(fake.speeches[0]?.input).toBe('Memory is fine. Disk is nearly full.');
   });
 
+  it('names the format a server answered instead of Ogg Opus', async () => {
+    const wav = encodeWav(new Float32Array(2_400).fill(0.1), 24_000);
+    const { speaker } = await start({ replies: [{ audio: wav }] });
+    await expect(speaker.speak('Hello.')).rejects.toMatchObject({
+      code: 'VOICE_BAD_RESPONSE',
+      message: expect.stringMatching(
+        /answered audio\/wav where Ogg Opus was asked for \(response_format "opus"\): use a server, or a version of it, that encodes Opus\.$/,
+      ),
+    });
+  });
+
   it('refuses audio that is not Ogg Opus in one sentence', async () => {
     const { speaker } = await start({
-      replies: [{ audio: new TextEncoder().encode('ID3 pretend this is an mp3 file') }],
+      replies: [{ audio: new TextEncoder().encode('<html><body>Service Unavailable</body></html>') }],
     });
     await expect(speaker.speak('Hello.')).rejects.toMatchObject({
       code: 'VOICE_BAD_RESPONSE',
