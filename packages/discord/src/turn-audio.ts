@@ -12,6 +12,7 @@ const MAX_PROBLEM_CHARS = 300;
 /** The bot's voice settings, defaults filled in. */
 export interface VoiceSupport {
   transcribe: DiscordTranscribe | undefined;
+  isFileProblem: (error: unknown) => boolean;
   speak: DiscordSpeak | undefined;
   speakReplies: SpeakReplies;
   quoteTranscripts: boolean;
@@ -24,6 +25,7 @@ export interface VoiceSupport {
 export function voiceSupport(options: DiscordBotFeatureOptions): VoiceSupport {
   return {
     transcribe: options.transcribe,
+    isFileProblem: options.isFileProblem ?? (() => false),
     speak: options.speak,
     speakReplies: options.speakReplies ?? DISCORD_BOT_DEFAULTS.speakReplies,
     quoteTranscripts: options.quoteTranscripts ?? DISCORD_BOT_DEFAULTS.quoteTranscripts,
@@ -52,8 +54,8 @@ const sentence = (text: string) => {
 /**
  * Listens to one audio file: checks its declared size and length before downloading it (the
  * signed link with its query, from an allowed origin only), then transcribes it. Every failure
- * but the asker's own stop becomes one sentence; the message is not retried, and the sentence
- * says how to try again.
+ * but the asker's own stop becomes one sentence; the message is not retried, and when the server
+ * failed (not the file) the sentence says how to try again.
  */
 export async function listen(
   audio: AudioCandidate,
@@ -96,9 +98,10 @@ export async function listen(
   } catch (error) {
     if (signal.aborted) throw error;
     logger.warn({ err: error, name: audio.name }, 'audio could not be transcribed');
-    return {
-      problem: `I couldn't transcribe ${name}: ${sentence((error as Error).message ?? String(error))} Reply to it to try again.`,
-    };
+    const why = sentence((error as Error).message ?? String(error));
+    // A file that cannot be heard stays so; a server that failed may answer later.
+    const retry = voice.isFileProblem(error) ? '' : ' Reply to it to try again.';
+    return { problem: `I couldn't transcribe ${name}: ${why}${retry}` };
   }
 }
 

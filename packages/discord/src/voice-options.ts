@@ -46,6 +46,12 @@ export interface DiscordVoiceOptions {
    * Default: none; a voice note gets one sentence saying no transcription server is set up.
    */
   transcribe?: DiscordTranscribe | undefined;
+  /**
+   * Tells a rejection of `transcribe` about the file itself (corrupt, unsupported, silent: sending
+   * it again would not help) from one about the server (down, slow), which the asker is told to
+   * retry by replying to the voice note (`@macstats/voice`'s `isClipProblem` fits). Default: none is.
+   */
+  isFileProblem?: ((error: unknown) => boolean) | undefined;
   /** Speaks replies, posted as a Discord voice message beside the text. Default: none. */
   speak?: DiscordSpeak | undefined;
   /**

@@ -47,6 +47,17 @@ describe('createDiscordBot voice messages that cannot be heard', () => {
     ]);
   });
 
+  it('gives no retry hint when the transcriber says the file itself cannot be heard', async () => {
+    const corrupt = Object.assign(new Error('The Ogg Opus file could not be decoded.'), { corrupt: true });
+    const { transcribe } = recordingTranscriber([corrupt]);
+    const isFileProblem = (error: unknown) => (error as { corrupt?: boolean }).corrupt === true;
+    const h = await start({ bot: fromFakeCdn({ transcribe, isFileProblem }) });
+    const note = h.discord.dispatchMessage({ content: '', dm: true, attachments: [voiceNote()] });
+    expect(await settledReplies(h, note.channelId)).toEqual([
+      'I couldn\'t transcribe "voice-message.ogg": The Ogg Opus file could not be decoded.',
+    ]);
+  });
+
   it('hears a voice note the asker replies to once the server is back', async () => {
     const { transcribe, received } = recordingTranscriber([
       new Error('Server down.'),

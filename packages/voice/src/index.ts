@@ -19,6 +19,6 @@ export type {
 } from './transcriber.js';
 export { createTranscriber } from './transcriber.js';
 export type { VoiceError, VoiceErrorCode } from './voice-errors.js';
-export { isVoiceError } from './voice-errors.js';
+export { isClipProblem, isVoiceError } from './voice-errors.js';
 export type { VoiceMessageMeta } from './voice-message-meta.js';
 export { voiceMessageMeta } from './voice-message-meta.js';

@@ -23,3 +23,25 @@ export function isVoiceError(error: unknown): error is VoiceError {
     MacstatsError.isInstance(error) && (error.code.startsWith('VOICE_') || error.code === 'INVALID_OPTION')
   );
 }
+
+/** The codes that mean the recording itself cannot be heard: sending it again would not help. */
+const CLIP_PROBLEMS: ReadonlySet<string> = new Set([
+  'VOICE_EMPTY',
+  'VOICE_TOO_LARGE',
+  'VOICE_TOO_LONG',
+  'VOICE_SILENT',
+  'VOICE_UNSUPPORTED_FORMAT',
+  'VOICE_CORRUPT',
+]);
+
+/**
+ * Whether `error` is about the recording itself (empty, too large or long, silent, of a format
+ * this cannot take, corrupt) rather than the server (unreachable, slow, refusing): the first is
+ * the sender's to fix, the second is worth trying again later.
+ *
+ * @example
+ * catch (error) { reply(isClipProblem(error) ? error.message : `${error.message} Try again later.`); }
+ */
+export function isClipProblem(error: unknown): error is VoiceError {
+  return isVoiceError(error) && CLIP_PROBLEMS.has(error.code);
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MacstatsError } from '@macstats/core';
+import { isClipProblem } from '@macstats/voice';
 import type { TranscribeResult, VoiceStatus } from '../shared/voice-types.js';
 import { HttpError, sendJson } from './http-helpers.js';
 import type { DashboardFeature } from './start-dashboard.js';
@@ -23,16 +23,6 @@ export interface DashboardVoice {
 
 /** No speech server set: Settings says so, the microphone answers 503. */
 export const NO_VOICE: DashboardVoice = { status: { transcribe: null, speak: null, speakReplies: 'off' } };
-
-/** Errors a transcriber raises that are the recording's fault (400), not the server's (502). */
-const CLIP_PROBLEMS = new Set([
-  'VOICE_TOO_LARGE',
-  'VOICE_TOO_LONG',
-  'VOICE_EMPTY',
-  'VOICE_SILENT',
-  'VOICE_UNSUPPORTED_FORMAT',
-  'VOICE_CORRUPT',
-]);
 
 /** An address as Settings shows it: no user name, password, query or fragment. */
 export function maskServerUrl(url: string): string {
@@ -103,8 +93,7 @@ export function createVoiceFeature(voice: DashboardVoice): DashboardFeature {
           } catch (error) {
             if (abort.signal.aborted) return;
             const message = error instanceof Error ? error.message : String(error);
-            const clip = MacstatsError.isInstance(error) && CLIP_PROBLEMS.has(error.code);
-            throw new HttpError(clip ? 400 : 502, message);
+            throw new HttpError(isClipProblem(error) ? 400 : 502, message);
           }
         },
       },
