@@ -1,6 +1,7 @@
 import type { Agent, AnswerOptions } from '@macstats/core';
 import { describe, expect, it } from 'vitest';
 import { answerOf, harnessPerTest, repliesIn } from './harness.js';
+import { manualTimers } from './manual-timers.js';
 import {
   fromFakeCdn,
   gatedTranscriber,
@@ -63,6 +64,21 @@ describe('createDiscordBot voice messages', () => {
         : undefined;
     });
     expect(reply).toBe('> 🎙️ one two\n\nAnswer to: listen:\none\ntwo');
+  });
+
+  it('merges a voice note with a typed message sent right after it into one turn', async () => {
+    const clock = manualTimers();
+    const { transcribe } = recordingTranscriber(['check the disk']);
+    const h = await start({ bot: fromFakeCdn({ transcribe, timers: clock.timers, mergeWindowMs: 2000 }) });
+    h.discord.dispatchMessage({ content: '', dm: true, attachments: [voiceNote()] });
+    await h.discord.waitFor(() => clock.pendingCount() === 1, { what: 'the merge window' });
+    const typed = h.discord.dispatchMessage({ content: 'and the memory', dm: true });
+    await h.discord.waitFor(
+      () => h.logs.some((entry) => entry.message === 'message merged into the open turn'),
+      { what: 'the typed message merged' },
+    );
+    clock.advance(2000);
+    expect(await settledReplies(h, typed.channelId)).toEqual(['Answer to: check the disk\nand the memory']);
   });
 
   it('shows "Transcribing…" while it listens, and the asker can stop it', async () => {
