@@ -100,6 +100,27 @@ describe('/api/voice', () => {
     });
   });
 
+  it('answers 502 with one sentence when the server is slow, and the recording is not kept waiting', async () => {
+    const impatient = createTranscriber({
+      hosts: [{ baseUrl: speech.url }],
+      model: 'whisper-1',
+      requestTimeoutMs: 300,
+    });
+    try {
+      const dashboard = await start({
+        status: { transcribe: null, speak: null, speakReplies: 'off' },
+        transcribe: (audio, options) => impatient.transcribe(audio, options),
+      });
+      speech.replies.push({ hold: true });
+      const slow = await upload(dashboard, VOICE_NOTE);
+      speech.releaseHeld();
+      expect(slow.status).toBe(502);
+      expect(slow.json.error).toMatch(/^The transcription server at .* did not answer within .*\.$/);
+    } finally {
+      impatient.close();
+    }
+  });
+
   it('shows the speech servers from the settings without their credentials or keys', async () => {
     const settings: Record<string, string> = {
       TRANSCRIBE_BASE_URL: 'http://user:secret@127.0.0.1:8000/v1?key=abc',
