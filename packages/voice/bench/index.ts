@@ -3,10 +3,12 @@
 // resampling and WAV encoding a transcription adds. 2) The latency a 10 s voice note adds over a
 // typed message: `transcribe()` against a fake server that answers at once, less a bare request
 // to the same server carrying a typed question's bytes (goal ≤ 50 ms per 10 s of audio). The fake
-// runs in this process, so its multipart parsing counts against the figure.
+// runs in a process of its own, as a real server would.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { startFakeSpeechServer } from '@macstats/testing';
+import { fileURLToPath } from 'node:url';
 import { createTranscriber, decodeOggOpus, oggOpusDeclaredSeconds, prepareClip } from '../src/index.js';
 
 const ROUNDS = 15;
@@ -36,6 +38,9 @@ const decodeMs = await timed(() => decodeOggOpus(note));
 const prepareMs = await timed(() => prepareClip({ bytes: note }));
 const decode16Ms = await timed(() => decodeOggOpus(note, { sampleRate: 16_000 }));
 console.log(
+  `load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores (figures grow with it)`,
+);
+console.log(
   `voice note: ${seconds.toFixed(2)} s of Ogg Opus (${(note.length / 1024).toFixed(0)} KiB), median of ${ROUNDS}`,
 );
 console.log(
@@ -48,7 +53,13 @@ console.log(
   `decode + 16 kHz WAV:      ${prepareMs.toFixed(1)} ms = ${((seconds * 1000) / prepareMs).toFixed(0)}× real time`,
 );
 
-const fake = await startFakeSpeechServer({ transcript: 'please check the disk usage of every volume' });
+const child = spawn(
+  process.execPath,
+  [...process.execArgv, fileURLToPath(new URL('./fake-speech-process.ts', import.meta.url))],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
+const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+const fake = { url: chunk.toString().trim() };
 const transcriber = createTranscriber({ hosts: [{ baseUrl: fake.url }], model: 'whisper-1' });
 const question = new TextEncoder().encode('please check the disk usage of every volume');
 try {
@@ -69,5 +80,5 @@ try {
   console.log(`added by the voice note:  ${addedPer10s.toFixed(1)} ms per 10 s of audio (goal ≤ 50 ms)`);
 } finally {
   transcriber.close();
-  await fake.close();
+  child.stdin.end();
 }
