@@ -139,7 +139,7 @@ program
 program
   .command('doctor')
   .description(
-    'check Ollama, the model, Discord, Brave, MCP servers, MACSTATS_HOME and schedules.json (with DATABASE_URL: the database and its schedules)',
+    'check Ollama, the model, Discord, Brave, MCP servers, the speech servers, MACSTATS_HOME and schedules.json (with DATABASE_URL: the database and its schedules)',
   )
   .addHelpText('after', exitCodes(['0  every check passed (or was skipped)', '1  a check failed']))
   .action(() =>
