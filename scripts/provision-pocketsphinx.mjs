@@ -37,7 +37,9 @@ export function provisionPocketsphinx() {
           quietly('apt-get', ['install', '-y', '-qq', ...PACKAGES], { env }));
     const installed = failure === undefined ? found() : undefined;
     if (installed) return installed;
-    console.log(`npm test: could not install pocketsphinx (${failure ?? 'not on PATH afterwards'}); the real speech test is skipped.`);
+    console.log(
+      `npm test: could not install pocketsphinx (${failure ?? 'not on PATH afterwards'}); the real speech test is skipped.`,
+    );
     return undefined;
   }
   console.log(
