@@ -117,12 +117,16 @@ program
       'file-only',
       async (config, io) => {
         const signal = stopSignalFromProcess();
-        const heard = await (await import('./voice-ask.js')).askedQuestion(config, io, {
-          words,
-          audio: options.audio,
-          signal,
-          stdin: process.stdin,
-        });
+        // The audio decoder is loaded only for --audio.
+        const heard =
+          options.audio === undefined
+            ? { question: words.join(' ') }
+            : await (await import('./voice-ask.js')).askedQuestion(config, io, {
+                words,
+                audio: options.audio,
+                signal,
+                stdin: process.stdin,
+              });
         if ('exit' in heard) return heard.exit;
         return (await import('./commands/ask-command.js')).askCommand(config, io, {
           question: heard.question,

@@ -1,7 +1,11 @@
 import { MacstatsError } from '@macstats/core';
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import type { PcmAudio } from './pcm.js';
 import type { VoiceErrorCode } from './voice-errors.js';
+
+// The decoder's module (its WebAssembly inlined) is loaded on the first decode, not on import:
+// an app that never hears a voice note does not pay for it.
+let decoderModule: Promise<typeof import('ogg-opus-decoder')> | undefined;
 
 /** Opus always decodes at 48 kHz, and its granule positions count 48 kHz samples. */
 const OPUS_RATE = 48_000;
@@ -52,7 +56,8 @@ export async function decodeOggOpus(
   const settings = { sampleRate: options.sampleRate ?? OPUS_RATE } as ConstructorParameters<
     typeof OggOpusDecoder
   >[0];
-  const decoder = new OggOpusDecoder(settings);
+  decoderModule ??= import('ogg-opus-decoder');
+  const decoder = new (await decoderModule).OggOpusDecoder(settings);
   try {
     await decoder.ready;
     const decoded = await decoder.decodeFile(bytes).catch((error: unknown) => {
