@@ -84,15 +84,14 @@ export async function transcribeAudioQuestion(
 }
 
 /**
- * The question `ask` answers: the words typed, or with `--audio` the recording's transcript. Both
- * at once is a usage error (which would be the question?).
+ * The question `ask --audio` answers: the recording's transcript. Words typed as well are a usage
+ * error (which would be the question?).
  */
 export async function askedQuestion(
   config: AppConfig,
   io: CommandIo,
-  options: { words: string[]; audio: string | undefined; signal: AbortSignal; stdin: Readable },
+  options: { words: string[]; audio: string; signal: AbortSignal; stdin: Readable },
 ): Promise<{ question: string } | { exit: number }> {
-  if (options.audio === undefined) return { question: options.words.join(' ') };
   if (options.words.length > 0) {
     io.err('macstats ask: give a question or --audio <file>, not both.');
     return { exit: EXIT.usage };

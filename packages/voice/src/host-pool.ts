@@ -1,5 +1,5 @@
 import { type ChatModel, type ChatReply, createModelPool, type Logger, type ModelPool } from '@macstats/core';
-import type { VoiceHost } from './server-request.js';
+import { isRequestRefusal, type VoiceHost } from './server-request.js';
 
 /** One request of a {@link HostPool}: the work to do on whichever host the pool picks. */
 export type HostWork<T> = (host: VoiceHost, signal: AbortSignal | undefined) => Promise<T>;
@@ -13,22 +13,28 @@ export interface HostPool {
   close(): void;
 }
 
+interface PendingWork {
+  work: HostWork<unknown>;
+  result?: { value: unknown; host: VoiceHost };
+  /** A refusal of the request itself, kept out of the pool's view and thrown after it. */
+  refusal?: unknown;
+}
+
 const NO_CAPABILITIES = { tools: false, vision: false, thinking: false, contextLength: null } as const;
 
 /**
  * Core's `createModelPool` reused for speech servers, so both kinds of server share one notion of
  * health, load and failover: each host is a pool member whose "chat" runs the request's work. The
  * work travels by a key in the request's only message, since the pool passes requests on whole.
+ * A refusal of the request itself (a 4xx: wrong model, unreadable file) is kept from the pool, so
+ * the host stays healthy and no other host is asked.
  */
 export function createHostPool(
   hosts: readonly VoiceHost[],
   model: string,
   logger: Logger | undefined,
 ): HostPool {
-  const pending = new Map<
-    string,
-    { work: HostWork<unknown>; result?: { value: unknown; host: VoiceHost } }
-  >();
+  const pending = new Map<string, PendingWork>();
   let next = 0;
   const member = (host: VoiceHost): { name: string; model: ChatModel } => ({
     name: host.baseUrl,
@@ -39,7 +45,13 @@ export function createHostPool(
         const entry = pending.get(key);
         if (entry === undefined) throw new Error('speech pool: unknown request');
         const startedAt = performance.now();
-        entry.result = { value: await entry.work(host, request.signal), host };
+        try {
+          entry.result = { value: await entry.work(host, request.signal), host };
+        } catch (error) {
+          // The request's own fault: the pool must neither mark this host down nor try another.
+          if (!isRequestRefusal(error)) throw error;
+          entry.refusal = error;
+        }
         const durationMs = performance.now() - startedAt;
         return {
           content: '',
@@ -59,12 +71,12 @@ export function createHostPool(
     async run<T>(work: HostWork<T>, signal: AbortSignal | undefined) {
       next += 1;
       const key = `voice-request-${next}`;
-      const entry: { work: HostWork<unknown>; result?: { value: unknown; host: VoiceHost } } = { work };
+      const entry: PendingWork = { work };
       pending.set(key, entry);
       try {
         await pool.chat({ messages: [{ role: 'user', content: key }], ...(signal ? { signal } : {}) });
-        const result = entry.result as { value: T; host: VoiceHost };
-        return result;
+        if (entry.refusal !== undefined) throw entry.refusal;
+        return entry.result as { value: T; host: VoiceHost };
       } finally {
         pending.delete(key);
       }

@@ -1,7 +1,11 @@
 import { MacstatsError } from '@macstats/core';
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import type { PcmAudio } from './pcm.js';
 import type { VoiceErrorCode } from './voice-errors.js';
+
+// The decoder's module (its WebAssembly inlined) is loaded on the first decode, not on import:
+// an app that never hears a voice note does not pay for it.
+let decoderModule: Promise<typeof import('ogg-opus-decoder')> | undefined;
 
 /** Opus always decodes at 48 kHz, and its granule positions count 48 kHz samples. */
 const OPUS_RATE = 48_000;
@@ -32,16 +36,28 @@ export function oggOpusDeclaredSeconds(bytes: Uint8Array): number | undefined {
   return Math.max(0, Number(granule) - preSkip) / OPUS_RATE;
 }
 
+/** The rates libopus decodes at. */
+export type OpusSampleRate = 8_000 | 12_000 | 16_000 | 24_000 | 48_000;
+
 /**
  * Decodes a whole Ogg Opus file in-process with `ogg-opus-decoder` (WebAssembly: no native build,
- * no ffmpeg). Throws `VOICE_CORRUPT` when the file yields no audio or the decoder reports errors
+ * no ffmpeg), at `sampleRate` (default 48 kHz, Opus's own). Throws `VOICE_CORRUPT` when the file yields no audio or the decoder reports errors
  * for most of it.
  *
  * @example
  * const { channelData, sampleRate } = await decodeOggOpus(await readFile('note.ogg'));
  */
-export async function decodeOggOpus(bytes: Uint8Array): Promise<PcmAudio> {
-  const decoder = new OggOpusDecoder();
+export async function decodeOggOpus(
+  bytes: Uint8Array,
+  options: { sampleRate?: OpusSampleRate | undefined } = {},
+): Promise<PcmAudio> {
+  // `sampleRate` is in the decoder's README but not (yet) in its type declarations. libopus
+  // decodes at 16 kHz directly, which costs less than decoding at 48 kHz and resampling.
+  const settings = { sampleRate: options.sampleRate ?? OPUS_RATE } as ConstructorParameters<
+    typeof OggOpusDecoder
+  >[0];
+  decoderModule ??= import('ogg-opus-decoder');
+  const decoder = new (await decoderModule).OggOpusDecoder(settings);
   try {
     await decoder.ready;
     const decoded = await decoder.decodeFile(bytes).catch((error: unknown) => {

@@ -110,7 +110,11 @@ export async function prepareClip(
     const declared = oggOpusDeclaredSeconds(bytes);
     if (declared !== undefined && declared > maxSecs) throw tooLong(declared);
   }
-  const pcm: PcmAudio = format === 'ogg-opus' ? await decodeOggOpus(bytes) : decodeWav(bytes);
+  // Opus decodes straight to the rate sent, so it needs no resampling.
+  const pcm: PcmAudio =
+    format === 'ogg-opus'
+      ? await decodeOggOpus(bytes, { sampleRate: VOICE_DEFAULTS.sampleRate })
+      : decodeWav(bytes);
   const mono = toMono(pcm.channelData);
   const audioSeconds = mono.length / pcm.sampleRate;
   if (mono.length === 0)

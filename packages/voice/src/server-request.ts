@@ -52,11 +52,27 @@ export async function requestServer(
     throw toRequestError(error, where, context);
   }
   if (response.ok) return response;
-  const detail = await readErrorDetail(response).catch(() => '');
-  throw new MacstatsError<VoiceErrorCode>(
+  // The sentence ends with its own full stop, so the server's is dropped.
+  const detail = (await readErrorDetail(response).catch(() => '')).replace(/[.\s]+$/, '');
+  const refused = new MacstatsError<VoiceErrorCode>(
     'VOICE_SERVER_REFUSED',
     `The ${context.role} server refused the request: [POST] ${where}: ${response.status}${detail ? ` ${detail}` : ''}.`,
   );
+  statuses.set(refused, response.status);
+  throw refused;
+}
+
+/** The HTTP status of each refusal thrown above. */
+const statuses = new WeakMap<Error, number>();
+
+/**
+ * Whether `error` is a server's refusal of this request itself (a 4xx other than 408 and 429: a
+ * wrong model, a file it cannot read, a refused key), which another host of the same kind would
+ * refuse too: the host is healthy, and trying another one only doubles the wait.
+ */
+export function isRequestRefusal(error: unknown): boolean {
+  const status = error instanceof Error ? statuses.get(error) : undefined;
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 /** A fetch failure as one sentence: the caller's abort as it is, a time-out, an unreachable server. */

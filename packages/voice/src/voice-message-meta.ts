@@ -29,7 +29,8 @@ export async function voiceMessageMeta(oggBytes: Uint8Array): Promise<VoiceMessa
       'VOICE_UNSUPPORTED_FORMAT',
       'A Discord voice message must be Ogg Opus audio, and this file is not.',
     );
-  const pcm = await decodeOggOpus(oggBytes);
+  // 16 kHz is plenty for a duration and 256 loudness values, and decodes faster than 48 kHz.
+  const pcm = await decodeOggOpus(oggBytes, { sampleRate: 16_000 });
   const mono = toMono(pcm.channelData);
   const durationSecs = mono.length / pcm.sampleRate;
   const count = Math.max(1, Math.min(VOICE_DEFAULTS.waveformLength, Math.ceil(durationSecs * 10)));

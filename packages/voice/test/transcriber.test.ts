@@ -143,6 +143,28 @@ describe('createTranscriber', () => {
     expect(transcriber.hosts().find((host) => host.baseUrl === down.url)?.healthy).toBe(false);
   });
 
+  it('keeps a host that refused the request itself, and asks no other host', async () => {
+    const first = await server({ replies: [{ error: { status: 400, message: 'Invalid file format.' } }] });
+    const second = await server();
+    const transcriber = transcriberFor([first, second]);
+    const error = await failure(transcriber.transcribe({ bytes: fixture('cpu-load.ogg') }));
+    expect(error.message).toMatch(/: 400 Invalid file format\.$/);
+    expect(second.transcriptions).toHaveLength(0);
+    expect(transcriber.hosts().every((host) => host.healthy)).toBe(true);
+  });
+
+  it('tries another host when one fails with a server error', async () => {
+    const first = await server({
+      replies: [{ error: { status: 500, message: 'CUDA out of memory', type: 'server_error' } }],
+    });
+    const second = await server({ transcript: 'from the second host' });
+    const transcriber = transcriberFor([first, second]);
+    expect((await transcriber.transcribe({ bytes: fixture('cpu-load.ogg') })).text).toBe(
+      'from the second host',
+    );
+    expect(transcriber.hosts().find((host) => host.baseUrl === first.url)?.healthy).toBe(false);
+  });
+
   it('answers once the server is back', async () => {
     const fake = await server({ transcript: 'back again' });
     await fake.down();

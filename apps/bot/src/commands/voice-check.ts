@@ -1,5 +1,5 @@
 import { maskUrl } from '@macstats/core/internal';
-import { createSpeaker, createTranscriber, encodeWav, isVoiceError } from '@macstats/voice';
+import type { VoiceError } from '@macstats/voice';
 import type { AppConfig } from '../app-config.js';
 import type { Check } from './doctor-checks.js';
 
@@ -11,7 +11,8 @@ const CHECK_TIMEOUT_MS = 30_000;
  * tone is not silence, so it reaches the server (which may hear nothing in it; any `{ text }` is
  * an answer).
  */
-function oneSecondClip(): Uint8Array {
+async function oneSecondClip(): Promise<Uint8Array> {
+  const { encodeWav } = await import('@macstats/voice');
   const rate = 16_000;
   return encodeWav(
     Float32Array.from({ length: rate }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 440 * i) / rate)),
@@ -20,7 +21,8 @@ function oneSecondClip(): Uint8Array {
 }
 
 function failure(error: unknown, setting: string): Check {
-  const sentence = isVoiceError(error) ? error.message : String((error as Error)?.message ?? error);
+  // Every voice error's message is one sentence; anything else says what it is.
+  const sentence = String((error as VoiceError | Error | undefined)?.message ?? error);
   return {
     status: 'fail',
     text: sentence,
@@ -33,7 +35,8 @@ export async function checkTranscription(config: AppConfig): Promise<Check[]> {
   const settings = config.voice.transcribe;
   if (settings === undefined)
     return [{ status: 'skip', text: 'Transcription: no TRANSCRIBE_BASE_URL, so voice notes are not heard' }];
-  const clip = oneSecondClip();
+  const { createTranscriber } = await import('@macstats/voice');
+  const clip = await oneSecondClip();
   return Promise.all(
     settings.baseUrls.map(async (baseUrl): Promise<Check> => {
       const transcriber = createTranscriber({
@@ -58,6 +61,7 @@ export async function checkSpeech(config: AppConfig): Promise<Check[]> {
   const settings = config.voice.speak;
   if (settings === undefined)
     return [{ status: 'skip', text: 'Speech: no SPEAK_BASE_URL, so replies are not spoken' }];
+  const { createSpeaker } = await import('@macstats/voice');
   return Promise.all(
     settings.baseUrls.map(async (baseUrl): Promise<Check> => {
       const speaker = createSpeaker({
