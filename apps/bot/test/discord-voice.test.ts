@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readVoiceSettings } from '@macstats/app-config';
-import type { Agent } from '@macstats/core';
+import { type Agent, silentLogger } from '@macstats/core';
 import { createDiscordBot, type DiscordBot } from '@macstats/discord';
 import {
   type FakeDiscord,
@@ -9,10 +9,17 @@ import {
   startFakeDiscord,
   startFakeSpeechServer,
 } from '@macstats/testing';
-import { createSpeaker, createTranscriber, decodeOggOpus, voiceMessageMeta } from '@macstats/voice';
+import {
+  createSpeaker,
+  createTranscriber,
+  decodeOggOpus,
+  isClipProblem,
+  type VoiceEvent,
+  voiceMessageMeta,
+} from '@macstats/voice';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createVoiceClients, type VoiceClients } from '../src/voice-clients.js';
-import { discordVoice } from '../src/voice-wiring.js';
+import type { VoiceClients } from '../src/voice-clients.js';
+import { discordVoice, loadDiscordVoice } from '../src/voice-wiring.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../../../packages/voice/test/fixtures/${name}`, import.meta.url)));
@@ -25,10 +32,13 @@ const SPOKEN = readFileSync(
 let discord: FakeDiscord | undefined;
 let speech: FakeSpeechServer | undefined;
 let bot: DiscordBot | undefined;
-let clients: VoiceClients | undefined;
+let closeVoice: (() => void) | undefined;
+/** What the voice clients counted for `/metrics`. */
+const counted: VoiceEvent[] = [];
 afterEach(async () => {
   await bot?.stop();
-  clients?.close();
+  closeVoice?.();
+  counted.length = 0;
   await discord?.close();
   await speech?.close();
   bot = undefined;
@@ -54,15 +64,18 @@ async function startBot(settings: Record<string, string>, custom?: (urls: string
       (key) => ({ TRANSCRIBE_BASE_URL: speech?.url, SPEAK_BASE_URL: speech?.url, ...settings })[key],
     ),
   };
-  clients = custom ? custom([speech.url]) : createVoiceClients(config.voice);
-  const voice = discordVoice(config, clients);
+  // As `macstats start` loads it, unless the test brings its own clients.
+  const voice = custom
+    ? discordVoice(config, custom([speech.url]), isClipProblem)
+    : await loadDiscordVoice(config, silentLogger, (event) => counted.push(event));
+  closeVoice = voice?.close;
   bot = createDiscordBot({
     token: 'voice-token',
     apiUrl: discord.apiUrl,
     agent: echoAgent,
     mergeWindowMs: 0,
     audioOrigins: [discord.cdnOrigin],
-    ...voice.options,
+    ...voice?.options,
   });
   await bot.start();
   return discord;
@@ -123,6 +136,17 @@ describe('Discord voice through the configured speech servers', () => {
     const decoded = await decodeOggOpus(ogg);
     const seconds = (decoded.channelData[0]?.length ?? 0) / decoded.sampleRate;
     expect(Math.abs(seconds - (attachment?.durationSecs ?? 0))).toBeLessThanOrEqual(0.02 * seconds);
+    // Each call counted for /metrics.
+    expect(counted.map((event) => `${event.type} ${event.outcome}`)).toEqual([
+      'transcription ok',
+      'speech ok',
+    ]);
+  });
+
+  it('loads no voice at all when no speech server is set', async () => {
+    expect(
+      await loadDiscordVoice({ voice: readVoiceSettings(() => undefined) }, silentLogger),
+    ).toBeUndefined();
   });
 
   it('says so when the server is down, and hears the voice note once it is back and the asker replies to it', async () => {

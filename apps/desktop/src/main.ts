@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     .filter((tool) => tool.unexpected)
     .map((tool) => `${tool.name} is left out: ${tool.reason}.`);
   // TRANSCRIBE_* and SPEAK_*: Settings shows the speech servers, the chat's microphone transcribes.
-  const voice = dashboardVoice(config.setting, logger);
+  const voice = dashboardVoice(config.setting, logger, observability.metrics?.recordVoice);
   for (const warning of [...config.warnings, ...unstarted, ...appTools.problems, ...voice.warnings])
     console.error(warning);
 

@@ -17,8 +17,7 @@ import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
 import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
-import { createVoiceClients } from '../voice-clients.js';
-import { type DiscordVoiceWiring, discordVoice } from '../voice-wiring.js';
+import { type DiscordVoiceWiring, loadDiscordVoice } from '../voice-wiring.js';
 import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
@@ -113,10 +112,11 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     const discord = await import('@macstats/discord');
     const { createDiscordBot } = discord;
     isLoginRefused = discord.isLoginRefused;
-    // TRANSCRIBE_* and SPEAK_*: voice notes heard, answers spoken as SPEAK_REPLIES asks.
-    voice = discordVoice(config, createVoiceClients(config.voice, { logger }));
+    // TRANSCRIBE_* and SPEAK_*: voice notes heard, answers spoken as SPEAK_REPLIES asks; the
+    // voice package is loaded only when a speech server is set.
+    voice = await loadDiscordVoice(config, logger, observability.metrics?.recordVoice);
     bot = createDiscordBot({
-      ...voice.options,
+      ...voice?.options,
       token: config.discordToken,
       agent: runtime.agent,
       // A channel's /agent choice or its agent in discord_channels.json answers there.

@@ -1,12 +1,13 @@
 import { readVoiceSettings } from '@macstats/app-config';
 import type { Logger } from '@macstats/core';
-import { createTranscriber } from '@macstats/voice';
+import { createTranscriber, type VoiceEvent } from '@macstats/voice';
 import { type DashboardVoice, maskServerUrl } from '../server/voice-feature.js';
 
 /**
  * The dashboard's voice from the settings (`TRANSCRIBE_*`, `SPEAK_*`, `SPEAK_REPLIES`, read as
  * the bot reads them): what Settings shows, and the microphone's transcriber over every
- * `TRANSCRIBE_BASE_URL` address. `warnings` has one sentence per value that could not be used.
+ * `TRANSCRIBE_BASE_URL` address, each call told to `onEvent`. `warnings` has one sentence per
+ * value that could not be used.
  *
  * @example
  * const { voice, warnings } = dashboardVoice(config.setting, logger);
@@ -15,6 +16,8 @@ import { type DashboardVoice, maskServerUrl } from '../server/voice-feature.js';
 export function dashboardVoice(
   get: (key: string) => string | undefined,
   logger: Logger,
+  /** Told of each transcription (`/metrics`' voice counters). */
+  onEvent?: (event: VoiceEvent) => void,
 ): { voice: DashboardVoice; warnings: string[] } {
   const settings = readVoiceSettings(get);
   const { transcribe, speak } = settings;
@@ -23,6 +26,7 @@ export function dashboardVoice(
         hosts: transcribe.baseUrls.map((baseUrl) => ({ baseUrl, apiKey: transcribe.apiKey })),
         model: transcribe.model,
         logger,
+        onEvent,
       })
     : undefined;
   return {
