@@ -19,6 +19,21 @@ export interface VoiceSupport {
   maxBytes: number;
   maxSeconds: number;
   allowedOrigins: readonly string[];
+  /** Transcripts already heard, by attachment (its link without the signature): a voice note in a reply chain is heard once. */
+  heard: Map<string, string>;
+}
+
+/** Transcripts kept for voice notes met again in reply chains. */
+const HEARD_LIMIT = 200;
+
+/** An attachment's identity: its link without the query, which Discord re-signs. */
+function attachmentKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
 }
 
 /** The voice settings from the bot's options. */
@@ -34,6 +49,7 @@ export function voiceSupport(options: DiscordBotFeatureOptions): VoiceSupport {
     allowedOrigins: (options.audioOrigins ?? options.imageOrigins ?? DISCORD_BOT_DEFAULTS.imageOrigins).map(
       (origin) => new URL(origin).origin,
     ),
+    heard: new Map(),
   };
 }
 
@@ -64,6 +80,9 @@ export async function listen(
   logger: Logger,
 ): Promise<Heard> {
   const name = `"${audio.name}"`;
+  const key = attachmentKey(audio.url);
+  const known = voice.heard.get(key);
+  if (known !== undefined) return { text: known };
   if (!voice.transcribe)
     return { problem: "I can't listen to voice messages here: no transcription server is set up." };
   if (audio.size > voice.maxBytes)
@@ -94,6 +113,9 @@ export async function listen(
   try {
     const { text } = await voice.transcribe({ bytes, name: audio.name, contentType }, { signal });
     if (text.trim() === '') return { problem: `I heard nothing in ${name}.` };
+    // Only what was heard is kept: a failure is tried again when the voice note comes up again.
+    voice.heard.set(key, text.trim());
+    if (voice.heard.size > HEARD_LIMIT) voice.heard.delete(voice.heard.keys().next().value ?? '');
     return { text: text.trim() };
   } catch (error) {
     if (signal.aborted) throw error;
