@@ -13,8 +13,8 @@ import { findChromium } from './find-chromium.mjs';
 const FIX =
   'install Chromium with your package manager (e.g. `apt-get install chromium`) or set CHROMIUM_PATH to a Chromium or Chrome binary, then run `npm test` again';
 
-/** Debian, or a distribution built on it (Ubuntu), with apt-get on PATH. */
-function isDebianFamily() {
+/** Debian, or a distribution built on it (Ubuntu), with apt-get on PATH (also used by provision-pocketsphinx.mjs). */
+export function isDebianFamily() {
   if (process.platform !== 'linux' || !existsSync('/etc/os-release')) return false;
   const release = readFileSync('/etc/os-release', 'utf8');
   const ids = /^ID(?:_LIKE)?=(.*)$/gm;
@@ -27,7 +27,7 @@ function commandExists(command) {
 }
 
 /** Runs a command quietly; returns its last output lines when it fails. */
-function quietly(command, args, options = {}) {
+export function quietly(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
   if (result.status === 0) return undefined;
   const lines = `${result.stdout ?? ''}\n${result.stderr ?? ''}`.split('\n').map((line) => line.trim());

@@ -2,13 +2,15 @@
 // The README's two commands land here: `npm start` and `npm test`.
 // They need nothing but Node >= 20 and npm: pnpm is fetched by npx at the version the
 // root package.json pins, the workspace is installed, `test` provisions a Chromium for the
-// dashboard's browser tests (scripts/provision-chromium.mjs), then the job runs.
+// dashboard's browser tests (scripts/provision-chromium.mjs) and pocketsphinx for the real speech
+// test when it can (scripts/provision-pocketsphinx.mjs), then the job runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWithProgress } from './build-progress.mjs';
 import { provisionChromium } from './provision-chromium.mjs';
+import { provisionPocketsphinx } from './provision-pocketsphinx.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -45,6 +47,8 @@ if (job === 'test') {
   const chromium = provisionChromium(root, env);
   if (chromium === undefined) process.exit(1);
   env.CHROMIUM_PATH = chromium;
+  // The voice package's real speech test: pocketsphinx found or installed, or skipped, in one line.
+  provisionPocketsphinx();
   process.exit(pnpm(['run', 'test:all']));
 } else if (job === 'start') {
   install();

@@ -25,7 +25,9 @@ export function layerOf(name: string): number {
   // Small helpers several tool packages share (the address policy): on core, below the tools.
   if (name === '@macstats/address-policy') return 1.5;
   if (
-    /^@macstats\/(tools-[a-z-]+|model-[a-z-]+|scheduler|metrics|discord|app-config|skills|tasks)$/.test(name)
+    /^@macstats\/(tools-[a-z-]+|model-[a-z-]+|voice|scheduler|metrics|discord|app-config|skills|tasks)$/.test(
+      name,
+    )
   )
     return 2;
   // Packages that implement or count the seams of layer 2 (shared state on PostgreSQL; tracing

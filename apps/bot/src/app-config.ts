@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { CONFIG_KEYS, loadConfig, parseSchedulerLease, readDailyTokenLimits } from '@macstats/app-config';
+import {
+  CONFIG_KEYS,
+  loadConfig,
+  parseSchedulerLease,
+  readDailyTokenLimits,
+  readVoiceSettings,
+  type VoiceSettings,
+} from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { OBSERVABILITY_SETTING_KEYS } from '@macstats/observability';
 import { parseAllowHosts } from '@macstats/tools-fetch';
@@ -75,6 +82,8 @@ export interface AppConfig {
   discordShards: number[] | undefined;
   /** `DISCORD_SHARD_COUNT`: how many shards all processes hold together. Required with `DISCORD_SHARDS`. */
   discordShardCount: number | undefined;
+  /** `TRANSCRIBE_*`, `SPEAK_*`: the speech servers (docs/voice.md). */
+  voice: VoiceSettings;
   /** `MODEL_PROVIDER`: `ollama` (default) or `openai` (an OpenAI-compatible server). */
   modelProvider: ModelProvider;
   /**
@@ -161,7 +170,10 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const ollamaHost = ollamaHosts.first ?? DEFAULT_OLLAMA_HOST;
   const openaiBaseUrls = parseServerList(OPENAI_SERVERS, get('OPENAI_BASE_URLS'), get('OPENAI_BASE_URL'));
   warnings.push(...openaiBaseUrls.warnings);
+  const voice = readVoiceSettings(get);
+  warnings.push(...voice.warnings);
   return {
+    voice,
     modelProvider: provider.value,
     openaiBaseUrl: openaiBaseUrls.first,
     openaiBaseUrls: openaiBaseUrls.all,

@@ -33,7 +33,7 @@ ${exitCodes(['0  ok', '1  a check, an answer or the start failed', '2  bad usage
 program
   .command('init')
   .description(
-    'set up by answering questions: the model, Discord, web search, MCP; writes $MACSTATS_HOME/.config.env',
+    'set up by answering questions: the model, Discord, web search, MCP, voice notes; writes $MACSTATS_HOME/.config.env',
   )
   .option('-y, --yes', 'ask nothing: the flags, then the current values, then what is found')
   .option('--ollama-host <url>', 'Ollama address (default: OLLAMA_HOST, else http://127.0.0.1:11434)')
@@ -44,6 +44,11 @@ program
   .option('--brave-key <key>', 'a Brave Search API key')
   .option('--searxng-url <url>', 'a SearXNG instance for web search')
   .option('--mcp <command-or-url>', 'an MCP server: its URL, or the command that starts it')
+  .option(
+    '--transcribe-url <url>',
+    'a transcription server for voice notes (its API base, e.g. http://127.0.0.1:8000/v1)',
+  )
+  .option('--transcribe-model <name>', "that server's transcription model")
   .addHelpText(
     'after',
     `
@@ -94,29 +99,43 @@ program
 program
   .command('ask')
   .description('ask one question; the answer streams to standard output, tool activity to standard error')
-  .argument('<question...>', 'the question')
+  .argument('[question...]', 'the question')
+  .option('--audio <file>', 'transcribe this recording (- for standard input) and answer what it says')
   .option('-c, --conversation <id>', 'keep memory under this conversation id')
   .option('-a, --agent <id>', 'answer as this agent ($MACSTATS_HOME/agents/<id>/AGENT.md)')
   .addHelpText(
     'after',
     exitCodes([
       '0  answered',
-      '1  Ollama or the model failed (the reason is printed)',
-      '2  no such agent',
+      '1  Ollama, the model or the transcription failed (the reason is printed)',
+      '2  no such agent, no transcription server, or the --audio file could not be read',
       '130  interrupted',
     ]),
   )
-  .action((words: string[], options: { conversation?: string; agent?: string }) =>
+  .action((words: string[], options: { conversation?: string; agent?: string; audio?: string }) =>
     run(
       'file-only',
-      async (config, io) =>
-        (await import('./commands/ask-command.js')).askCommand(config, io, {
-          question: words.join(' '),
-          signal: stopSignalFromProcess(),
+      async (config, io) => {
+        const signal = stopSignalFromProcess();
+        // The audio decoder is loaded only for --audio.
+        const heard =
+          options.audio === undefined
+            ? { question: words.join(' ') }
+            : await (await import('./voice-ask.js')).askedQuestion(config, io, {
+                words,
+                audio: options.audio,
+                signal,
+                stdin: process.stdin,
+              });
+        if ('exit' in heard) return heard.exit;
+        return (await import('./commands/ask-command.js')).askCommand(config, io, {
+          question: heard.question,
+          signal,
           terminal: { input: process.stdin, output: process.stderr },
           ...(options.conversation ? { conversationId: options.conversation } : {}),
           ...(options.agent ? { agent: options.agent } : {}),
-        }),
+        });
+      },
       'ask',
     ),
   );
@@ -124,7 +143,7 @@ program
 program
   .command('doctor')
   .description(
-    'check Ollama, the model, Discord, Brave, MCP servers, MACSTATS_HOME and schedules.json (with DATABASE_URL: the database and its schedules)',
+    'check Ollama, the model, Discord, Brave, MCP servers, the speech servers, MACSTATS_HOME and schedules.json (with DATABASE_URL: the database and its schedules)',
   )
   .addHelpText('after', exitCodes(['0  every check passed (or was skipped)', '1  a check failed']))
   .action(() =>

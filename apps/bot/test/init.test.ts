@@ -55,6 +55,8 @@ async function acceptTheRest(init: PtyProcess): Promise<void> {
   init.type(KEYS.enter);
   await init.waitFor('An MCP server');
   init.type(KEYS.enter);
+  await init.waitFor('Voice notes');
+  init.type(KEYS.enter);
   await init.waitFor('Write them?');
   init.type('y');
 }
@@ -118,6 +120,8 @@ describe('macstats init on a terminal', () => {
     await init.waitFor('SearXNG address');
     init.type(KEYS.enter);
     await init.waitFor('An MCP server');
+    init.type(KEYS.enter);
+    await init.waitFor('Voice notes');
     init.type(KEYS.enter);
     await init.waitFor('Write them?');
     init.type('y');
@@ -198,6 +202,8 @@ describe('macstats init on a terminal', () => {
     await init.waitFor('Enter keeps ****7890');
     init.type(KEYS.enter);
     await init.waitFor('An MCP server');
+    init.type(KEYS.enter);
+    await init.waitFor('Voice notes');
     init.type(KEYS.enter);
     const summary = await init.waitFor('Write them?');
     expect(summary).toContain('OLLAMA_MODEL=qwen2.5:7b');
@@ -303,6 +309,33 @@ describe('macstats init for scripts', () => {
       ),
     );
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
+  });
+
+  it('writes the transcription server and model given as flags', async () => {
+    const { home, env, file } = await setUp();
+    const result = await runCli(
+      [
+        'init',
+        '--yes',
+        '--model',
+        'llama3.2:3b',
+        '--transcribe-url',
+        'http://127.0.0.1:8000/v1/',
+        '--transcribe-model',
+        'Systran/faster-whisper-small',
+      ],
+      home,
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      envFile(
+        `OLLAMA_HOST=${ollama?.url}`,
+        'OLLAMA_MODEL=llama3.2:3b',
+        'TRANSCRIBE_BASE_URL=http://127.0.0.1:8000/v1',
+        'TRANSCRIBE_MODEL=Systran/faster-whisper-small',
+      ),
+    );
   });
 
   it('exits 3 and writes nothing when Discord refuses --discord-token', async () => {

@@ -9,6 +9,7 @@ import type { PostgresStore } from '@macstats/store-postgres';
 import { readAppConfig } from './cli/app-config.js';
 import { CliError, parseCliArgs, USAGE } from './cli/cli-args.js';
 import { createConsoleLogger } from './cli/console-logger.js';
+import { dashboardVoice } from './cli/dashboard-voice.js';
 import { openBrowser } from './cli/open-browser.js';
 import { type Dashboard, startDashboard } from './server/dashboard.js';
 
@@ -54,7 +55,10 @@ async function main(argv: string[]): Promise<number> {
   const unstarted = appTools.omitted
     .filter((tool) => tool.unexpected)
     .map((tool) => `${tool.name} is left out: ${tool.reason}.`);
-  for (const warning of [...config.warnings, ...unstarted, ...appTools.problems]) console.error(warning);
+  // TRANSCRIBE_* and SPEAK_*: Settings shows the speech servers, the chat's microphone transcribes.
+  const voice = dashboardVoice(config.setting, logger, observability.metrics?.recordVoice);
+  for (const warning of [...config.warnings, ...unstarted, ...appTools.problems, ...voice.warnings])
+    console.error(warning);
 
   // DAILY_TOKENS_PER_AGENT / _PER_CHANNEL: the chat and the schedules count against the same
   // budgets as the bot (the file in MACSTATS_HOME, or the database's ledger).
@@ -102,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
       environmentOverrides: ['OLLAMA_HOST', 'OLLAMA_MODEL', 'OPENAI_BASE_URL', 'OPENAI_MODEL'].filter(
         (name) => config.fixedAboveHomeFile.includes(name),
       ),
+      voice: voice.voice,
       logger,
     });
   } catch (error) {

@@ -38,13 +38,13 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a throwaway user-data-dir. */
-export async function launchBrowser(): Promise<TestBrowser> {
+/** Launches Chromium with a throwaway user-data-dir; `extraArgs` add flags (a fake microphone, say). */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'macstats-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     viewport: { width: 1280, height: 860 },
   });
   return {

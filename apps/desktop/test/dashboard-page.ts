@@ -26,6 +26,8 @@ export async function startDashboardPage(
   options: {
     fake?: FakeOllamaOptions;
     dashboard?: Partial<Omit<DashboardOptions, 'home' | 'collector'>>;
+    /** More Chromium flags (a fake microphone). */
+    browserArgs?: readonly string[];
   } = {},
 ): Promise<DashboardPage> {
   const fake = await startFakeOllama(options.fake);
@@ -41,7 +43,7 @@ export async function startDashboardPage(
     collector,
     ...options.dashboard,
   });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(options.browserArgs);
   const page = await browser.newPage();
   return {
     fake,

@@ -11,3 +11,5 @@ export type { ParsedEnvFile } from './parse-env-file.js';
 export { parseEnvFile } from './parse-env-file.js';
 export { parseSchedulerLease, SCHEDULER_LEASE_BOUNDS } from './scheduler-lease.js';
 export { updateConfigEnv } from './update-config-env.js';
+export type { SpeakReplies, VoiceServerSettings, VoiceSettings } from './voice-settings.js';
+export { readVoiceSettings, VOICE_SETTING_DEFAULTS, VOICE_SETTING_KEYS } from './voice-settings.js';

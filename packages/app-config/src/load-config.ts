@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { DAILY_TOKEN_SETTING_KEYS } from './daily-token-limits.js';
 import { maskConfigValue } from './mask-config-value.js';
 import { parseEnvFile } from './parse-env-file.js';
+import { VOICE_SETTING_KEYS } from './voice-settings.js';
 
 /** The variables the apps read (API.md, "Apps: environment"). */
 export const CONFIG_KEYS = [
@@ -23,6 +24,7 @@ export const CONFIG_KEYS = [
   'BROWSER_CDP_URL',
   'CHROMIUM_PATH',
   ...DAILY_TOKEN_SETTING_KEYS,
+  ...VOICE_SETTING_KEYS,
 ] as const;
 
 /** The config file's name, in the current directory and in MACSTATS_HOME. */

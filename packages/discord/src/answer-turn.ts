@@ -1,19 +1,20 @@
 import type { Agent, AgentEvent, Logger } from '@macstats/core';
 import { type ActiveAnswers, STOP_EMOJI } from './active-answers.js';
-import { type AnswerLabels, forAskerOnly, REPLY_CHAIN_SOURCE } from './answer-audience.js';
-import { answerControls, replyForAnswer, replyForThrow } from './answer-controls.js';
+import { answerControls, replyForThrow } from './answer-controls.js';
 import type { ApprovalPrompts } from './approval-prompts.js';
+import { type AnswerRun, askTurnAgent } from './ask-agent.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { cannotSeeSentence, imageCandidates, loadImages, type VisionSupport } from './image-input.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { MessageSender } from './message-sender.js';
-import { type PostedLabels, postedInChain } from './posted-labels.js';
-import { formatReplyChain, othersInChain, replyChain } from './reply-chain.js';
+import type { PostedLabels } from './posted-labels.js';
 import { deliverReply } from './reply-delivery.js';
+import { speakReply } from './spoken-reply.js';
 import { StatusMessage } from './status-message.js';
 import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
+import { quoteHeard, type TurnAudio, transcribeTurn, type VoiceSupport } from './turn-audio.js';
 import { startTyping } from './typing.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
@@ -40,6 +41,8 @@ export interface AnswerContext {
   replyChainLimit: number;
   /** What the model can do with images. */
   vision: VisionSupport;
+  /** Voice notes in, spoken replies out. */
+  voice: VoiceSupport;
   /** The model for a channel: its `/model` choice, else `discord_channels.json`'s. */
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** The agent that answers in a channel: its `/agent` choice, its `agent` setting, or `agent`. */
@@ -66,7 +69,6 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const { channelId, config } = turn;
   const last = turn.messages.at(-1);
   if (!last) return true;
-  const question = turn.questions.filter((text) => text !== '').join('\n');
   const where = {
     messageId: last.id,
     ...(turn.messages.length > 1 ? { merged: turn.messages.length } : {}),
@@ -75,7 +77,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     guildId: turn.guildId,
     authorId: turn.askerId,
   };
-  logger.info({ ...where, questionChars: question.length, mode: config.mode }, 'answering message');
+  const typedChars = turn.questions.reduce((sum, text) => sum + text.length, 0);
+  logger.info({ ...where, questionChars: typedChars, mode: config.mode }, 'answering message');
 
   const stopTyping = startTyping(
     () => sender.typing(channelId),
@@ -105,109 +108,53 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     isOwnMessage: async (id) =>
       turn.messages.some((message) => message.id === id) || (await status.posted()) === id,
   });
-  const conversationId = `discord-${channelId}`;
-  let modelFailed = false;
-  let reply: string | undefined;
-  // What the answer's context held: no agent asked (an image alone) means nothing; a throw, unknown.
-  let labels: AnswerLabels | undefined = { outside: [], private: [] };
-  const started = context.timers.now();
-  const onEvent = (event: AgentEvent) => {
-    try {
-      if (event.type === 'error' && event.fromModel) modelFailed = true;
-      const line = statusForEvent(event);
-      if (line) status.update(line);
-      else {
-        const minor = minorStatusForEvent(event);
-        if (minor) status.update(minor, { create: false });
+  const run: AnswerRun = {
+    question: '',
+    conversationId: `discord-${channelId}`,
+    model: context.modelFor(turn),
+    signal: controls.signal,
+    where,
+    started: context.timers.now(),
+    modelFailed: false,
+    // What the answer's context held: no agent asked (an image alone) means nothing; a throw, unknown.
+    labels: { outside: [], private: [] },
+    onEvent: (event: AgentEvent) => {
+      try {
+        if (event.type === 'error' && event.fromModel) run.modelFailed = true;
+        const line = statusForEvent(event);
+        if (line) status.update(line);
+        else {
+          const minor = minorStatusForEvent(event);
+          if (minor) status.update(minor, { create: false });
+        }
+      } catch (error) {
+        logger.warn({ ...where, err: error }, 'agent event could not be shown');
       }
-    } catch (error) {
-      logger.warn({ ...where, err: error }, 'agent event could not be shown');
-    }
+    },
   };
-  const model = context.modelFor(turn);
-  const { signal } = controls;
-  const askAgent = async (images: string[]): Promise<string> => {
-    const replied = turn.messages.find((message) => message.reference?.messageId !== undefined);
-    const entries =
-      replied && context.replyChainLimit > 0
-        ? await replyChain(replied, context.replyChainLimit, context.botId, logger)
-        : [];
-    const chain = formatReplyChain(entries);
-    // Others' messages in the chain are outside content: anyone in the server could have written them.
-    const outside = othersInChain(entries, turn.askerId, context.botId);
-    // The bot's own messages in the chain bring back what their answers read (no record: outside).
-    const fromBot = postedInChain(entries, context.botId, context.posted);
-    outside.push(...fromBot.outside);
-    // A `stop` while the images or the reply chain were fetched: the agent is not asked.
-    signal.throwIfAborted();
-    const answer = await context
-      .agentFor(turn)
-      .answer(question === '' ? DISCORD_BOT_DEFAULTS.imageQuestion : question, {
-        conversationId,
-        // A task the answer adds (TASK: add) belongs to the asker.
-        askedBy: `discord:${turn.askerId}`,
-        // The archive attributes the question to the asker's name, as the channel saw it.
-        speaker: last.member?.displayName ?? last.author.globalName ?? last.author.username,
-        signal,
-        onEvent,
-        approve: context.approvals.approverFor({
-          channelId,
-          askerId: turn.askerId,
-          replyTo: last.id,
-          inServer: turn.guildId !== null,
-          where,
-        }),
-        // An answer that goes to the asker by DM is not the channel's conversation to remember.
-        keepTurn: (held) => !forAskerOnly(held, turn.guildId !== null),
-        ...(config.prompt ? { systemPromptExtra: config.prompt } : {}),
-        ...(model ? { model } : {}),
-        ...(chain ? { context: chain, contextSource: REPLY_CHAIN_SOURCE } : {}),
-        ...(outside.length > 0
-          ? {
-              contextLabels: {
-                outside,
-                ...(fromBot.origins.length > 0 ? { outsideOrigins: fromBot.origins } : {}),
-              },
-            }
-          : {}),
-        ...(images.length > 0 ? { images } : {}),
-      });
-    labels = answer.labels;
-    const result = replyForAnswer(answer, { errorMessage: context.errorMessage, modelFailed, logger, where });
-    logger.info(
-      {
-        ...where,
-        ms: context.timers.now() - started,
-        toolCalls: answer.toolCalls?.length ?? 0,
-        llmCalls: answer.llmCalls,
-        images: images.length,
-        error: answer.error,
-      },
-      'answer ready',
-    );
-    return result;
-  };
+  let reply: string | undefined;
+  let heard: TurnAudio = { questions: turn.questions, heard: [], problems: [] };
   try {
-    const { images, cannotSee } = await imagesFor(turn, model, context.vision, signal, logger);
-    if (cannotSee === undefined) reply = await askAgent(images);
-    // An image alone, for a model that cannot see it: the sentence is the whole answer.
-    else reply = question === '' ? cannotSee : `${cannotSee}\n\n${await askAgent([])}`;
+    heard = await transcribeTurn(turn, context.voice, run.signal, logger, () =>
+      status.update(DISCORD_BOT_DEFAULTS.transcribingStatus),
+    );
+    run.question = heard.questions.filter((text) => text !== '').join('\n');
+    reply = await replyText(turn, heard, context, run);
   } catch (error) {
-    labels = undefined;
+    run.labels = undefined;
     reply = await replyForThrow(error, controls, {
       agent: context.agent,
-      conversationId,
-      question,
+      conversationId: run.conversationId,
+      question: run.question,
       errorMessage: context.errorMessage,
-      modelFailed,
+      modelFailed: run.modelFailed,
       logger,
-      where: { ...where, ms: context.timers.now() - started },
+      where: { ...where, ms: context.timers.now() - run.started },
     });
   } finally {
     stopTyping();
     controls.end();
   }
-
   const statusId = await status.finish();
   if (reply !== undefined && !context.isStopped())
     await deliverReply(
@@ -222,8 +169,10 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         where,
       },
       reply,
-      labels,
+      run.labels,
     );
+  if (run.answerText !== undefined && !context.isStopped())
+    await speakReply(turn, run.answerText, heard.heard.length > 0, run.labels, context);
   if (statusId !== undefined)
     await sender
       .remove(channelId, statusId)
@@ -231,6 +180,31 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
         logger.warn({ ...where, err: error }, 'status message could not be removed'),
       );
   return !controls.stoppedByBot();
+}
+
+/**
+ * The reply's text: what was heard quoted first (when the channel asks for it), a sentence per
+ * voice note not heard or image not seen, then the agent's answer to the rest.
+ */
+async function replyText(
+  turn: Turn,
+  heard: TurnAudio,
+  context: AnswerContext,
+  run: AnswerRun,
+): Promise<string> {
+  const { images, cannotSee } = await imagesFor(turn, run.model, context.vision, run.signal, context.logger);
+  const lines = [...heard.problems];
+  if (cannotSee !== undefined) lines.push(cannotSee);
+  // A voice note not heard, or an image alone a model cannot see: the sentences are the answer.
+  const nothingToAsk = run.question === '' && (images.length === 0 || cannotSee !== undefined);
+  const hasAsked = !(nothingToAsk && lines.length > 0);
+  const answer = hasAsked
+    ? await askTurnAgent(turn, cannotSee === undefined ? images : [], context, run)
+    : '';
+  const quote = (turn.config.quoteTranscripts ?? context.voice.quoteTranscripts) && heard.heard.length > 0;
+  return [quote ? quoteHeard(heard.heard) : '', lines.join('\n'), answer]
+    .filter((part) => part !== '')
+    .join('\n\n');
 }
 
 /** The turn's images for a model that sees them; for one that does not, the sentence to say so. */

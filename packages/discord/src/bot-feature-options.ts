@@ -2,6 +2,7 @@ import type { Agent } from '@macstats/core';
 import type { DiscordRememberedMessages } from './forget-command.js';
 import type { DiscordTasks } from './task-command.js';
 import type { Timers } from './timers.js';
+import type { DiscordVoiceOptions } from './voice-options.js';
 
 /** The agent profiles a Discord channel may answer as (`@macstats/skills`' directory fits). */
 export interface DiscordAgents {
@@ -15,7 +16,7 @@ export interface DiscordAgents {
  * Options of {@link createDiscordBot} for reconnect catch-up, cancel, merging, replies, slash
  * commands and images. Defaults are in {@link DISCORD_BOT_DEFAULTS}.
  */
-export interface DiscordBotFeatureOptions {
+export interface DiscordBotFeatureOptions extends DiscordVoiceOptions {
   /**
    * The bot's own state file (apps pass `$MACSTATS_HOME/discord_state.json`): the last message
    * handled per channel, so a restart neither loses nor repeats answers, and `/model` choices.

@@ -66,6 +66,23 @@ describe('parseChannelSettings', () => {
     ]);
   });
 
+  it('reads speak_replies and quote_transcripts, and refuses other values in one sentence each', () => {
+    const good = parse({
+      default: { speak_replies: 'voice' },
+      channels: { [CHANNEL]: { quote_transcripts: true } },
+    });
+    expect(good.settings && channelConfig(good.settings, CHANNEL)).toEqual({
+      mode: 'mention_only',
+      speakReplies: 'voice',
+      quoteTranscripts: true,
+    });
+    const bad = parse({ channels: { [CHANNEL]: { speak_replies: 'yes', quote_transcripts: 'yes' } } });
+    expect(bad.errors).toEqual([
+      `channels["${CHANNEL}"].speak_replies must be "off", "voice" or "always", not "yes".`,
+      `channels["${CHANNEL}"].quote_transcripts must be true or false.`,
+    ]);
+  });
+
   it('refuses ids written as numbers, which JSON cannot hold exactly', () => {
     expect(parseChannelSettings('{"allowed_users": [444444444444444444]}').errors[0]).toMatch(
       /ids written as strings/,

@@ -1,3 +1,5 @@
+import type { SpeakReplies } from './voice-options.js';
+
 /** When the bot answers in a guild channel: only when mentioned (or replied to), or always. */
 export type ChannelMode = 'mention_only' | 'all_messages';
 
@@ -12,6 +14,10 @@ export interface ChannelConfig {
   agent?: string;
   /** Answer other bots here. */
   allowBots?: boolean;
+  /** When replies are also spoken here (`speak_replies`), over the bot's `speakReplies`. */
+  speakReplies?: SpeakReplies;
+  /** Start an answer to a voice note by quoting what was heard (`quote_transcripts`). */
+  quoteTranscripts?: boolean;
 }
 
 /** The parsed `discord_channels.json`. */
@@ -36,7 +42,16 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
 export const DENY_ALL_CHANNEL_SETTINGS: ChannelSettings = { ...DEFAULT_CHANNEL_SETTINGS, denyAll: true };
 
 const SNOWFLAKE = /^\d{1,20}$/;
-const CONFIG_KEYS = new Set(['mode', 'prompt', 'model', 'agent', 'allow_bots', 'name']);
+const CONFIG_KEYS = new Set([
+  'mode',
+  'prompt',
+  'model',
+  'agent',
+  'allow_bots',
+  'speak_replies',
+  'quote_transcripts',
+  'name',
+]);
 const TOP_KEYS = new Set(['default', 'channels', 'allowed_guilds', 'allowed_users']);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -54,9 +69,7 @@ function parseConfig(value: unknown, where: string, errors: string[]): Partial<C
   for (const [key, field] of Object.entries(value)) {
     if (isComment(key)) continue;
     if (!CONFIG_KEYS.has(key)) {
-      errors.push(
-        `${where} has an unknown key "${key}" (known: mode, prompt, model, agent, allow_bots, name).`,
-      );
+      errors.push(`${where} has an unknown key "${key}" (known: ${[...CONFIG_KEYS].join(', ')}).`);
       continue;
     }
     if (key === 'mode') {
@@ -66,9 +79,15 @@ function parseConfig(value: unknown, where: string, errors: string[]): Partial<C
     } else if (key === 'prompt' || key === 'model' || key === 'agent') {
       if (typeof field === 'string' && field.trim() !== '') config[key] = field.trim();
       else if (field !== null) errors.push(`${where}.${key} must be a non-empty string.`);
-    } else if (key === 'allow_bots') {
-      if (typeof field === 'boolean') config.allowBots = field;
-      else errors.push(`${where}.allow_bots must be true or false.`);
+    } else if (key === 'allow_bots' || key === 'quote_transcripts') {
+      if (typeof field === 'boolean') config[key === 'allow_bots' ? 'allowBots' : 'quoteTranscripts'] = field;
+      else errors.push(`${where}.${key} must be true or false.`);
+    } else if (key === 'speak_replies') {
+      if (field === 'off' || field === 'voice' || field === 'always') config.speakReplies = field;
+      else
+        errors.push(
+          `${where}.speak_replies must be "off", "voice" or "always", not ${JSON.stringify(field)}.`,
+        );
     } else if (typeof field !== 'string') errors.push(`${where}.name must be a string.`);
   }
   return config;

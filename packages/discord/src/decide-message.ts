@@ -1,4 +1,5 @@
 import type { Message } from 'discord.js';
+import { hasAudio } from './audio-input.js';
 import { type ChannelConfig, channelConfig } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
 import { imageCandidates } from './image-input.js';
@@ -42,8 +43,9 @@ export async function decideMessage(
   const decision = shouldAnswer(factsOf(message, botId), settings, config, allowBots);
   if (!decision.answer) return { kind: 'ignore', reason: decision.reason };
   const question = questionOf(message, botId);
-  // An image alone is a question too ("what is in this image?").
-  if (question === '' && imageCandidates([message]).length === 0) return { kind: 'empty' };
+  // An image alone is a question too ("what is in this image?"), and a voice note is one spoken.
+  if (question === '' && imageCandidates([message]).length === 0 && !hasAudio(message))
+    return { kind: 'empty' };
   return {
     kind: 'answer',
     turn: {

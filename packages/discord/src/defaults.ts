@@ -47,6 +47,16 @@ export const DISCORD_BOT_DEFAULTS = {
   imageOrigins: ['https://cdn.discordapp.com', 'https://media.discordapp.net'],
   /** The question for an image sent without words. */
   imageQuestion: 'What is in this image?',
+  /** Spoken replies: off unless asked for (`voice` or `always`). */
+  speakReplies: 'off',
+  /** An answer to a voice note does not start by quoting what was heard unless asked. */
+  quoteTranscripts: false,
+  /** Largest audio file transcribed, in bytes (checked from the attachment's size first). */
+  maxAudioBytes: 8 * 1024 * 1024,
+  /** Longest voice message transcribed, in seconds (checked from its `duration_secs`). */
+  maxAudioSeconds: 300,
+  /** The status line while voice notes are transcribed. */
+  transcribingStatus: 'Transcribing…',
   /** Register /ask, /reset (and /model with listModels) at start. */
   slashCommands: true,
 } as const;

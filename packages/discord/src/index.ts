@@ -13,3 +13,11 @@ export type {
   DiscordBotOptions,
   OwnerApprovalRequest,
 } from './types.js';
+export type {
+  DiscordAudio,
+  DiscordSpeak,
+  DiscordSpeech,
+  DiscordTranscribe,
+  DiscordVoiceOptions,
+  SpeakReplies,
+} from './voice-options.js';

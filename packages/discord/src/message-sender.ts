@@ -111,6 +111,33 @@ export class MessageSender {
     return ids;
   }
 
+  /**
+   * Posts a Discord voice message replying to `replyTo`: no content, the voice-message flag, one
+   * Ogg Opus file with its `duration_secs` and `waveform` (what Discord requires of one). Recorded
+   * with `labels` like a text part. Resolves with its id.
+   */
+  async sendVoice(
+    channelId: string,
+    voice: { bytes: Uint8Array; durationSecs: number; waveform: string },
+    options: { replyTo: string; labels?: PostedLabel | undefined },
+  ): Promise<string> {
+    const filename = 'voice-message.ogg';
+    const body = {
+      flags: MessageFlags.IsVoiceMessage,
+      attachments: [{ id: 0, filename, duration_secs: voice.durationSecs, waveform: voice.waveform }],
+      nonce: newNonce(),
+      enforce_nonce: true,
+      allowed_mentions: { parse: [], replied_user: false },
+      message_reference: { message_id: options.replyTo, fail_if_not_exists: false },
+    };
+    const files = [{ name: filename, data: Buffer.from(voice.bytes), contentType: 'audio/ogg' }];
+    const posted = (await this.rest.post(Routes.channelMessages(channelId), { body, files })) as {
+      id: string;
+    };
+    if (options.labels) this.posted?.record([posted.id], options.labels);
+    return posted.id;
+  }
+
   /** Posts a quiet status message (no embeds, no notification) replying to `replyTo`; resolves with its id. */
   async createStatus(channelId: string, text: string, replyTo: string): Promise<string> {
     const body = {

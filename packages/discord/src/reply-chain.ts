@@ -1,6 +1,7 @@
 import { type Logger, neutraliseControlTokens } from '@macstats/core';
 import type { Message } from 'discord.js';
 import { OTHER_MEMBERS_SOURCE } from './answer-audience.js';
+import { type AudioCandidate, audioCandidates, hasAudio } from './audio-input.js';
 
 /** Characters kept of each message in the chain. */
 const MAX_ENTRY_CHARS = 1000;
@@ -13,6 +14,8 @@ export interface ChainEntry {
   /** The author's user id. */
   authorId: string;
   content: string;
+  /** The message's audio (a voice message), heard when a transcriber is set up. */
+  audio?: AudioCandidate[];
 }
 
 /**
@@ -48,6 +51,7 @@ export async function replyChain(
       author: found.author.id === botId ? 'you' : (found.member?.displayName ?? found.author.displayName),
       authorId: found.author.id,
       content: text,
+      ...(found.author.id !== botId && hasAudio(found) ? { audio: audioCandidates(found) } : {}),
     });
     next = found.reference?.messageId;
   }

@@ -4,6 +4,7 @@ import type { SchedulerEvent } from '@macstats/scheduler';
 import type { Registry } from 'prom-client';
 import { DailyTotals, type TodayTotals } from './daily-totals.js';
 import { createTokenBudgetMetrics } from './token-budget-metrics.js';
+import { createVoiceMetrics, type VoiceCount } from './voice-metrics.js';
 
 // prom-client is required when metrics are first created, not when the package is imported:
 // a process that counts nothing (no METRICS_PORT) never loads it.
@@ -47,6 +48,8 @@ export interface AppMetrics {
   recordSchedulerEvent(event: SchedulerEvent): void;
   /** Counts Discord reconnects, rate limits and 429s; sets the queue depth. */
   recordDiscord(event: DiscordCount): void;
+  /** Counts one transcription or speech call, with its audio seconds (give it as `@macstats/voice`'s `onEvent`). */
+  recordVoice(event: VoiceCount): void;
   /**
    * Reads the daily token budgets at each scrape (`macstats_daily_tokens`, `macstats_daily_token_limit`)
    * and puts them in {@link AppMetrics.today}.
@@ -168,6 +171,7 @@ export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
     registers,
   });
   const budgets = createTokenBudgetMetrics(client, registry);
+  const recordVoice = createVoiceMetrics(client, registry);
   let budget: DailyTokenBudget | undefined;
   // Read at each scrape (prom-client 15 starts no timer for them).
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'macstats_' });
@@ -259,6 +263,7 @@ export function createAppMetrics(options: AppMetricsOptions = {}): AppMetrics {
       else if (event.type === 'http-429') http429.inc();
       else queueDepth.set({ queue: 'discord' }, event.depth);
     },
+    recordVoice,
     observeTokenBudget(observed) {
       budget = observed;
       budgets.observe(observed);

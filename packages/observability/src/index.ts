@@ -17,3 +17,4 @@ export {
   readTracingSettings,
   TRACING_SETTING_KEYS,
 } from './tracing-settings.js';
+export type { VoiceCount } from './voice-metrics.js';

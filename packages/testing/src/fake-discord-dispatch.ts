@@ -1,3 +1,4 @@
+import { IS_VOICE_MESSAGE, putOnCdn } from './fake-discord-attachments.js';
 import { type FakeGateway, GATEWAY_INTENTS } from './fake-discord-gateway.js';
 import { messageEventView } from './fake-discord-rest.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
@@ -53,15 +54,17 @@ export function createDispatchers({ store, gateway, onChange }: DispatchContext)
       const attachmentId = store.nextId();
       const path = `/attachments/${channel.id}/${attachmentId}/${encodeURIComponent(file.filename)}`;
       const data = typeof file.data === 'string' ? new TextEncoder().encode(file.data) : file.data;
-      store.files.set(path, { data, contentType: file.contentType });
       return {
         id: attachmentId,
         filename: file.filename,
         contentType: file.contentType,
         size: data.byteLength,
-        url: `${store.cdnOrigin}${path}`,
+        url: putOnCdn(store.files, store.cdnOrigin, path, { data, contentType: file.contentType }),
+        ...(file.durationSecs !== undefined ? { durationSecs: file.durationSecs } : {}),
+        ...(file.waveform !== undefined ? { waveform: file.waveform } : {}),
       };
     });
+    const voice = attachments.some((file) => file.waveform !== undefined && file.durationSecs !== undefined);
     const message: FakeDiscordMessage = {
       id: messageId,
       ...(attachments.length > 0 ? { attachments } : {}),
@@ -71,7 +74,7 @@ export function createDispatchers({ store, gateway, onChange }: DispatchContext)
       content,
       mentions,
       ...(dispatch.replyTo ? { replyTo: dispatch.replyTo } : {}),
-      flags: 0,
+      flags: voice ? IS_VOICE_MESSAGE : 0,
       timestamp: new Date().toISOString(),
       deleted: false,
     };

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FakeCdnFile, readDiscordBody, serveCdnFile } from './fake-discord-attachments.js';
 import { compileTemplate, type RestResult, type RestRoute } from './fake-discord-rest.js';
 import type { FakeDiscordFailure, FakeDiscordRequestRecord } from './fake-discord-types.js';
-import { readJsonBody } from './http-helpers.js';
 
 interface PendingFailure {
   method: string;
@@ -27,7 +27,7 @@ export interface FakeHttpOptions {
   requests: FakeDiscordRequestRecord[];
   onChange(): void;
   /** Attachment bytes served under `/attachments/` (the fake's CDN). */
-  files?: ReadonlyMap<string, { data: Uint8Array; contentType: string }>;
+  files?: ReadonlyMap<string, FakeCdnFile>;
 }
 
 const DEFAULT_LIMIT = { limit: 10_000, windowMs: 1000 };
@@ -75,19 +75,14 @@ export class FakeDiscordHttp {
     const url = new URL(request.url ?? '/', 'http://fake');
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname.startsWith('/attachments/') && this.options.files) {
-      const file = this.options.files.get(url.pathname);
-      if (!file) response.writeHead(404).end();
-      else
-        response
-          .writeHead(200, { 'content-type': file.contentType, 'content-length': file.data.byteLength })
-          .end(file.data);
+      serveCdnFile(url, this.options.files, response);
       return;
     }
     const versioned = /^\/api\/v\d+(\/.*)$/.exec(url.pathname);
     const path = versioned?.[1] ?? url.pathname;
     let body: unknown;
     try {
-      body = await readJsonBody(request);
+      body = await readDiscordBody(request);
     } catch {
       this.answer(response, method, path, undefined, {
         status: 400,

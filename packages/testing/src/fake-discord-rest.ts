@@ -1,3 +1,4 @@
+import { IS_VOICE_MESSAGE, uploadedAttachments } from './fake-discord-attachments.js';
 import { isRefusal, readComponents } from './fake-discord-components.js';
 import { GATEWAY_INTENTS } from './fake-discord-gateway.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
@@ -38,8 +39,8 @@ export interface RestRoute {
 }
 
 const MAX_CONTENT_LENGTH = 2000;
-/** Flags a bot may set on a message: SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS. */
-const SETTABLE_FLAGS = (1 << 2) | (1 << 12);
+/** Flags a bot may set on a message: SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE. */
+const SETTABLE_FLAGS = (1 << 2) | (1 << 12) | IS_VOICE_MESSAGE;
 
 /** Turns `/channels/:id/messages` into a regular expression and its parameter names. */
 export function compileTemplate(template: string): { pattern: RegExp; names: string[] } {
@@ -221,7 +222,12 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     const components = body.components === undefined ? [] : readComponents(body.components);
     if (isRefusal(components)) return components;
     const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
-    const contentProblem = checkContent(body.content, !hasEmbeds && components.length === 0);
+    const attachments = uploadedAttachments(body, store, channelId);
+    if (!Array.isArray(attachments)) return attachments;
+    const contentProblem = checkContent(
+      body.content,
+      !hasEmbeds && components.length === 0 && attachments.length === 0,
+    );
     if (contentProblem) return contentProblem;
     const nonce = body.nonce;
     if (
@@ -269,6 +275,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       timestamp: new Date().toISOString(),
       deleted: false,
       ...(components.length > 0 ? { components } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
     };
     store.addMessage(message);
     context.record({
@@ -281,6 +288,7 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       flags: message.flags,
       ...(body.allowed_mentions !== undefined ? { allowedMentions: body.allowed_mentions } : {}),
       ...(components.length > 0 ? { components } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
       at: Date.now(),
     });
     if (context.echoOwnMessages) context.dispatchMessageEvent('MESSAGE_CREATE', message);
@@ -293,6 +301,8 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
     if (message.author.id !== bot.id)
       return error(403, 50005, 'Cannot edit a message authored by another user');
+    if ((message.flags & IS_VOICE_MESSAGE) !== 0)
+      return error(400, 50162, 'Voice messages cannot be edited.');
     const body = (rawBody ?? {}) as Record<string, unknown>;
     const contentProblem = checkContent(body.content, body.content !== undefined);
     if (contentProblem) return contentProblem;

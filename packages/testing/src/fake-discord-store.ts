@@ -1,3 +1,4 @@
+import { attachmentPayload, type FakeCdnFile } from './fake-discord-attachments.js';
 import { componentsPayload } from './fake-discord-components.js';
 import {
   botSeesThread,
@@ -36,7 +37,7 @@ export class FakeDiscordStore {
   readonly channels = new Map<string, FakeDiscordChannel>();
   readonly messages = new Map<string, FakeDiscordMessage>();
   /** Attachment bytes by URL path (`/attachments/<channel>/<id>/<name>`). */
-  readonly files = new Map<string, { data: Uint8Array; contentType: string }>();
+  readonly files = new Map<string, FakeCdnFile>();
   /** Origin the attachment URLs point at; set once the server listens. */
   cdnOrigin = '';
   private readonly channelOrder = new Map<string, string[]>();
@@ -153,14 +154,7 @@ export class FakeDiscordStore {
         .filter((user): user is FakeDiscordUser => user !== undefined)
         .map((user) => this.userPayload(user)),
       mention_roles: [],
-      attachments: (message.attachments ?? []).map((attachment) => ({
-        id: attachment.id,
-        filename: attachment.filename,
-        size: attachment.size,
-        url: attachment.url,
-        proxy_url: attachment.url,
-        content_type: attachment.contentType,
-      })),
+      attachments: (message.attachments ?? []).map(attachmentPayload),
       embeds: [],
       pinned: false,
       flags: message.flags,

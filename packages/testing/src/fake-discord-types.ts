@@ -108,13 +108,20 @@ export interface FakeDiscordMessage {
   visibleTo?: string;
 }
 
-/** A file attached to a message; the fake serves its bytes at `url` (no token, like Discord's CDN). */
+/**
+ * A file attached to a message; the fake serves its bytes at `url`, a link signed like Discord's
+ * (`?ex=…&is=…&hm=…`): the same path without its query is refused with 404.
+ */
 export interface FakeDiscordAttachment {
   id: string;
   filename: string;
   contentType: string;
   size: number;
   url: string;
+  /** A voice message's length in seconds (`duration_secs`). */
+  durationSecs?: number;
+  /** A voice message's waveform (`waveform`, base64 of up to 256 loudness bytes). */
+  waveform?: string;
 }
 
 /** One thing the bot did to a message over REST, in the order the fake accepted it. */
@@ -132,6 +139,8 @@ export type FakeDiscordSentRecord =
       allowedMentions?: unknown;
       /** The components, when the message has any. */
       components?: FakeDiscordActionRow[];
+      /** Files uploaded with it (multipart `files[n]`), served on the fake's CDN. */
+      attachments?: FakeDiscordAttachment[];
       /** An ephemeral interaction reply: the one user who sees it. */
       visibleTo?: string;
       at: number;
@@ -192,8 +201,18 @@ export interface FakeDiscordDispatchOptions {
   dm?: boolean;
   /** Reply to this message id (sets `message_reference` and `referenced_message`). */
   replyTo?: string;
-  /** Files to attach; their bytes are served at each attachment's `url` on the fake's CDN. */
-  attachments?: Array<{ filename: string; contentType: string; data: Uint8Array | string }>;
+  /**
+   * Files to attach; their bytes are served at each attachment's signed `url` on the fake's CDN.
+   * An attachment with `durationSecs` and `waveform` makes the message a voice message (flag
+   * IS_VOICE_MESSAGE, 1 << 13), as Discord's clients send them.
+   */
+  attachments?: Array<{
+    filename: string;
+    contentType: string;
+    data: Uint8Array | string;
+    durationSecs?: number;
+    waveform?: string;
+  }>;
 }
 
 /** A reaction a user adds, sent as MESSAGE_REACTION_ADD (to sessions with the reaction intents). */

@@ -75,6 +75,18 @@ export type {
   FakeSearxngResult,
 } from './fake-searxng.js';
 export { startFakeSearxng } from './fake-searxng.js';
+export { startFakeSpeechServer } from './fake-speech.js';
+export { STOCK_SPEECH_TEXT, stockSpeechAudio } from './fake-speech-audio.js';
+export type {
+  FakeSpeechError,
+  FakeSpeechOptions,
+  FakeSpeechRecord,
+  FakeSpeechReply,
+  FakeSpeechServer,
+  FakeTranscriptionRecord,
+} from './fake-speech-types.js';
+export type { PocketsphinxRecogniser } from './pocketsphinx-recogniser.js';
+export { createPocketsphinxRecogniser, findPocketsphinx } from './pocketsphinx-recogniser.js';
 export type { ScriptedMcpTool } from './scripted-mcp-server.js';
 export { scriptedMcpServer } from './scripted-mcp-server.js';
 export {

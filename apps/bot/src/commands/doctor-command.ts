@@ -16,6 +16,7 @@ import { checkHome } from './home-check.js';
 import { checkMcp } from './mcp-check.js';
 import { checkModelFitness } from './model-fitness-checks.js';
 import { checkSkillsAndAgents } from './skills-check.js';
+import { checkSpeech, checkTranscription } from './voice-check.js';
 
 const MARK = { ok: '✓', fail: '✗', skip: '–', warn: '!' } as const;
 
@@ -31,6 +32,8 @@ export async function doctorCommand(config: AppConfig, io: CommandIo): Promise<n
     checkSearxng(config),
     checkBrowser(config),
     checkMcp(config),
+    checkTranscription(config),
+    checkSpeech(config),
     checkHome(config),
     checkSkillsAndAgents(config),
     // DATABASE_URL: the schedules live in the database's table, not in schedules.json.

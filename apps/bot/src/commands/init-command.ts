@@ -8,6 +8,7 @@ import { mcpStep, searchStep } from '../init/extras-step.js';
 import { type InitContext, type InitFlags, upcomingValue } from '../init/init-context.js';
 import { createDefaultsUi, createPromptUi, InitCancelled, type InitUi } from '../init/init-ui.js';
 import { modelStep } from '../init/model-step.js';
+import { voiceStep } from '../init/voice-step.js';
 
 /** Where init runs: a terminal to ask on, or not. */
 export interface InitCommandOptions extends InitFlags {
@@ -79,6 +80,7 @@ export async function initCommand(
     await discordStep(context);
     await searchStep(context);
     await mcpStep(context);
+    await voiceStep(context);
     const changed = Object.entries(context.changes);
     if (changed.length === 0) {
       ui.info(`Nothing changed; ${file} is as it was.`);

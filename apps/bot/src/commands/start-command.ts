@@ -17,6 +17,7 @@ import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
 import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
+import { type DiscordVoiceWiring, loadDiscordVoice } from '../voice-wiring.js';
 import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
@@ -101,6 +102,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   );
 
   let bot: DiscordBot | undefined;
+  let voice: DiscordVoiceWiring | undefined;
   // Set once the bot has disconnected: later scheduled results can only go to the log.
   let botStopped = false;
   // Whether a failed start was Discord refusing the bot (a bad token): settings, not a retry.
@@ -110,7 +112,11 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     const discord = await import('@macstats/discord');
     const { createDiscordBot } = discord;
     isLoginRefused = discord.isLoginRefused;
+    // TRANSCRIBE_* and SPEAK_*: voice notes heard, answers spoken as SPEAK_REPLIES asks; the
+    // voice package is loaded only when a speech server is set.
+    voice = await loadDiscordVoice(config, logger, observability.metrics?.recordVoice);
     bot = createDiscordBot({
+      ...voice?.options,
       token: config.discordToken,
       agent: runtime.agent,
       // A channel's /agent choice or its agent in discord_channels.json answers there.
@@ -245,6 +251,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       setTimeout(() => resolve(true), graceMs + START_DEFAULTS.closeTimeoutMs).unref(),
     ),
   ]);
+  voice?.close();
   if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
   else await database?.close();
   stopDiagnostics();

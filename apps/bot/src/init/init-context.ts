@@ -16,6 +16,10 @@ export interface InitFlags {
   searxngUrl?: string;
   /** An MCP server: a URL, or the command that starts it (`npx -y pkg stdio` or `cmd|arg|arg`). */
   mcp?: string;
+  /** A transcription server's API base (`TRANSCRIBE_BASE_URL`). */
+  transcribeUrl?: string;
+  /** Its model (`TRANSCRIBE_MODEL`). */
+  transcribeModel?: string;
 }
 
 /** What every step of `macstats init` works with. */

@@ -9,6 +9,7 @@ import { formatDuration } from './format.js';
 import type { View } from './main.js';
 import { renderInlineMarkdown, renderMarkdown } from './markdown.js';
 import { renderMessage } from './message-text.js';
+import { createMicrophone } from './microphone.js';
 import { renderRecalledFold } from './recalled-fold.js';
 import type { LiveStream } from './stream.js';
 
@@ -39,13 +40,15 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   const fresh = h('button', { type: 'button', id: 'chat-new', class: 'ghost' }, 'New chat');
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const picker = createAgentPicker();
+  const microphone = createMicrophone(input, (failure) => showError(failure));
   const form = h(
     'form',
     { class: 'composer' },
     input,
-    h('div', { class: 'composer-actions' }, picker.element, send, stop, fresh),
+    h('div', { class: 'composer-actions' }, picker.element, microphone.element, send, stop, fresh),
   );
   picker.load();
+  void microphone.load();
   const history = createChatHistory(stream, {
     current: () => conversationId,
     open: (id) => showConversation(id),

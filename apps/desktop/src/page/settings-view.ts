@@ -5,6 +5,7 @@ import { formatTime, plural } from './format.js';
 import type { View } from './main.js';
 import { renderInlineMarkdown } from './markdown.js';
 import { createMcpServersSection } from './mcp-servers.js';
+import { createSpeechServersSection } from './speech-servers.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
 export function createSettingsView(
@@ -37,7 +38,17 @@ export function createSettingsView(
   );
   const evaluation = h('section', { class: 'settings-eval', id: 'settings-eval' });
   const mcpServers = createMcpServersSection();
-  replaceChildren(root, h('h2', {}, 'Ollama'), status, form, notes, evaluation, mcpServers.element);
+  const speech = createSpeechServersSection();
+  replaceChildren(
+    root,
+    h('h2', {}, 'Ollama'),
+    status,
+    form,
+    notes,
+    evaluation,
+    mcpServers.element,
+    speech.element,
+  );
   let loaded = false;
   // What the user changed and has not saved yet: a load that comes back later keeps it.
   let edited = false;
@@ -190,6 +201,7 @@ export function createSettingsView(
     show: () => {
       void load();
       void mcpServers.load();
+      void speech.load();
     },
     ollamaChanged(ollama) {
       if (loaded) showStatus(ollama);

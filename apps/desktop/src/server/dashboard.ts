@@ -58,6 +58,7 @@ import { createSchedulesFeature } from './schedules-feature.js';
 import { createSkillsFeature } from './skills-feature.js';
 import { type HttpDashboard, startHttpDashboard } from './start-dashboard.js';
 import { createTasksFeature } from './tasks-feature.js';
+import { createVoiceFeature, type DashboardVoice, NO_VOICE } from './voice-feature.js';
 
 /** Options of {@link startDashboard}. */
 export interface DashboardOptions {
@@ -118,6 +119,8 @@ export interface DashboardOptions {
   environmentOverrides?: string[];
   /** How long RUN_JS code may run in the page. Default 5000 ms. */
   runJsTimeoutMs?: number;
+  /** The speech servers (Settings) and the microphone's transcriber (`POST /api/voice/transcribe`). Default: none set. */
+  voice?: DashboardVoice | undefined;
   /** Folder of the built page. Default `dist/page`. */
   pageDir?: string;
   logger?: Logger;
@@ -292,6 +295,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createMcpFeature(options.mcp, options.mcpSignIn, logger, options.mcpProblems ?? []),
         createSkillsFeature({ found, routes: () => router.table(), home }),
         createTasksFeature(core, { store: taskStore, logger, lookMs: shared?.tasksLookMs }),
+        createVoiceFeature(options.voice ?? NO_VOICE),
       ];
       if (options.tasks !== false)
         taskRunner = createDashboardTaskRunner({

@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type FakeOllama,
+  type FakeSpeechServer,
+  startFakeOllama,
+  startFakeSpeechServer,
+} from '@macstats/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, cleanUp, runCli, tempHome } from './helpers.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../packages/voice/test/fixtures/', import.meta.url));
+const NOTE = join(FIXTURES, 'cpu-load.ogg');
+
+let ollama: FakeOllama | undefined;
+let speech: FakeSpeechServer | undefined;
+afterEach(async () => {
+  await cleanUp();
+  await ollama?.close();
+  await speech?.close();
+  ollama = undefined;
+  speech = undefined;
+});
+
+/** The user's words in the first chat request the model received. */
+function askedOfModel(fake: FakeOllama): string | undefined {
+  return fake.requests[0]?.messages.filter((message) => message.role === 'user').at(-1)?.content;
+}
+
+/** Runs the CLI with `input` on its standard input (the helpers' runs have none). */
+function runWithInput(args: string[], home: string, env: Record<string, string>, input: Uint8Array) {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, MACSTATS_HOME: home, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  child.stdin.end(input);
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('macstats ask --audio', () => {
+  it('transcribes the recording and answers its words as if typed', async () => {
+    speech = await startFakeSpeechServer({ transcript: 'What is the CPU load right now?' });
+    ollama = await startFakeOllama({ reply: () => 'The CPU is 12% busy.' });
+    const home = await tempHome();
+    const { code, stdout, stderr } = await runCli(['ask', '--audio', NOTE], home, {
+      OLLAMA_HOST: ollama.url,
+      TRANSCRIBE_BASE_URL: speech.url,
+      TRANSCRIBE_MODEL: 'Systran/faster-whisper-small',
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('The CPU is 12% busy.');
+    expect(stderr).toContain('Heard: "What is the CPU load right now?"');
+    expect(askedOfModel(ollama)).toContain('What is the CPU load right now?');
+    expect(speech.transcriptions[0]).toMatchObject({
+      model: 'Systran/faster-whisper-small',
+      fileName: 'cpu-load.wav',
+      contentType: 'audio/wav',
+    });
+  });
+
+  it('reads the recording from standard input with -', async () => {
+    speech = await startFakeSpeechServer({ transcript: 'How much memory is free?' });
+    ollama = await startFakeOllama({ reply: () => 'Plenty.' });
+    const home = await tempHome();
+    const { readFile } = await import('node:fs/promises');
+    const { code, stdout } = await runWithInput(
+      ['ask', '--audio', '-'],
+      home,
+      { OLLAMA_HOST: ollama.url, TRANSCRIBE_BASE_URL: speech.url },
+      await readFile(NOTE),
+    );
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('Plenty.');
+    expect(askedOfModel(ollama)).toContain('How much memory is free?');
+    expect(speech.transcriptions[0]?.fields.model).toBe('whisper-1');
+  });
+
+  it('says in one sentence that a transcription server is needed', async () => {
+    const home = await tempHome();
+    const { code, stderr } = await runCli(['ask', '--audio', NOTE], home, {
+      OLLAMA_HOST: 'http://127.0.0.1:9',
+    });
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      'macstats ask --audio needs a transcription server: set TRANSCRIBE_BASE_URL (and TRANSCRIBE_MODEL) to one; see docs/voice.md.',
+    );
+  });
+
+  it('says the transcription server is down in one sentence, and asks the model nothing', async () => {
+    speech = await startFakeSpeechServer();
+    await speech.down();
+    ollama = await startFakeOllama();
+    const home = await tempHome();
+    const { code, stdout, stderr } = await runCli(['ask', '--audio', NOTE], home, {
+      OLLAMA_HOST: ollama.url,
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(
+      /The transcription server at http:\/\/127\.0\.0\.1:\d+\/… is not reachable \(ECONNREFUSED\): start it, or check its address\./,
+    );
+    expect(ollama.requests).toHaveLength(0);
+  });
+
+  it('refuses a file that is not audio in one sentence, sending nothing', async () => {
+    speech = await startFakeSpeechServer();
+    const home = await tempHome();
+    const notes = join(home, 'notes.txt');
+    await writeFile(notes, 'these are my notes, not a recording');
+    const { code, stderr } = await runCli(['ask', '--audio', notes], home, {
+      OLLAMA_HOST: 'http://127.0.0.1:9',
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'The file is not audio in a format this can take (Ogg Opus, WAV, MP3, FLAC, WebM or M4A).',
+    );
+    expect(speech.transcriptions).toHaveLength(0);
+  });
+
+  it('names a file it cannot read', async () => {
+    speech = await startFakeSpeechServer();
+    const home = await tempHome();
+    const { code, stderr } = await runCli(['ask', '--audio', 'missing.ogg'], home, {
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('macstats ask --audio: missing.ogg could not be read (ENOENT).');
+  });
+
+  it('refuses a question and --audio together', async () => {
+    const home = await tempHome();
+    const { code, stderr } = await runCli(['ask', 'hello', '--audio', NOTE], home, {});
+    expect(code).toBe(2);
+    expect(stderr).toContain('macstats ask: give a question or --audio <file>, not both.');
+  });
+});
+
+describe('macstats doctor and the speech servers', () => {
+  it('checks transcription with a one-second clip and speech with a word', async () => {
+    speech = await startFakeSpeechServer({ transcript: '' });
+    const home = await tempHome();
+    const { stdout } = await runCli(['doctor'], home, {
+      OLLAMA_HOST: 'http://127.0.0.1:9',
+      TRANSCRIBE_BASE_URL: speech.url,
+      SPEAK_BASE_URL: speech.url,
+    });
+    const base = speech.url.replace('/v1', '/…');
+    expect(stdout).toContain(`✓ Transcription at ${base} answers with whisper-1`);
+    expect(stdout).toMatch(
+      new RegExp(
+        `✓ Speech at ${base.replace(/[.…/]/g, '\\$&')} speaks with tts-1 \\(alloy\\): 1\\.\\d s of Ogg Opus`,
+      ),
+    );
+    expect(speech.transcriptions[0]?.contentType).toBe('audio/wav');
+    expect(speech.speeches[0]).toMatchObject({ model: 'tts-1', voice: 'alloy', responseFormat: 'opus' });
+  });
+
+  it('fails the check of a transcription server that is down, in one line', async () => {
+    speech = await startFakeSpeechServer();
+    await speech.down();
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['doctor'], home, {
+      OLLAMA_HOST: 'http://127.0.0.1:9',
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /✗ The transcription server at http:\/\/127\.0\.0\.1:\d+\/… is not reachable \(ECONNREFUSED\): start it, or check its address — fix: start that server, or check TRANSCRIBE_BASE_URL and TRANSCRIBE_MODEL/,
+    );
+  });
+});

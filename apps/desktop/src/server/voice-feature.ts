@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import { isClipProblem } from '@macstats/voice';
+import type { TranscribeResult, VoiceStatus } from '../shared/voice-types.js';
+import { HttpError, sendJson } from './http-helpers.js';
+import type { DashboardFeature } from './start-dashboard.js';
+
+/** Largest recording the microphone may upload (the transcriber's own default limit). */
+export const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
+
+/** What the dashboard's voice needs: the settings to show, and the transcriber, when one is set. */
+export interface DashboardVoice {
+  status: VoiceStatus;
+  /** `@macstats/voice`'s transcriber; rejects with a one-sentence error. Absent: nothing is transcribed. */
+  transcribe?:
+    | ((
+        audio: { bytes: Uint8Array; name?: string; contentType?: string },
+        options: { signal: AbortSignal },
+      ) => Promise<{ text: string }>)
+    | undefined;
+  /** Stops the transcriber's pool; called when the dashboard closes. */
+  close?: (() => void) | undefined;
+}
+
+/** No speech server set: Settings says so, the microphone answers 503. */
+export const NO_VOICE: DashboardVoice = { status: { transcribe: null, speak: null, speakReplies: 'off' } };
+
+/** An address as Settings shows it: no user name, password, query or fragment. */
+export function maskServerUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+async function readRecording(request: IncomingMessage): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!contentType.startsWith('audio/') && contentType !== 'application/ogg')
+    throw new HttpError(415, 'Send the recording as audio (audio/webm, audio/ogg, audio/wav…).');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_RECORDING_BYTES)
+      throw new HttpError(
+        413,
+        `The recording is over ${MAX_RECORDING_BYTES / (1024 * 1024)} MB; record a shorter one.`,
+      );
+    chunks.push(chunk as Buffer);
+  }
+  return { bytes: Buffer.concat(chunks), contentType };
+}
+
+/**
+ * The microphone's server side: `GET /api/voice` says which speech servers the settings name
+ * (addresses without credentials, whether a key is set), and `POST /api/voice/transcribe` takes
+ * a recording (the request body, typed `audio/*`, up to 8 MiB) and answers `{ text }` from the
+ * configured transcriber, or one sentence: 503 with none set, 400 for a recording it cannot
+ * hear, 502 when the server failed. Behind the dashboard's token, Host and Origin checks.
+ */
+export function createVoiceFeature(voice: DashboardVoice): DashboardFeature {
+  return {
+    routes: [
+      {
+        method: 'GET',
+        path: /^\/api\/voice$/,
+        kind: 'read',
+        handle: ({ response }) => sendJson(response, 200, voice.status),
+      },
+      {
+        method: 'POST',
+        path: /^\/api\/voice\/transcribe$/,
+        kind: 'write',
+        async handle({ request, response }) {
+          const transcribe = voice.transcribe;
+          if (!transcribe)
+            throw new HttpError(
+              503,
+              'No transcription server is set up: set TRANSCRIBE_BASE_URL (see docs/voice.md).',
+            );
+          const { bytes, contentType } = await readRecording(request);
+          const abort = new AbortController();
+          // The page gave up (closed, navigated away): stop the transcription too.
+          response.on('close', () => abort.abort(new Error('The page went away.')));
+          try {
+            const { text } = await transcribe(
+              { bytes, name: 'recording', contentType },
+              { signal: abort.signal },
+            );
+            const result: TranscribeResult = { text: text.trim() };
+            sendJson(response, 200, result);
+          } catch (error) {
+            if (abort.signal.aborted) return;
+            const message = error instanceof Error ? error.message : String(error);
+            throw new HttpError(isClipProblem(error) ? 400 : 502, message);
+          }
+        },
+      },
+    ],
+    close: () => voice.close?.(),
+  };
+}

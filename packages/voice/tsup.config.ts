@@ -1,0 +1,3 @@
+import { createTsupConfig } from '../../tsup.base.js';
+
+export default createTsupConfig();
