@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -71,11 +71,30 @@ describe('macstats ask --audio', () => {
     });
   });
 
+  it('hears real speech end to end when pocketsphinx is installed', async (context) => {
+    const sentence = (await readFile(join(FIXTURES, 'free-memory.txt'), 'utf8')).trim();
+    speech = await startFakeSpeechServer({ recogniseSentences: [sentence], wavOnly: true });
+    if (!speech.recogniserAvailable) {
+      console.log(
+        'skipped: hearing real speech needs pocketsphinx (apt-get install pocketsphinx pocketsphinx-en-us)',
+      );
+      context.skip();
+    }
+    ollama = await startFakeOllama({ reply: () => '2 GB are free.' });
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['ask', '--audio', join(FIXTURES, 'free-memory.ogg')], home, {
+      OLLAMA_HOST: ollama.url,
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('2 GB are free.');
+    expect(askedOfModel(ollama)).toContain('how much memory is free on this machine');
+  });
+
   it('reads the recording from standard input with -', async () => {
     speech = await startFakeSpeechServer({ transcript: 'How much memory is free?' });
     ollama = await startFakeOllama({ reply: () => 'Plenty.' });
     const home = await tempHome();
-    const { readFile } = await import('node:fs/promises');
     const { code, stdout } = await runWithInput(
       ['ask', '--audio', '-'],
       home,
