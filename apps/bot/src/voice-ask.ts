@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { checkClipSize, isVoiceError, VOICE_DEFAULTS } from '@macstats/voice';
+import { checkClipSize, createVoiceClients, isVoiceError, VOICE_DEFAULTS } from '@macstats/voice';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
-import { createVoiceClients } from './voice-clients.js';
 
 /**
  * Reads `--audio`'s clip: a file, or standard input for `-`. Never more than one byte over the
