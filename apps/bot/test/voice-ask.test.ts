@@ -6,6 +6,7 @@ import {
   type FakeOllama,
   type FakeSpeechServer,
   startFakeOllama,
+  startFakeOtlp,
   startFakeSpeechServer,
 } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,6 +90,31 @@ describe('macstats ask --audio', () => {
     expect(code).toBe(0);
     expect(stdout.trim()).toBe('2 GB are free.');
     expect(askedOfModel(ollama)).toContain('how much memory is free on this machine');
+  });
+
+  it('exports a span for the transcription beside the answer, with the audio seconds and model', async () => {
+    speech = await startFakeSpeechServer({ transcript: 'What is the CPU load?' });
+    ollama = await startFakeOllama({ reply: () => 'Low.' });
+    const otlp = await startFakeOtlp();
+    try {
+      const home = await tempHome();
+      const { code, stderr } = await runCli(['ask', '--audio', NOTE], home, {
+        OLLAMA_HOST: ollama.url,
+        TRANSCRIBE_BASE_URL: speech.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+      expect(code, stderr).toBe(0);
+      const span = otlp.spans.find((found) => found.name === 'transcribe whisper-1');
+      expect(span?.attributes).toMatchObject({
+        'gen_ai.request.model': 'whisper-1',
+        'macstats.audio.format': 'ogg-opus',
+      });
+      expect(Number(span?.attributes['macstats.audio.seconds'])).toBeGreaterThan(2);
+      expect(otlp.spans.map((found) => found.name)).toContain('invoke_agent');
+    } finally {
+      await otlp.close();
+    }
   });
 
   it('reads the recording from standard input with -', async () => {
