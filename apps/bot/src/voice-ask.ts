@@ -25,8 +25,8 @@ async function readClip(source: string, stdin: Readable): Promise<Uint8Array> {
   for await (const chunk of stdin) {
     chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
-    // The limit's own sentence, with the size read so far ("more than").
-    if (size > limit) checkClipSize(size);
+    // Stopped as soon as it passes the limit, with the limit's own sentence.
+    if (size > limit) checkClipSize(size, undefined, { streamed: true });
   }
   return new Uint8Array(Buffer.concat(chunks));
 }

@@ -45,6 +45,8 @@ function runWithInput(args: string[], home: string, env: Record<string, string>,
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
+  // The CLI may stop reading early (a recording over the limit): the rest of the input is refused.
+  child.stdin.on('error', () => {});
   child.stdin.end(input);
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     child.once('close', (code) => resolve({ code, stdout, stderr }));
@@ -131,6 +133,20 @@ describe('macstats ask --audio', () => {
     expect(stdout.trim()).toBe('Plenty.');
     expect(askedOfModel(ollama)).toContain('How much memory is free?');
     expect(speech.transcriptions[0]?.fields.model).toBe('whisper-1');
+  });
+
+  it('stops reading standard input past 8 MiB, in one sentence, sending nothing', async () => {
+    speech = await startFakeSpeechServer();
+    const home = await tempHome();
+    const { code, stderr } = await runWithInput(
+      ['ask', '--audio', '-'],
+      home,
+      { TRANSCRIBE_BASE_URL: speech.url },
+      new Uint8Array(9 * 1024 * 1024),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('The audio is more than the 8 MiB limit.');
+    expect(speech.transcriptions).toHaveLength(0);
   });
 
   it('says in one sentence that a transcription server is needed', async () => {

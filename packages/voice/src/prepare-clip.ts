@@ -55,18 +55,26 @@ const minutes = (secs: number) =>
 
 /**
  * Checks a file's size against the limit before it is read (a file on disk, a download whose
- * length is announced): `VOICE_EMPTY` for none, `VOICE_TOO_LARGE` over `limits.maxBytes`.
+ * length is announced): `VOICE_EMPTY` for none, `VOICE_TOO_LARGE` over `limits.maxBytes`. With
+ * `streamed`, `byteLength` is what was read so far of a stream stopped at the limit.
  *
  * @example
  * checkClipSize((await stat(path)).size);
  */
-export function checkClipSize(byteLength: number, limits?: ClipLimits): void {
+export function checkClipSize(
+  byteLength: number,
+  limits?: ClipLimits,
+  options: { streamed?: boolean } = {},
+): void {
   const maxBytes = limits?.maxBytes ?? VOICE_DEFAULTS.maxBytes;
   if (byteLength === 0) throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The audio file is empty.');
   if (byteLength > maxBytes)
     throw new MacstatsError<VoiceErrorCode>(
       'VOICE_TOO_LARGE',
-      `The audio file is ${mib(byteLength)}, more than the ${mib(maxBytes)} limit.`,
+      // A stream is stopped as soon as it passes the limit: its whole size is not known.
+      options.streamed
+        ? `The audio is more than the ${mib(maxBytes)} limit.`
+        : `The audio file is ${mib(byteLength)}, more than the ${mib(maxBytes)} limit.`,
     );
 }
 
