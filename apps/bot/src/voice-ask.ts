@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { checkClipSize, isVoiceError, VOICE_DEFAULTS } from '@macstats/voice';
+import { checkClipSize, createVoiceClients, isVoiceError, VOICE_DEFAULTS } from '@macstats/voice';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
-import { createVoiceClients } from './voice-clients.js';
 
 /**
  * Reads `--audio`'s clip: a file, or standard input for `-`. Never more than one byte over the
@@ -26,8 +25,8 @@ async function readClip(source: string, stdin: Readable): Promise<Uint8Array> {
   for await (const chunk of stdin) {
     chunks.push(chunk as Buffer);
     size += (chunk as Buffer).length;
-    // The limit's own sentence, with the size read so far ("more than").
-    if (size > limit) checkClipSize(size);
+    // Stopped as soon as it passes the limit, with the limit's own sentence.
+    if (size > limit) checkClipSize(size, undefined, { streamed: true });
   }
   return new Uint8Array(Buffer.concat(chunks));
 }

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type FakeOllama,
   type FakeSpeechServer,
   startFakeOllama,
+  startFakeOtlp,
   startFakeSpeechServer,
 } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +45,8 @@ function runWithInput(args: string[], home: string, env: Record<string, string>,
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
+  // The CLI may stop reading early (a recording over the limit): the rest of the input is refused.
+  child.stdin.on('error', () => {});
   child.stdin.end(input);
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     child.once('close', (code) => resolve({ code, stdout, stderr }));
@@ -71,11 +74,55 @@ describe('macstats ask --audio', () => {
     });
   });
 
+  it('hears real speech end to end when pocketsphinx is installed', async (context) => {
+    const sentence = (await readFile(join(FIXTURES, 'free-memory.txt'), 'utf8')).trim();
+    speech = await startFakeSpeechServer({ recogniseSentences: [sentence], wavOnly: true });
+    if (!speech.recogniserAvailable) {
+      console.log(
+        'skipped: hearing real speech needs pocketsphinx (apt-get install pocketsphinx pocketsphinx-en-us)',
+      );
+      context.skip();
+    }
+    ollama = await startFakeOllama({ reply: () => '2 GB are free.' });
+    const home = await tempHome();
+    const { code, stdout } = await runCli(['ask', '--audio', join(FIXTURES, 'free-memory.ogg')], home, {
+      OLLAMA_HOST: ollama.url,
+      TRANSCRIBE_BASE_URL: speech.url,
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('2 GB are free.');
+    expect(askedOfModel(ollama)).toContain('how much memory is free on this machine');
+  });
+
+  it('exports a span for the transcription beside the answer, with the audio seconds and model', async () => {
+    speech = await startFakeSpeechServer({ transcript: 'What is the CPU load?' });
+    ollama = await startFakeOllama({ reply: () => 'Low.' });
+    const otlp = await startFakeOtlp();
+    try {
+      const home = await tempHome();
+      const { code, stderr } = await runCli(['ask', '--audio', NOTE], home, {
+        OLLAMA_HOST: ollama.url,
+        TRANSCRIBE_BASE_URL: speech.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+      expect(code, stderr).toBe(0);
+      const span = otlp.spans.find((found) => found.name === 'transcribe whisper-1');
+      expect(span?.attributes).toMatchObject({
+        'gen_ai.request.model': 'whisper-1',
+        'macstats.audio.format': 'ogg-opus',
+      });
+      expect(Number(span?.attributes['macstats.audio.seconds'])).toBeGreaterThan(2);
+      expect(otlp.spans.map((found) => found.name)).toContain('invoke_agent');
+    } finally {
+      await otlp.close();
+    }
+  });
+
   it('reads the recording from standard input with -', async () => {
     speech = await startFakeSpeechServer({ transcript: 'How much memory is free?' });
     ollama = await startFakeOllama({ reply: () => 'Plenty.' });
     const home = await tempHome();
-    const { readFile } = await import('node:fs/promises');
     const { code, stdout } = await runWithInput(
       ['ask', '--audio', '-'],
       home,
@@ -86,6 +133,20 @@ describe('macstats ask --audio', () => {
     expect(stdout.trim()).toBe('Plenty.');
     expect(askedOfModel(ollama)).toContain('How much memory is free?');
     expect(speech.transcriptions[0]?.fields.model).toBe('whisper-1');
+  });
+
+  it('stops reading standard input past 8 MiB, in one sentence, sending nothing', async () => {
+    speech = await startFakeSpeechServer();
+    const home = await tempHome();
+    const { code, stderr } = await runWithInput(
+      ['ask', '--audio', '-'],
+      home,
+      { TRANSCRIBE_BASE_URL: speech.url },
+      new Uint8Array(9 * 1024 * 1024),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('The audio is more than the 8 MiB limit.');
+    expect(speech.transcriptions).toHaveLength(0);
   });
 
   it('says in one sentence that a transcription server is needed', async () => {

@@ -19,6 +19,8 @@ export type {
   VoiceEvent,
 } from './transcriber.js';
 export { createTranscriber } from './transcriber.js';
+export type { VoiceClients, VoiceClientsConfig, VoiceServerConfig } from './voice-clients.js';
+export { createVoiceClients } from './voice-clients.js';
 export type { VoiceError, VoiceErrorCode } from './voice-errors.js';
 export { isClipProblem, isVoiceError } from './voice-errors.js';
 export type { VoiceMessageMeta } from './voice-message-meta.js';

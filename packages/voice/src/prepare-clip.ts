@@ -4,12 +4,13 @@ import { VOICE_DEFAULTS } from './defaults.js';
 import { decodeOggOpus, oggOpusDeclaredSeconds } from './ogg-opus.js';
 import { decodeWav, encodeWav, type PcmAudio, resample, rms, toMono } from './pcm.js';
 import type { VoiceErrorCode } from './voice-errors.js';
+import { decodeWebmOpus, demuxWebmOpus } from './webm-opus.js';
 
 /** The limits a clip must keep; defaults in {@link VOICE_DEFAULTS}. */
 export interface ClipLimits {
   /** Largest file, in bytes. Default 8 MiB. */
   maxBytes?: number | undefined;
-  /** Longest clip, in seconds (checked for the formats decoded in-process: Ogg Opus and WAV). Default 300. */
+  /** Longest clip, in seconds (checked for the formats decoded in-process: Ogg Opus, WebM Opus, WAV). Default 300. */
   maxDurationSecs?: number | undefined;
   /** Root-mean-square level under which a decoded clip counts as silent. Default 0.002. */
   silenceRms?: number | undefined;
@@ -17,10 +18,11 @@ export interface ClipLimits {
 
 /**
  * What is sent to the server: `'wav'`, 16 kHz mono 16-bit WAV made in-process (for the formats
- * decoded here: Ogg Opus and WAV; others go as they came); `'original'`, the file as it came.
- * Default: WAV for Ogg Opus, original otherwise — whisper.cpp's server takes only WAV unless started
- * with `--convert`, and a 16 kHz WAV is what every Whisper-family server turns audio into anyway;
- * formats this package cannot decode (MP3, M4A, WebM, FLAC) are decoded by the servers' own ffmpeg.
+ * decoded here: Ogg Opus, WebM Opus and WAV; others go as they came); `'original'`, the file as it
+ * came. Default: WAV for Opus (Ogg or WebM), original otherwise — whisper.cpp's server takes only
+ * WAV unless started with `--convert`, and a 16 kHz WAV is what every Whisper-family server turns
+ * audio into anyway; formats this package does not decode (MP3, M4A, FLAC, WebM of another codec)
+ * are decoded by the servers' own ffmpeg.
  */
 export type SendAs = 'wav' | 'original';
 
@@ -40,7 +42,7 @@ export interface PreparedClip {
   contentType: string;
   /** The format the clip came in. */
   format: AudioFormat;
-  /** Its duration, when it was decoded (Ogg Opus, WAV). */
+  /** Its duration, when it was decoded (Ogg Opus, WebM Opus, WAV). */
   audioSeconds: number | undefined;
 }
 
@@ -53,18 +55,26 @@ const minutes = (secs: number) =>
 
 /**
  * Checks a file's size against the limit before it is read (a file on disk, a download whose
- * length is announced): `VOICE_EMPTY` for none, `VOICE_TOO_LARGE` over `limits.maxBytes`.
+ * length is announced): `VOICE_EMPTY` for none, `VOICE_TOO_LARGE` over `limits.maxBytes`. With
+ * `streamed`, `byteLength` is what was read so far of a stream stopped at the limit.
  *
  * @example
  * checkClipSize((await stat(path)).size);
  */
-export function checkClipSize(byteLength: number, limits?: ClipLimits): void {
+export function checkClipSize(
+  byteLength: number,
+  limits?: ClipLimits,
+  options: { streamed?: boolean } = {},
+): void {
   const maxBytes = limits?.maxBytes ?? VOICE_DEFAULTS.maxBytes;
   if (byteLength === 0) throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The audio file is empty.');
   if (byteLength > maxBytes)
     throw new MacstatsError<VoiceErrorCode>(
       'VOICE_TOO_LARGE',
-      `The audio file is ${mib(byteLength)}, more than the ${mib(maxBytes)} limit.`,
+      // A stream is stopped as soon as it passes the limit: its whole size is not known.
+      options.streamed
+        ? `The audio is more than the ${mib(maxBytes)} limit.`
+        : `The audio file is ${mib(byteLength)}, more than the ${mib(maxBytes)} limit.`,
     );
 }
 
@@ -95,7 +105,9 @@ export async function prepareClip(
       'VOICE_TOO_LONG',
       `The recording is ${minutes(secs)} long, more than the ${minutes(maxSecs)} limit.`,
     );
-  const sendAs = options.sendAs ?? (format === 'ogg-opus' ? 'wav' : 'original');
+  // A browser's WebM recording is Opus too: decoded here when its track is Opus, else sent as it came.
+  const webm = format === 'webm' ? demuxWebmOpus(bytes) : undefined;
+  const sendAs = options.sendAs ?? (format === 'ogg-opus' || webm !== undefined ? 'wav' : 'original');
   const stem = (clip.name ?? 'audio').replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'audio';
   const original = (audioSeconds: number | undefined): PreparedClip => ({
     bytes,
@@ -104,7 +116,7 @@ export async function prepareClip(
     format,
     audioSeconds,
   });
-  if (format !== 'ogg-opus' && format !== 'wav') return original(undefined);
+  if (format !== 'ogg-opus' && format !== 'wav' && webm === undefined) return original(undefined);
   if (format === 'ogg-opus') {
     // The declared length is read without decoding, so a long file is refused before the work.
     const declared = oggOpusDeclaredSeconds(bytes);
@@ -114,7 +126,9 @@ export async function prepareClip(
   const pcm: PcmAudio =
     format === 'ogg-opus'
       ? await decodeOggOpus(bytes, { sampleRate: VOICE_DEFAULTS.sampleRate })
-      : decodeWav(bytes);
+      : webm !== undefined
+        ? await decodeWebmOpus(webm, VOICE_DEFAULTS.sampleRate)
+        : decodeWav(bytes);
   const mono = toMono(pcm.channelData);
   const audioSeconds = mono.length / pcm.sampleRate;
   if (mono.length === 0)

@@ -8,7 +8,7 @@ export function fixture(name: string): Uint8Array {
 /** The sentence a fixture speaks. */
 export function fixtureText(name: string): string {
   return readFileSync(
-    new URL(`./fixtures/${name.replace(/\.ogg$/, '.txt')}`, import.meta.url),
+    new URL(`./fixtures/${name.replace(/\.(ogg|webm)$/, '.txt')}`, import.meta.url),
     'utf8',
   ).trim();
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createTranscriber } from '../src/index.js';
 import { fixture, fixtureText } from './fixtures.js';
 
-const CLIPS = ['cpu-load.ogg', 'free-memory.ogg', 'voice-message.ogg'];
+const CLIPS = ['cpu-load.ogg', 'free-memory.ogg', 'voice-message.ogg', 'dashboard-recording.webm'];
 const sentences = CLIPS.map(fixtureText);
 const probe = await startFakeSpeechServer({ recogniseSentences: sentences });
 const heard = probe.recogniserAvailable;
@@ -14,7 +14,7 @@ if (!heard)
   );
 
 describe.skipIf(!heard)('real speech, heard by pocketsphinx behind the fake server', () => {
-  it('transcribes each committed voice note to the sentence it speaks', async () => {
+  it('transcribes each committed recording to the sentence it speaks', async () => {
     const fake = await startFakeSpeechServer({ recogniseSentences: sentences, wavOnly: true });
     const transcriber = createTranscriber({ hosts: [{ baseUrl: fake.url }], model: 'whisper-1' });
     try {
