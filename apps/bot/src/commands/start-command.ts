@@ -1,13 +1,6 @@
-import { withTaskStarts } from '@macstats/app-runtime';
 import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
-import {
-  createScheduler,
-  createTaskExecutor,
-  formatDelivery,
-  type Scheduler,
-  type SchedulerEvent,
-} from '@macstats/scheduler';
+import { formatDelivery, type Scheduler, type SchedulerEvent } from '@macstats/scheduler';
 import type { PostgresStore } from '@macstats/store-postgres';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -121,7 +114,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       logger,
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),
-      memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
+      memoryNotes: runtime.app.toolsFor('chat').some((tool) => tool.name === 'MEMORY'),
       // /forget: a channel's remembered messages, removed through the agent so recall forgets them.
       remembered: {
         read: (id: string) => runtime.tools.archive.read(id),
@@ -142,62 +135,56 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
   }
 
-  // The agents as scheduled runs see them (the app's, and each profile's across handoffs too),
-  // offered what the catalog gives a scheduled run: no SCHEDULER, no MEMORY.
-  const scheduled = runtime.agentsWith(runtime.tools.offered('scheduled'));
-  const scheduler: Scheduler = createScheduler({
-    ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
-    logger,
-    // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
-    execute: withTaskStarts(
-      createTaskExecutor({
-        tools: runtime.tools.offered('step'),
-        agent: scheduled.agent,
-        agentFor: (id) => scheduled.get(id),
-      }),
-      appTaskStore(config, runtime, database),
-    ),
-    onEvent: (event) => {
-      observability.metrics?.recordSchedulerEvent(event);
-      logSchedulerEvent(io, event, shared !== undefined);
-    },
-    onDeliver: async (schedule, result) => {
-      const message = formatDelivery(schedule, result);
-      const where = {
-        schedule: schedule.id,
-        outcome: result.outcome,
-        channelId: schedule.reply_to_channel_id,
-      };
-      if (!schedule.reply_to_channel_id) {
-        logger.info(where, message);
-      } else if (!bot) {
-        logger.warn(where, `no DISCORD_BOT_TOKEN, so this result stays in the log: ${message}`);
-      } else if (botStopped) {
-        // Left pending in the scheduler's outbox: the next start posts it.
-        logger.warn(where, `the bot had stopped, so this result is posted at the next start: ${message}`);
-        return false;
-      } else {
-        try {
-          // The run's delivery id as nonce: posting it again (after a crash, or from the host
-          // that leads next) returns the message already posted instead of a second one; past
-          // Discord's nonce window the bot finds the post in the channel by its marker.
-          await bot.sendToChannel(schedule.reply_to_channel_id, message, {
-            nonce: result.deliveryId,
-            postedSince: result.startedAt,
-          });
-        } catch (error) {
-          // Stopping: the bot may close under a send already handed to it. Keep the result.
-          if (!options.stopSignal.aborted) throw error;
-          logger.warn(
-            { ...where, err: error },
-            `the bot stopped while posting, so this result is posted at the next start: ${message}`,
-          );
+  // The runtime's scheduler: a one-line step runs its tool, `TASK: add …` starts a durable task,
+  // and the agents as scheduled runs see them (the app's, each profile's across handoffs too)
+  // answer the rest, offered what the catalog gives a scheduled run: no SCHEDULER, no MEMORY.
+  const scheduler: Scheduler = runtime.app.createScheduler(
+    {
+      ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
+      logger,
+      onEvent: (event) => {
+        observability.metrics?.recordSchedulerEvent(event);
+        logSchedulerEvent(io, event, shared !== undefined);
+      },
+      onDeliver: async (schedule, result) => {
+        const message = formatDelivery(schedule, result);
+        const where = {
+          schedule: schedule.id,
+          outcome: result.outcome,
+          channelId: schedule.reply_to_channel_id,
+        };
+        if (!schedule.reply_to_channel_id) {
+          logger.info(where, message);
+        } else if (!bot) {
+          logger.warn(where, `no DISCORD_BOT_TOKEN, so this result stays in the log: ${message}`);
+        } else if (botStopped) {
+          // Left pending in the scheduler's outbox: the next start posts it.
+          logger.warn(where, `the bot had stopped, so this result is posted at the next start: ${message}`);
           return false;
+        } else {
+          try {
+            // The run's delivery id as nonce: posting it again (after a crash, or from the host
+            // that leads next) returns the message already posted instead of a second one; past
+            // Discord's nonce window the bot finds the post in the channel by its marker.
+            await bot.sendToChannel(schedule.reply_to_channel_id, message, {
+              nonce: result.deliveryId,
+              postedSince: result.startedAt,
+            });
+          } catch (error) {
+            // Stopping: the bot may close under a send already handed to it. Keep the result.
+            if (!options.stopSignal.aborted) throw error;
+            logger.warn(
+              { ...where, err: error },
+              `the bot stopped while posting, so this result is posted at the next start: ${message}`,
+            );
+            return false;
+          }
         }
-      }
-      return true;
+        return true;
+      },
     },
-  });
+    appTaskStore(config, runtime, database),
+  );
 
   let tasks: Awaited<ReturnType<typeof startTaskRunner>> | undefined;
   try {
