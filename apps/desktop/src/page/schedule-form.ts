@@ -1,7 +1,7 @@
+import type { PreviewAnswer, ScheduleInput } from '../shared/schedule-types.js';
 import { ApiError, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTimeIn, wallTimeIn } from './format.js';
-import type { PreviewAnswer, ScheduleInput } from './schedule-types.js';
 
 /** The add/edit form of a schedule, with the next runs previewed as you type. */
 export interface ScheduleForm {

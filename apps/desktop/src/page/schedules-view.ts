@@ -1,9 +1,9 @@
+import type { ScheduleEntry, SchedulesAnswer } from '../shared/schedule-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDuration, formatTime, formatTimeIn } from './format.js';
 import type { View } from './main.js';
 import { createScheduleForm } from './schedule-form.js';
-import type { ScheduleEntry, SchedulesAnswer } from './schedule-types.js';
 import type { LiveStream } from './stream.js';
 
 /** Schedules: the list with next runs, the run history, and the form to add or edit one. */

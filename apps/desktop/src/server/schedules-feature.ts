@@ -9,6 +9,7 @@ import {
   type SchedulerEvent,
   type ScheduleSource,
 } from '@macstats/scheduler';
+import type { SchedulesAnswer } from '../shared/schedule-types.js';
 import { HttpError, isServerAway, readJsonBody, sendJson } from './http-helpers.js';
 import { scheduleRunRoute } from './schedule-run-route.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
@@ -89,7 +90,7 @@ export function createSchedulesFeature(
   const idOf = (entry: unknown) =>
     typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
 
-  async function overview() {
+  async function overview(): Promise<SchedulesAnswer> {
     const upcoming = new Map(scheduler.dryRun(SCHEDULES_DEFAULTS.nextRuns).map((item) => [item.id, item]));
     const history = await options.readHistory(SCHEDULES_DEFAULTS.historyRuns);
     const leader = scheduler.isLeader;
