@@ -33,7 +33,17 @@ export interface SchedulesFeatureOptions {
 /** Defaults of {@link SchedulesFeatureOptions}. */
 export const SCHEDULES_DEFAULTS = { maxTaskChars: 2000, nextRuns: 3, historyRuns: 30 } as const;
 
-const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id', 'model', 'prompt'] as const;
+const FIELDS = [
+  'id',
+  'task',
+  'cron',
+  'at',
+  'timezone',
+  'reply_to_channel_id',
+  'model',
+  'prompt',
+  'agent',
+] as const;
 
 /**
  * Schedules in the page: the list with next runs and run history; add, edit and remove, each
@@ -182,10 +192,13 @@ export function createSchedulesFeature(
           await edit((entries) => {
             const index = entries.findIndex((entry) => idOf(entry) === id);
             if (index === -1) throw new HttpError(404, `There is no schedule named "${id}".`);
-            // The page's form has no model or prompt: an edit that does not mention them keeps them.
+            // The page's form has no model, prompt or agent: an edit that does not mention them keeps them.
             const before = entries[index] as Record<string, unknown>;
-            for (const key of ['model', 'prompt'] as const)
+            for (const key of ['model', 'prompt', 'agent'] as const)
               if (!(key in sent) && typeof before[key] === 'string') schedule[key] = before[key];
+            // The labels of what the schedule came from stay with it: an edit never launders them.
+            if (typeof before['labels'] === 'object' && before['labels'] !== null)
+              schedule.labels = before['labels'] as NonNullable<Schedule['labels']>;
             if (schedule.id !== id && entries.some((entry) => idOf(entry) === schedule.id)) {
               throw new HttpError(
                 409,
