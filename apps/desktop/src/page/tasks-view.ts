@@ -52,16 +52,6 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
     }
   }
 
-  function button(label: string, action: string, onClick: () => void, danger = false): HTMLButtonElement {
-    const element = h(
-      'button',
-      { type: 'button', class: danger ? 'ghost danger' : 'ghost', 'data-action': action },
-      label,
-    );
-    element.addEventListener('click', onClick);
-    return element;
-  }
-
   function approvalCard(task: TaskSummaryView, approval: TaskApprovalView): HTMLElement {
     return h(
       'div',
@@ -109,42 +99,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
 
   function renderDetail(task: TaskDetailView): void {
     detail.hidden = false;
-    replaceChildren(
-      detail,
-      h('h3', {}, `${task.title} (${task.state})`),
-      h('p', { class: 'task-instructions' }, task.instructions),
-      task.notes.length > 0
-        ? h('ul', { class: 'task-notes' }, ...task.notes.map((note) => h('li', {}, note)))
-        : null,
-      h(
-        'ol',
-        { class: 'task-steps', id: 'task-steps' },
-        ...task.steps.map((step) =>
-          h(
-            'li',
-            { class: 'task-step', 'data-step': step.number, 'data-finished': String(step.finished) },
-            h(
-              'span',
-              { class: 'task-step-head' },
-              `Step ${step.number}${step.finished ? '' : ' (under way)'}`,
-            ),
-            h(
-              'ul',
-              { class: 'task-calls' },
-              ...step.toolCalls.map((call) =>
-                h(
-                  'li',
-                  { class: 'task-call-line', 'data-status': call.status },
-                  h('code', {}, `${call.tool}: ${call.argument}`),
-                  call.result === undefined ? ' … ' : ` → ${call.result.slice(0, 300)}`,
-                ),
-              ),
-            ),
-            step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
-          ),
-        ),
-      ),
-    );
+    replaceChildren(detail, ...detailElements(task));
   }
 
   /** Shows a task's steps; `reveal` (a click on Steps) scrolls them into view below a long list. */
@@ -183,4 +138,50 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
       visible = false;
     },
   };
+}
+
+/** A button of a task's row or card, named by `data-action` for the tests and the styles. */
+function button(label: string, action: string, onClick: () => void, danger = false): HTMLButtonElement {
+  const element = h(
+    'button',
+    { type: 'button', class: danger ? 'ghost danger' : 'ghost', 'data-action': action },
+    label,
+  );
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** A task's instructions, notes and steps, each call with the start of its result. */
+function detailElements(task: TaskDetailView): Array<HTMLElement | null> {
+  return [
+    h('h3', {}, `${task.title} (${task.state})`),
+    h('p', { class: 'task-instructions' }, task.instructions),
+    task.notes.length > 0
+      ? h('ul', { class: 'task-notes' }, ...task.notes.map((note) => h('li', {}, note)))
+      : null,
+    h(
+      'ol',
+      { class: 'task-steps', id: 'task-steps' },
+      ...task.steps.map((step) =>
+        h(
+          'li',
+          { class: 'task-step', 'data-step': step.number, 'data-finished': String(step.finished) },
+          h('span', { class: 'task-step-head' }, `Step ${step.number}${step.finished ? '' : ' (under way)'}`),
+          h(
+            'ul',
+            { class: 'task-calls' },
+            ...step.toolCalls.map((call) =>
+              h(
+                'li',
+                { class: 'task-call-line', 'data-status': call.status },
+                h('code', {}, `${call.tool}: ${call.argument}`),
+                call.result === undefined ? ' … ' : ` → ${call.result.slice(0, 300)}`,
+              ),
+            ),
+          ),
+          step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
+        ),
+      ),
+    ),
+  ];
 }
