@@ -310,14 +310,6 @@ export async function createRuntime(
     home: config.home,
     recordContent: shared.recordContent,
   });
-  const answering = withNotes(
-    withModel(
-      agent,
-      () => model.current(),
-      (name) => installed.problem(name),
-    ),
-    tools.notes,
-  );
   const router = createRoleRouter({
     listModels: async () => {
       const found = await checkModelServer(config, AbortSignal.timeout(3000));
@@ -339,8 +331,22 @@ export async function createRuntime(
     tools: tools.tools,
     skills,
     modelFor: (profile) => router.modelFor(profile),
-    agent: answering,
-    wrappers: appAgentWrappers({ metrics: shared.metrics, model: () => model.known, tokenBudget: budget }),
+    agent,
+    // The bot's own layers first: the model resolved (and checked installed) per answer, then the
+    // MEMORY notes read into its context; then every app's (the answer counter, the budget).
+    wrappers: [
+      {
+        name: 'model',
+        wrap: (inner) =>
+          withModel(
+            inner,
+            () => model.current(),
+            (name) => installed.problem(name),
+          ),
+      },
+      { name: 'notes', wrap: (inner) => withNotes(inner, tools.notes) },
+      ...appAgentWrappers({ metrics: shared.metrics, model: () => model.known, tokenBudget: budget }),
+    ],
   });
   const agents = app.directoryFor('chat');
   return {
