@@ -21,7 +21,6 @@ const ALLOWED = new Set([
   'packages/discord/src/answer-turn.ts answerTurn',
   'packages/model-openai/src/openai-model.ts createOpenAiModel',
   'packages/observability/src/app-metrics.ts createAppMetrics',
-  'packages/tasks/src/task-runner.ts createTaskRunner',
   'packages/testing/src/fake-discord-interactions.ts createInteractions',
   'packages/testing/src/fake-discord-rest.ts createRestRoutes',
   'packages/testing/src/fake-discord.ts startFakeDiscord',

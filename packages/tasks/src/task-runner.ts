@@ -160,47 +160,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         await end(task, 'failed', overBudget);
         continue;
       }
-      // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
-      const leased = await withTaskLease(store, task.id, logger, async (lost) => {
-        // Read again under the lease: another host may have run a step since the listing.
-        const current = store.claim ? await store.get(task.id) : task;
-        if (!current || FINAL_STATES.includes(current.state)) return undefined;
-        if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
-          return undefined;
-        if (pendingApproval(current)) return undefined;
-        const resumed = current.steps.some((step) => !step.endedAt);
-        emit({
-          type: 'step-start',
-          task: current,
-          step: resumed ? current.steps.length : current.steps.length + 1,
-          resumed,
-        });
-        return runStep({
-          store,
-          task: current,
-          tools: options.tools,
-          agentFor: options.agentFor,
-          now,
-          signal: AbortSignal.any([stopping.signal, lost]),
-          retryMs: options.retryMs ?? 60_000,
-          approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
-        });
-      });
-      const outcome = leased?.value;
-      if (!outcome) continue;
-      if (outcome.kind === 'no-agent')
-        await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
-      if (outcome.kind === 'budget-wait')
-        emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
-      if (outcome.kind !== 'ended') continue;
-      steps += 1;
-      emit({ type: 'step-end', task: outcome.task, step: outcome.step });
-      if (outcome.task.state === 'done' || outcome.task.state === 'failed')
-        emit({ type: 'task-end', task: outcome.task });
-      else if (outcome.task.state === 'open') {
-        const spentAll = budgetSentence(outcome.task);
-        if (spentAll) await end(outcome.task, 'failed', spentAll);
-      }
+      const leased = await leasedStep(task, { options, now, emit, signal: stopping.signal, logger });
+      if (await reportStep(task, leased?.value, { emit, end })) steps += 1;
     }
     return steps;
   }
@@ -267,4 +228,76 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       await lock?.release();
     },
   };
+}
+
+/**
+ * Runs one step of `task` while holding its lease (several hosts: the one that holds it runs the
+ * step, the others pass it by); undefined when the task is no longer ready once read again.
+ */
+function leasedStep(
+  task: Task,
+  context: {
+    options: TaskRunnerOptions;
+    now: () => Date;
+    emit: (event: TaskEvent) => void;
+    signal: AbortSignal;
+    logger: Logger;
+  },
+) {
+  const { store } = context.options;
+  const { now, emit } = context;
+  // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
+  return withTaskLease(store, task.id, context.logger, async (lost) => {
+    // Read again under the lease: another host may have run a step since the listing.
+    const current = store.claim ? await store.get(task.id) : task;
+    if (!current || FINAL_STATES.includes(current.state)) return undefined;
+    if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > context.now().getTime())
+      return undefined;
+    if (pendingApproval(current)) return undefined;
+    const resumed = current.steps.some((step) => !step.endedAt);
+    emit({
+      type: 'step-start',
+      task: current,
+      step: resumed ? current.steps.length : current.steps.length + 1,
+      resumed,
+    });
+    return runStep({
+      store,
+      task: current,
+      tools: context.options.tools,
+      agentFor: context.options.agentFor,
+      now,
+      signal: AbortSignal.any([context.signal, lost]),
+      retryMs: context.options.retryMs ?? 60_000,
+      approvalTtlMs: context.options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+    });
+  });
+}
+
+/**
+ * What follows a step: a task without its agent fails, a budget wait is told, and an ended step
+ * is told with the task's end (or its failure once it spent its budget). True when a step ended.
+ */
+async function reportStep(
+  task: Task,
+  outcome: Awaited<ReturnType<typeof runStep>> | undefined,
+  context: {
+    emit: (event: TaskEvent) => void;
+    end: (task: Task, state: 'failed', error: string) => Promise<void>;
+  },
+): Promise<boolean> {
+  const { emit, end } = context;
+  if (!outcome) return false;
+  if (outcome.kind === 'no-agent')
+    await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
+  if (outcome.kind === 'budget-wait') emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
+  if (outcome.kind !== 'ended') return false;
+  emit({ type: 'step-end', task: outcome.task, step: outcome.step });
+  if (outcome.task.state === 'done' || outcome.task.state === 'failed')
+    emit({ type: 'task-end', task: outcome.task });
+  else if (outcome.task.state === 'open') {
+    const spentAll = budgetSentence(outcome.task);
+    if (spentAll) await end(outcome.task, 'failed', spentAll);
+  }
+  return true;
 }
