@@ -96,6 +96,39 @@ describe('createAppRuntime', () => {
     },
   );
 
+  it('lists, for every use, the tools and the wrappers it gives', () => {
+    const { agent } = recordingAgent();
+    const runtime = createAppRuntime({
+      tools: TOOL_NAMES.map(stub),
+      skills: { skills: [], agents: [] },
+      agent,
+      wrappers: [tagging('metrics', []), tagging('token-budget', [])],
+    });
+    const wrapped = ['metrics', 'token-budget'];
+    expect(runtime.describe()).toEqual({
+      chat: { tools: EXPECTED.chat, wrappers: wrapped },
+      question: { tools: EXPECTED.question, wrappers: wrapped },
+      scheduled: { tools: EXPECTED.scheduled, wrappers: wrapped },
+      // A schedule of one tool line runs it without the model: no agent, no wrapper.
+      step: { tools: ['FETCH_URL', 'BRAVE_SEARCH'], wrappers: [] },
+      task: { tools: [...(EXPECTED.task ?? []), 'TASK'], wrappers: wrapped },
+      // `macstats mcp` serves the tools; the asking client's model answers, not ours.
+      mcp: {
+        tools: [
+          'FETCH_URL',
+          'BROWSER',
+          'WEB_SEARCH',
+          'BRAVE_SEARCH',
+          'RUN_CMD',
+          'METRICS',
+          'SCHEDULER',
+          'MEMORY',
+        ],
+        wrappers: [],
+      },
+    });
+  });
+
   it('lists the wrappers it puts around every agent, innermost first', () => {
     const { agent } = recordingAgent();
     const runtime = createAppRuntime({

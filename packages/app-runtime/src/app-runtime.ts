@@ -11,7 +11,7 @@ import { createTaskRunner, type TaskRunner, type TaskRunnerOptions, type TaskSto
 import { type AgentWrapper, wrapAgent } from './agent-wrappers.js';
 import type { AppRuntimeErrorCode } from './error-codes.js';
 import { withTaskStarts } from './schedule-task-start.js';
-import { offeredTo, type ToolUse } from './tool-catalog.js';
+import { offeredTo, TOOL_USES, type ToolUse } from './tool-catalog.js';
 
 /** The app's agent as it is now, or one sentence saying why no model can answer. */
 export type CurrentAgent = Agent | { unavailable: string };
@@ -46,6 +46,11 @@ export interface AppRuntime {
   /** The names of the wrappers around every agent, innermost first. */
   wrappers: readonly string[];
   /**
+   * Per use, what it gets: its tools (a task's step: and the TASK its runner binds) and the
+   * wrappers around its agent (none where no agent answers: a one-line step, `macstats mcp`).
+   */
+  describe(): Record<ToolUse, { tools: string[]; wrappers: string[] }>;
+  /**
    * The agent directory of `use` (its agent, and one per profile, with SKILL and AGENT): for an
    * app whose agent is one value; throws when the agent is chosen per answer (use {@link current}).
    */
@@ -68,6 +73,8 @@ export interface AppRuntime {
 
 /** Uses whose runs nobody watches: a model they name must be installed. */
 const UNATTENDED: readonly ToolUse[] = ['scheduled', 'task'];
+/** Uses no agent answers: a one-line step runs its tool, `macstats mcp` serves the tools. */
+const WITHOUT_AGENT: readonly ToolUse[] = ['step', 'mcp'];
 
 /**
  * The composition root of the apps: the one place that offers each use its tools (through the
@@ -167,6 +174,17 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
   return {
     toolsFor,
     wrappers: wrappers.map((wrapper) => wrapper.name),
+    describe() {
+      const names = (tools: readonly Tool[]) => tools.map((tool) => tool.name);
+      const entries = TOOL_USES.map((use) => [
+        use,
+        {
+          tools: use === 'task' ? [...names(toolsFor(use)), 'TASK'] : names(toolsFor(use)),
+          wrappers: WITHOUT_AGENT.includes(use) ? [] : wrappers.map((wrapper) => wrapper.name),
+        },
+      ]);
+      return Object.fromEntries(entries) as Record<ToolUse, { tools: string[]; wrappers: string[] }>;
+    },
     directoryFor(use) {
       if (typeof given === 'function')
         throw new MacstatsError<AppRuntimeErrorCode>(
