@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TOOL_CATALOG, TOOL_USES } from '../packages/app-runtime/src/tool-catalog.js';
+import { findRootBypasses } from './composition-root.js';
 import { findToolListBuilders, readSources } from './tool-lists.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,6 +66,29 @@ describe('one home for tool lists', () => {
       'a.ts builds a tool itself (createFetchUrlTool); ask the catalog (@macstats/app-runtime)',
       "b.ts filters tools by the name SCHEDULER; take the use's tools from the catalog (offeredTo)",
       'c.ts defines the RUN_JS sentence again; import RUN_JS_UNAVAILABLE from the catalog',
+    ]);
+  });
+});
+
+describe('one composition root', () => {
+  it('leaves agents, their wrappers, the scheduler and the task runner to the runtime', () => {
+    expect(findRootBypasses(readSources(root, apps))).toEqual([]);
+  });
+
+  it('finds an agent made, a wrapper put on, a list picked and a runner made outside the runtime', () => {
+    const problems = findRootBypasses([
+      { path: 'a.ts', text: "import { createAgent, type Agent } from '@macstats/core';" },
+      { path: 'b.ts', text: 'const guarded = budget.guard(agent);' },
+      { path: 'c.ts', text: "import { offeredTo } from '@macstats/app-runtime';" },
+      { path: 'd.ts', text: "import {\n  createTaskRunner,\n  type TaskStore,\n} from '@macstats/tasks';" },
+      { path: 'e.ts', text: 'createAgent({ model, unavailableTools: { RUN_JS: sentence } });' },
+    ]);
+    expect(problems).toEqual([
+      'a.ts imports createAgent from @macstats/core; ask the runtime (createAppRuntime) instead',
+      "b.ts puts the token budget around an agent (.guard); the runtime's wrappers do that",
+      'c.ts imports offeredTo from @macstats/app-runtime; ask the runtime (createAppRuntime) instead',
+      'd.ts imports createTaskRunner from @macstats/tasks; ask the runtime (createAppRuntime) instead',
+      "e.ts sets the RUN_JS stand-in itself (unavailableTools); the runtime's wrappers do that",
     ]);
   });
 });

@@ -1,10 +1,15 @@
-import { appLinkChoices, createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { type AssembledTools, RUN_JS_UNAVAILABLE } from '@macstats/app-runtime';
+import { createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
+import {
+  type AppRuntime,
+  type AssembledTools,
+  appAgentWrappers,
+  createAppAgent,
+  createAppRuntime,
+} from '@macstats/app-runtime';
 import {
   type Agent,
   type ChatModel,
   checkOllama,
-  createAgent,
   createModelPool,
   createOllamaModel,
   createOllamaPoolMember,
@@ -13,14 +18,12 @@ import {
   type MessageArchive,
   type ModelPool,
   type TokenLedger,
-  type Tool,
 } from '@macstats/core';
 import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { AppMetrics } from '@macstats/observability';
 import type { ScheduleSource } from '@macstats/scheduler';
 import {
   type AgentDirectory,
-  createAgentDirectory,
   createRoleRouter,
   loadSkillsAndAgents,
   type RoleRouter,
@@ -63,10 +66,11 @@ export interface Runtime {
   /** The agent profiles: `agents.get(id)` answers as one (`--agent`, `/agent`, a schedule's `agent`). */
   agents: AgentDirectory;
   /**
-   * The same agents offered only `tools` (and SKILL, AGENT): scheduled runs get no SCHEDULER or
-   * MEMORY, as the app's agent, as a profile, and across a handoff.
+   * The composition root: each use's agents and tools (`agentFor(use, id)`, `directoryFor(use)`:
+   * a scheduled run gets no SCHEDULER or MEMORY, as the app's agent, as a profile, and across a
+   * handoff), the scheduler and the task runner.
    */
-  agentsWith(tools: readonly Tool[]): AgentDirectory;
+  app: AppRuntime;
   /** The skills and profiles found, and one sentence per one skipped. */
   skills: SkillsAndAgents;
   /** Model roles routed to installed models; null when the server cannot be asked. */
@@ -290,9 +294,9 @@ export async function createRuntime(
     },
   });
   const chat = pool ?? chatModel(config, model.known);
-  const agent = createAgent({
+  const agent = createAppAgent({
     model: chat,
-    tools: tools.offered('chat'),
+    tools: tools.tools,
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
     memory: {
@@ -303,19 +307,9 @@ export async function createRuntime(
     },
     contextLength: config.modelContextLength,
     maxContextLength: config.modelMaxContext,
-    unavailableTools: { RUN_JS: RUN_JS_UNAVAILABLE },
-    // Choosing among outside links is a channel: its bits add up per day, across restarts.
-    linkChoices: appLinkChoices(config.home),
-    ...(shared.recordContent ? { telemetry: { recordContent: true } } : {}),
+    home: config.home,
+    recordContent: shared.recordContent,
   });
-  const answering = withNotes(
-    withModel(
-      agent,
-      () => model.current(),
-      (name) => installed.problem(name),
-    ),
-    tools.notes,
-  );
   const router = createRoleRouter({
     listModels: async () => {
       const found = await checkModelServer(config, AbortSignal.timeout(3000));
@@ -324,7 +318,6 @@ export async function createRuntime(
     capabilities: (name) => chat.capabilities({ model: name, signal: AbortSignal.timeout(3000) }),
     readEval: async () => (await readEvalReport(paths(config).evalReport))?.models,
   });
-  const counted = shared.metrics?.observeAgent(answering, { model: () => model.known }) ?? answering;
   // DAILY_TOKENS_PER_AGENT / _PER_CHANNEL: every answer (chat, scheduled runs, task steps, a
   // profile's, a handoff's) passes the budget before the model is asked.
   const budget = createAppTokenBudget({
@@ -334,20 +327,32 @@ export async function createRuntime(
     onEvent: shared.metrics?.recordTokenBudget,
   });
   if (budget) shared.metrics?.observeTokenBudget(budget);
-  const observed = budget ? budget.guard(counted) : counted;
-  const agentsWith = (offered: readonly Tool[]) =>
-    createAgentDirectory({
-      agent: observed,
-      tools: offered,
-      skills: skills.skills,
-      profiles: skills.agents,
-      modelFor: (profile) => router.modelFor(profile),
-    });
-  const agents = agentsWith(tools.offered('chat'));
+  const app = createAppRuntime({
+    tools: tools.tools,
+    skills,
+    modelFor: (profile) => router.modelFor(profile),
+    agent,
+    // The bot's own layers first: the model resolved (and checked installed) per answer, then the
+    // MEMORY notes read into its context; then every app's (the answer counter, the budget).
+    wrappers: [
+      {
+        name: 'model',
+        wrap: (inner) =>
+          withModel(
+            inner,
+            () => model.current(),
+            (name) => installed.problem(name),
+          ),
+      },
+      { name: 'notes', wrap: (inner) => withNotes(inner, tools.notes) },
+      ...appAgentWrappers({ metrics: shared.metrics, model: () => model.known, tokenBudget: budget }),
+    ],
+  });
+  const agents = app.directoryFor('chat');
   return {
     agent: agents.agent,
     agents,
-    agentsWith,
+    app,
     skills,
     routes: router.table,
     tools,

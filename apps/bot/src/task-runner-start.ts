@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import type { Logger, Tool } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import type { PostgresStore } from '@macstats/store-postgres';
 import {
-  createTaskRunner,
   createTaskStore,
   type TaskAskOwner,
   type TaskDeliver,
@@ -13,15 +12,6 @@ import {
 import type { AppConfig } from './app-config.js';
 import { tasksDir } from './commands/task-command.js';
 import type { Runtime } from './runtime.js';
-
-/**
- * The tools a task's steps are offered. TASK itself is added by the runner, per task.
- * ---- Tool list for tasks: the one place to change when the apps build tools from a catalog. ----
- * As scheduled runs, without SCHEDULER and MEMORY: nobody is there to approve what a page asks.
- */
-export function taskTools(runtime: Runtime): Tool[] {
-  return runtime.tools.offered('task');
-}
 
 function logTaskEvent(logger: Logger, event: TaskEvent): void {
   if (event.type === 'problem') logger.warn({}, event.message);
@@ -81,13 +71,9 @@ export async function startTaskRunner(
   database?: Pick<PostgresStore, 'taskStore'>,
   askOwner?: TaskAskOwner,
 ): Promise<TaskRunner> {
-  const runner = createTaskRunner({
+  // Each step is offered what the catalog gives a task's step, and the TASK bound to its task.
+  const runner = runtime.app.createTaskRunner({
     store: appTaskStore(config, runtime, database),
-    tools: taskTools(runtime),
-    agentFor: (id, tools) => {
-      const agents = runtime.agentsWith(tools);
-      return id === 'default' ? agents.agent : agents.get(id);
-    },
     logger,
     // One runner per home: the dashboard's waits while this one runs, and the other way round
     // (on the database, each task's lease keeps its steps to one host instead).

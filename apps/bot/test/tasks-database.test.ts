@@ -71,7 +71,9 @@ describe('macstats task with DATABASE_URL', () => {
     expect((await createTaskStore({ dir: join(home, 'tasks') }).list()).tasks).toEqual([]);
 
     const listed = await runCli(['task', 'list', '--json'], home, env);
-    expect(JSON.parse(listed.stdout)).toEqual([{ id, title: 'Check the backup', state: 'open', steps: 0 }]);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { id, title: 'Check the backup', state: 'open', steps: 0 },
+    ]);
     expect((await runCli(['task', 'cancel', id], home, env)).stdout.trim()).toBe(`Task ${id} is cancelled.`);
     expect(JSON.parse((await runCli(['task', 'show', id, '--json'], home, env)).stdout)).toMatchObject({
       state: 'cancelled',

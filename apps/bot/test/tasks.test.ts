@@ -128,7 +128,8 @@ describe('macstats task', () => {
     ]);
     expect(web.hits).toEqual(['/a', '/hang']);
     const listed = JSON.parse((await runCli(['task', 'list', '--json'], home)).stdout) as unknown[];
-    expect(listed).toEqual([{ id, title: expect.any(String), state: 'done', steps: 1 }]);
+    // The same task view the dashboard's /api/tasks gives.
+    expect(listed).toMatchObject([{ id, title: expect.any(String), state: 'done', steps: 1, owner: 'cli' }]);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   });

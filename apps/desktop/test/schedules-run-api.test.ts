@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMetricsCollector } from '@macstats/metrics';
@@ -121,6 +121,23 @@ describe('POST /api/schedules/:id/run', () => {
     ).toMatchObject({
       model: 'phi4:14b',
     });
+  });
+
+  it("keeps a schedule's agent and the labels of what it came from across an edit from the page's form", async () => {
+    const entry = { id: 'as-agent', task: 'Check the news', cron: '0 7 * * *', agent: 'research' };
+    expect((await api('POST', '/api/schedules', { schedule: entry })).status).toBe(201);
+    const file = join(home, 'schedules.json');
+    const document = JSON.parse(readFileSync(file, 'utf8'));
+    const labels = { outside: ['http://127.0.0.1/page'], private: [], origins: ['http://127.0.0.1/page'] };
+    for (const saved of document.schedules) if (saved.id === 'as-agent') saved.labels = labels;
+    writeFileSync(file, JSON.stringify(document));
+    const edited = { id: 'as-agent', task: 'Check the news', cron: '0 8 * * *' };
+    const { json } = await api('PUT', '/api/schedules/as-agent', { schedule: edited });
+    expect(json.schedule).toMatchObject({ agent: 'research', cron: '0 8 * * *' });
+    const kept = JSON.parse(readFileSync(file, 'utf8')).schedules.find(
+      (saved: { id: string }) => saved.id === 'as-agent',
+    );
+    expect(kept).toMatchObject({ agent: 'research', labels });
   });
 
   it('answers 404 for an unknown schedule', async () => {

@@ -12,6 +12,7 @@ import type { ScheduleSource } from '@macstats/scheduler';
 import { createTaskStore, type TaskStore } from '@macstats/tasks';
 import { createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 import { buildConfiguredTools, type OmittedTool, type ToolSettings } from './configured-tools.js';
+import { type ServedTools, selectServedTools } from './served-tools.js';
 import { createStateTools } from './state-tools.js';
 import { offeredTo, RUN_JS_UNAVAILABLE, type ToolUse } from './tool-catalog.js';
 
@@ -39,6 +40,8 @@ export interface AssembledTools {
   omitted: OmittedTool[];
   /** The tools `use` is offered (see the catalog). */
   offered(use: ToolUse): Tool[];
+  /** The tools `macstats mcp` serves: the `mcp` use's, or only those `MCP_SERVE_TOOLS` names. */
+  served(wanted: readonly string[]): ServedTools;
   collector: MetricsCollector;
   /** The MCP servers behind the MCP tool, when one is configured. */
   mcp: Awaited<ReturnType<typeof buildConfiguredTools>>['mcp'];
@@ -99,6 +102,7 @@ export async function assembleTools(
       },
     ],
     offered: (use) => offeredTo(use, tools),
+    served: (wanted) => selectServedTools(tools, wanted),
     collector,
     mcp: configured.mcp,
     notes,

@@ -1,3 +1,17 @@
+export {
+  type AgentWrapper,
+  type AnswerCounter,
+  type AppAgentWrapperOptions,
+  appAgentWrappers,
+  wrapAgent,
+} from './agent-wrappers.js';
+export { type AppAgentOptions, createAppAgent } from './app-agent.js';
+export {
+  type AppRuntime,
+  type AppRuntimeOptions,
+  type CurrentAgent,
+  createAppRuntime,
+} from './app-runtime.js';
 export { type AssembledTools, type AssembleToolsOptions, assembleTools } from './assemble-tools.js';
 export {
   buildConfiguredTools,
@@ -18,6 +32,7 @@ export {
 } from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
 export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
+export { type ServedTools, selectServedTools } from './served-tools.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';
 export {
   type CatalogEntry,

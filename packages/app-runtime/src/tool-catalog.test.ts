@@ -37,8 +37,8 @@ const EXPECTED: Record<ToolUse, string[]> = {
   scheduled: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS'],
   // A schedule that is one tool line runs it without the model.
   step: ['FETCH_URL', 'BRAVE_SEARCH'],
-  // A durable task's step is unattended, as a scheduled run is.
-  task: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS'],
+  // A durable task's step is unattended, as a scheduled run is; its TASK is bound to its task.
+  task: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'MCP', 'METRICS', 'TASK'],
   // MCP, the client of other servers, is never served again; RUN_JS needs the page.
   mcp: ['FETCH_URL', 'BROWSER', 'WEB_SEARCH', 'BRAVE_SEARCH', 'RUN_CMD', 'METRICS', 'SCHEDULER', 'MEMORY'],
 };

@@ -105,7 +105,8 @@ export const TOOL_CATALOG: readonly CatalogEntry[] = [
       question: true,
       scheduled: UNATTENDED_TASK,
       step: NOT_A_STEP,
-      task: "the runner gives each step a TASK bound to that step's task",
+      // The runner binds one TASK to each step's task; the runtime offers the step that one.
+      task: true,
       mcp: 'tasks are added with macstats task add, whose owner is the person at the terminal',
     },
   },

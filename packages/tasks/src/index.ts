@@ -48,3 +48,10 @@ export {
   type TaskState,
   type TaskStep,
 } from './task-types.js';
+export {
+  type TaskApprovalView,
+  type TaskDetailView,
+  type TaskSummaryView,
+  taskDetailView,
+  taskSummaryView,
+} from './task-view.js';

@@ -84,7 +84,13 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? silentLogger;
-  const emit = safeEmitter(options.onEvent, logger);
+  const emit = (event: TaskEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      logger.warn({ err: error }, 'a task event listener threw');
+    }
+  };
   const stopping = new AbortController();
   const reported = new Set<string>();
   let watcher: FSWatcher | undefined;
@@ -101,6 +107,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     : undefined;
 
   const lock = options.lockFile ? createRunnerLock(options.lockFile) : undefined;
+  let waitingFor: string | undefined;
   const approvals = createOwnerAsks({
     store,
     askOwner: options.askOwner,
@@ -120,11 +127,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
 
   async function runOnce(): Promise<number> {
     const { tasks, problems } = await store.list();
-    // Each problem with the folder (a file that does not parse) is said once.
-    for (const message of problems.filter((problem) => !reported.has(problem))) {
-      reported.add(message);
-      emit({ type: 'problem', message });
-    }
+    for (const message of problems)
+      if (!reported.has(message)) {
+        reported.add(message);
+        emit({ type: 'problem', message });
+      }
     // Posts recorded before this pass (a task ended in the last one, or before a crash).
     if (outbox) await outbox.flush(tasks);
     approvals.sweep(tasks);
@@ -153,30 +160,27 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         await end(task, 'failed', overBudget);
         continue;
       }
-      // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
-      const leased = await withTaskLease(store, task.id, logger, (lost) =>
-        stepUnderLease(task, { options, now, emit, signal: AbortSignal.any([stopping.signal, lost]) }),
-      );
-      const outcome = leased?.value;
-      if (!outcome) continue;
-      if (outcome.kind === 'no-agent')
-        await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
-      if (outcome.kind === 'budget-wait')
-        emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
-      if (outcome.kind !== 'ended') continue;
-      steps += 1;
-      emit({ type: 'step-end', task: outcome.task, step: outcome.step });
-      if (outcome.task.state === 'done' || outcome.task.state === 'failed')
-        emit({ type: 'task-end', task: outcome.task });
-      else if (outcome.task.state === 'open') {
-        const spentAll = budgetSentence(outcome.task);
-        if (spentAll) await end(outcome.task, 'failed', spentAll);
-      }
+      const leased = await leasedStep(task, { options, now, emit, signal: stopping.signal, logger });
+      if (await reportStep(task, leased?.value, { emit, end })) steps += 1;
     }
     return steps;
   }
 
-  const holdsLock = lockCheck(lock, store.dir, logger);
+  async function holdsLock(): Promise<boolean> {
+    if (!lock || (await lock.hold())) {
+      waitingFor = undefined;
+      return true;
+    }
+    const holder = await lock.holder();
+    if (holder && holder !== waitingFor) {
+      waitingFor = holder;
+      logger.info(
+        { holder },
+        `another task runner (${holder}) runs the tasks in ${store.dir}; this one waits`,
+      );
+    }
+    return false;
+  }
 
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
@@ -226,71 +230,74 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   };
 }
 
-/** Runs the task's next step once its lease is held, unless it is no longer due (read again first). */
-async function stepUnderLease(
+/**
+ * Runs one step of `task` while holding its lease (several hosts: the one that holds it runs the
+ * step, the others pass it by); undefined when the task is no longer ready once read again.
+ */
+function leasedStep(
   task: Task,
   context: {
     options: TaskRunnerOptions;
     now: () => Date;
     emit: (event: TaskEvent) => void;
     signal: AbortSignal;
+    logger: Logger;
   },
 ) {
-  const { options, now, emit } = context;
-  const { store } = options;
-  // Read again under the lease: another host may have run a step since the listing.
-  const current = store.claim ? await store.get(task.id) : task;
-  if (!current || FINAL_STATES.includes(current.state)) return undefined;
-  if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > now().getTime())
-    return undefined;
-  if (pendingApproval(current)) return undefined;
-  const resumed = current.steps.some((step) => !step.endedAt);
-  emit({
-    type: 'step-start',
-    task: current,
-    step: resumed ? current.steps.length : current.steps.length + 1,
-    resumed,
-  });
-  return runStep({
-    store,
-    task: current,
-    tools: options.tools,
-    agentFor: options.agentFor,
-    now,
-    signal: context.signal,
-    retryMs: options.retryMs ?? 60_000,
-    approvalTtlMs: options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+  const { store } = context.options;
+  const { now, emit } = context;
+  // Several hosts: the one that holds the task's lease runs its step; the others pass it by.
+  return withTaskLease(store, task.id, context.logger, async (lost) => {
+    // Read again under the lease: another host may have run a step since the listing.
+    const current = store.claim ? await store.get(task.id) : task;
+    if (!current || FINAL_STATES.includes(current.state)) return undefined;
+    if (current.state === 'waiting' && current.wakeAt && Date.parse(current.wakeAt) > context.now().getTime())
+      return undefined;
+    if (pendingApproval(current)) return undefined;
+    const resumed = current.steps.some((step) => !step.endedAt);
+    emit({
+      type: 'step-start',
+      task: current,
+      step: resumed ? current.steps.length : current.steps.length + 1,
+      resumed,
+    });
+    return runStep({
+      store,
+      task: current,
+      tools: context.options.tools,
+      agentFor: context.options.agentFor,
+      now,
+      signal: AbortSignal.any([context.signal, lost]),
+      retryMs: context.options.retryMs ?? 60_000,
+      approvalTtlMs: context.options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+    });
   });
 }
 
-/** Whether this runner holds the tasks' lock (always, without one); says once who holds it instead. */
-function lockCheck(
-  lock: ReturnType<typeof createRunnerLock> | undefined,
-  dir: string | undefined,
-  logger: Logger,
-): () => Promise<boolean> {
-  let waitingFor: string | undefined;
-  return async () => {
-    if (!lock || (await lock.hold())) {
-      waitingFor = undefined;
-      return true;
-    }
-    const holder = await lock.holder();
-    if (holder && holder !== waitingFor) {
-      waitingFor = holder;
-      logger.info({ holder }, `another task runner (${holder}) runs the tasks in ${dir}; this one waits`);
-    }
-    return false;
-  };
-}
-
-/** Events to the listener; one that throws is logged, never stops the runner. */
-function safeEmitter(onEvent: ((event: TaskEvent) => void) | undefined, logger: Logger) {
-  return (event: TaskEvent) => {
-    try {
-      onEvent?.(event);
-    } catch (error) {
-      logger.warn({ err: error }, 'a task event listener threw');
-    }
-  };
+/**
+ * What follows a step: a task without its agent fails, a budget wait is told, and an ended step
+ * is told with the task's end (or its failure once it spent its budget). True when a step ended.
+ */
+async function reportStep(
+  task: Task,
+  outcome: Awaited<ReturnType<typeof runStep>> | undefined,
+  context: {
+    emit: (event: TaskEvent) => void;
+    end: (task: Task, state: 'failed', error: string) => Promise<void>;
+  },
+): Promise<boolean> {
+  const { emit, end } = context;
+  if (!outcome) return false;
+  if (outcome.kind === 'no-agent')
+    await end(task, 'failed', `There is no agent "${task.agent}" to work on it.`);
+  if (outcome.kind === 'budget-wait') emit({ type: 'budget-wait', task: outcome.task, until: outcome.until });
+  if (outcome.kind !== 'ended') return false;
+  emit({ type: 'step-end', task: outcome.task, step: outcome.step });
+  if (outcome.task.state === 'done' || outcome.task.state === 'failed')
+    emit({ type: 'task-end', task: outcome.task });
+  else if (outcome.task.state === 'open') {
+    const spentAll = budgetSentence(outcome.task);
+    if (spentAll) await end(outcome.task, 'failed', spentAll);
+  }
+  return true;
 }

@@ -54,9 +54,7 @@ export async function askCommand(
     }
     // Without -c there is no conversation to keep MEMORY's notes in: the question use leaves it
     // out, rather than asking to approve a note that then fails for want of one.
-    const agents = options.conversationId
-      ? runtime.agents
-      : runtime.agentsWith(runtime.tools.offered('question'));
+    const agents = runtime.app.directoryFor(options.conversationId ? 'chat' : 'question');
     const agent = options.agent === undefined ? agents.agent : agents.get(options.agent);
     if (!agent) {
       io.err(

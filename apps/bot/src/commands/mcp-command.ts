@@ -4,7 +4,6 @@ import type { AppConfig } from '../app-config.js';
 import { assembleBotTools } from '../bot-tools.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { serveHttp } from '../mcp/serve-http.js';
-import { selectServedTools } from '../mcp/served-tools.js';
 import { createToolServerFactory } from '../mcp/tool-server.js';
 import { connectSharedState } from '../shared-state.js';
 
@@ -45,7 +44,7 @@ export async function mcpCommand(
     throw error;
   });
   try {
-    const { tools, problems } = selectServedTools(assembled.offered('mcp'), config.mcpServeTools);
+    const { tools, problems } = assembled.served(config.mcpServeTools);
     for (const problem of [...assembled.problems, ...problems]) io.err(`macstats mcp: ${problem}`);
     if (tools.some((tool) => tool.name === 'METRICS')) assembled.collector.start();
     const newServer = createToolServerFactory(tools, {

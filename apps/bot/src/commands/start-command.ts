@@ -1,24 +1,16 @@
-import { withTaskStarts } from '@macstats/app-runtime';
 import type { DiscordBot } from '@macstats/discord';
 import { startObservability } from '@macstats/observability';
-import {
-  createScheduler,
-  createTaskExecutor,
-  formatDelivery,
-  type Scheduler,
-  type SchedulerEvent,
-} from '@macstats/scheduler';
+import type { Scheduler } from '@macstats/scheduler';
 import type { PostgresStore } from '@macstats/store-postgres';
-import { type AppConfig, paths } from '../app-config.js';
+import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { BOT_SERVICE_NAME } from '../command-tracing.js';
 import { startDiagnostics } from '../diagnostics.js';
-import { discordModelOptions } from '../discord-models.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
-import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
-import { type DiscordVoiceWiring, loadDiscordVoice } from '../voice-wiring.js';
-import { openTaskStore } from './task-command.js';
+import { createTaskAskOwner, createTaskDeliver } from '../task-delivery.js';
+import { startTaskRunner } from '../task-runner-start.js';
+import { createStartDiscord } from './start-discord.js';
+import { createStartScheduler } from './start-scheduler.js';
 
 /** Defaults of `macstats start`. */
 export const START_DEFAULTS = {
@@ -101,108 +93,14 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
     'tools assembled',
   );
 
-  let bot: DiscordBot | undefined;
-  let voice: DiscordVoiceWiring | undefined;
-  // Set once the bot has disconnected: later scheduled results can only go to the log.
-  let botStopped = false;
-  // Whether a failed start was Discord refusing the bot (a bad token): settings, not a retry.
-  let isLoginRefused: (error: unknown) => boolean = () => false;
-  if (config.discordToken) {
-    // discord.js costs about 25 MB resident: loaded only when there is a token to use it.
-    const discord = await import('@macstats/discord');
-    const { createDiscordBot } = discord;
-    isLoginRefused = discord.isLoginRefused;
-    // TRANSCRIBE_* and SPEAK_*: voice notes heard, answers spoken as SPEAK_REPLIES asks; the
-    // voice package is loaded only when a speech server is set.
-    voice = await loadDiscordVoice(config, logger, observability.metrics?.recordVoice);
-    bot = createDiscordBot({
-      ...voice?.options,
-      token: config.discordToken,
-      agent: runtime.agent,
-      // A channel's /agent choice or its agent in discord_channels.json answers there.
-      agents: runtime.agents,
-      channelsFile: paths(config).channels,
-      stateFile: paths(config).discordState,
-      postsFile: paths(config).discordPosts,
-      logger,
-      // /model offers the chat models installed now; images go to a vision model only.
-      ...discordModelOptions(config, runtime),
-      memoryNotes: runtime.tools.offered('chat').some((tool) => tool.name === 'MEMORY'),
-      // /forget: a channel's remembered messages, removed through the agent so recall forgets them.
-      remembered: {
-        read: (id: string) => runtime.tools.archive.read(id),
-        forget: async (id: string, seq: number) =>
-          runtime.agent.forgetMessage
-            ? runtime.agent.forgetMessage(id, seq)
-            : runtime.tools.archive.remove(id, seq),
-      },
-      // /task: a task owned by the asker, its result posted in the channel.
-      tasks: discordTasks(() => openTaskStore(config, database)),
-      ...(config.discordApiUrl ? { apiUrl: config.discordApiUrl } : {}),
-      ...(config.discordShardCount !== undefined
-        ? { shardCount: config.discordShardCount, shards: config.discordShards }
-        : {}),
-      ...(observability.metrics ? { onEvent: observability.metrics.recordDiscord } : {}),
-    });
-  } else {
-    logger.info({}, 'no DISCORD_BOT_TOKEN: running the scheduler without Discord');
-  }
-
-  // The agents as scheduled runs see them (the app's, and each profile's across handoffs too),
-  // offered what the catalog gives a scheduled run: no SCHEDULER, no MEMORY.
-  const scheduled = runtime.agentsWith(runtime.tools.offered('scheduled'));
-  const scheduler: Scheduler = createScheduler({
-    ...(shared ?? { file: paths(config).schedules, stateDir: config.home }),
-    logger,
-    // A schedule whose task is `TASK: add <instructions>` starts a durable task, once per run.
-    execute: withTaskStarts(
-      createTaskExecutor({
-        tools: runtime.tools.offered('step'),
-        agent: scheduled.agent,
-        agentFor: (id) => scheduled.get(id),
-      }),
-      appTaskStore(config, runtime, database),
-    ),
-    onEvent: (event) => {
-      observability.metrics?.recordSchedulerEvent(event);
-      logSchedulerEvent(io, event, shared !== undefined);
-    },
-    onDeliver: async (schedule, result) => {
-      const message = formatDelivery(schedule, result);
-      const where = {
-        schedule: schedule.id,
-        outcome: result.outcome,
-        channelId: schedule.reply_to_channel_id,
-      };
-      if (!schedule.reply_to_channel_id) {
-        logger.info(where, message);
-      } else if (!bot) {
-        logger.warn(where, `no DISCORD_BOT_TOKEN, so this result stays in the log: ${message}`);
-      } else if (botStopped) {
-        // Left pending in the scheduler's outbox: the next start posts it.
-        logger.warn(where, `the bot had stopped, so this result is posted at the next start: ${message}`);
-        return false;
-      } else {
-        try {
-          // The run's delivery id as nonce: posting it again (after a crash, or from the host
-          // that leads next) returns the message already posted instead of a second one; past
-          // Discord's nonce window the bot finds the post in the channel by its marker.
-          await bot.sendToChannel(schedule.reply_to_channel_id, message, {
-            nonce: result.deliveryId,
-            postedSince: result.startedAt,
-          });
-        } catch (error) {
-          // Stopping: the bot may close under a send already handed to it. Keep the result.
-          if (!options.stopSignal.aborted) throw error;
-          logger.warn(
-            { ...where, err: error },
-            `the bot stopped while posting, so this result is posted at the next start: ${message}`,
-          );
-          return false;
-        }
-      }
-      return true;
-    },
+  const discord = await createStartDiscord(config, io, runtime, database, observability);
+  const { bot } = discord;
+  const scheduler = createStartScheduler(config, io, runtime, {
+    shared,
+    database,
+    observability,
+    discord,
+    stopSignal: options.stopSignal,
   });
 
   let tasks: Awaited<ReturnType<typeof startTaskRunner>> | undefined;
@@ -215,12 +113,12 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       config,
       runtime,
       logger,
-      createTaskDeliver({ bot, botStopped: () => botStopped, stopSignal: options.stopSignal, logger }),
+      createTaskDeliver({ bot, botStopped: () => discord.stopped, stopSignal: options.stopSignal, logger }),
       database,
       bot ? createTaskAskOwner(bot) : undefined,
     );
   } catch (error) {
-    const refused = isLoginRefused(error);
+    const refused = discord.isLoginRefused(error);
     logger.error({ err: error }, `could not start: ${(error as Error).message}`);
     io.err(`macstats could not start: ${(error as Error).message}`);
     await tasks?.stop();
@@ -243,7 +141,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
   // A task's step under way is stopped and resumes at its step at the next start.
   await tasks?.stop();
   const closing = closeAll(bot, scheduler, runtime, graceMs, () => {
-    botStopped = true;
+    discord.stopped = true;
   });
   const timedOut = await Promise.race([
     closing.then(() => false),
@@ -251,7 +149,7 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       setTimeout(() => resolve(true), graceMs + START_DEFAULTS.closeTimeoutMs).unref(),
     ),
   ]);
-  voice?.close();
+  discord.voice?.close();
   if (timedOut) logger.warn({}, 'closing took too long; exiting anyway');
   else await database?.close();
   stopDiagnostics();
@@ -280,32 +178,4 @@ async function closeAll(
     drained.then(() => scheduler.stop()),
   ]);
   await runtime.close();
-}
-
-/** Logs the scheduler's events; `shared`: the lock is the database's lease, not this home's lock file. */
-function logSchedulerEvent(io: CommandIo, event: SchedulerEvent, shared: boolean): void {
-  const { logger } = io;
-  if (event.type === 'lock-waiting' && shared) {
-    // On a shared database one host leads and the others wait: that is how it should be.
-    const holder = event.holder ? `pid ${event.holder.pid} on ${event.holder.hostname}` : 'unknown';
-    logger.info(
-      { holder: event.holder },
-      `another macstats host (${holder}) leads the schedules; this one takes over if it stops`,
-    );
-  } else if (event.type === 'lock-waiting')
-    logger.warn(
-      { holder: event.holder },
-      'another macstats runs the schedules of this MACSTATS_HOME; waiting for its lock (give each bot its own MACSTATS_HOME)',
-    );
-  else if (event.type === 'lock-acquired') logger.info({}, 'scheduler lock taken; schedules will fire here');
-  else if (event.type === 'lock-lost')
-    logger.warn(
-      {},
-      shared
-        ? 'this host lost the scheduler lease (paused or cut off from the database for longer than the lease, and another host took over); it fires nothing until it leads again'
-        : 'this process lost the scheduler lock; it fires nothing until it takes the lock again',
-    );
-  else if (event.type === 'run-start') logger.info({ schedule: event.id }, 'scheduled task started');
-  else if (event.type === 'run-end')
-    logger.info({ schedule: event.id, outcome: event.record.outcome }, 'scheduled task finished');
 }

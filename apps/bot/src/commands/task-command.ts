@@ -9,10 +9,10 @@ import {
   decideApproval,
   pendingApproval,
   resumeTask,
-  type Task,
   type TaskNotify,
   type TaskStore,
-  taskStepViews,
+  taskDetailView,
+  taskSummaryView,
 } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -67,25 +67,6 @@ async function withTaskStore(
   } finally {
     await store.close();
   }
-}
-
-/** A task as `task show --json` prints it. */
-function shown(task: Task) {
-  return {
-    id: task.id,
-    title: task.title,
-    state: task.state,
-    agent: task.agent,
-    instructions: task.instructions,
-    after: task.after,
-    ...(task.wakeAt ? { wakeAt: task.wakeAt } : {}),
-    ...(task.result !== undefined ? { result: task.result } : {}),
-    ...(task.error ? { error: task.error } : {}),
-    notes: task.notes,
-    budget: task.budget,
-    ...(task.approvals?.length ? { approvals: task.approvals } : {}),
-    steps: taskStepViews(task),
-  };
 }
 
 /** `macstats task add`: prints the new task's id alone on the first line. */
@@ -152,16 +133,7 @@ async function listTasks(store: TaskStore, io: CommandIo, options: { json?: bool
   const { tasks, problems } = await store.list();
   for (const problem of problems) io.err(problem);
   if (options.json) {
-    io.out(
-      JSON.stringify(
-        tasks.map((task) => ({
-          id: task.id,
-          title: task.title,
-          state: task.state,
-          steps: task.steps.length,
-        })),
-      ),
-    );
+    io.out(JSON.stringify(tasks.map(taskSummaryView)));
   } else if (tasks.length === 0) io.out('No tasks yet: add one with macstats task add <instructions>.');
   else
     for (const task of tasks)
@@ -188,7 +160,7 @@ async function showTask(
     io.err(await notFound(store, options.id));
     return EXIT.usage;
   }
-  if (options.json) io.out(JSON.stringify(shown(task)));
+  if (options.json) io.out(JSON.stringify(taskDetailView(task)));
   else {
     io.out(`${task.id}  ${task.state}  ${task.title}`);
     if (task.result !== undefined) io.out(`Result: ${task.result}`);

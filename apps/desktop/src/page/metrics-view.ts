@@ -35,49 +35,11 @@ const RESOLUTIONS: Array<{ value: HistoryResolution; label: string }> = [
 export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
   const cardsRoot = h('div', { class: 'cards' });
   const cards = createMetricCards(cardsRoot);
-  const usage = createHistoryChart({
-    title: 'Usage',
-    series: [
-      { label: 'CPU', colorVariable: '--series-1' },
-      { label: 'Memory', colorVariable: '--series-2' },
-      { label: 'Swap', colorVariable: '--series-3' },
-      { label: 'Temperature °C', colorVariable: '--series-4', optional: true },
-      { label: 'Battery', colorVariable: '--series-5', optional: true },
-    ],
-    range: [0, 100],
-    formatValue: (value) => `${Math.round(value)}`,
-  });
-  const throughput = createHistoryChart({
-    title: 'Network and disk',
-    series: [
-      { label: 'Net ↓', colorVariable: '--series-1' },
-      { label: 'Net ↑', colorVariable: '--series-2' },
-      { label: 'Disk read', colorVariable: '--series-3' },
-      { label: 'Disk write', colorVariable: '--series-4' },
-    ],
-    formatValue: (value) => formatRate(value),
-    axisSize: 84,
-  });
+  const { usage, throughput } = createCharts();
   const picker = h('div', { class: 'segmented', role: 'group', 'aria-label': 'History range' });
   const processRows = h('tbody', {});
   const processHeading = h('h3', {}, 'Top processes');
-  const processTable = h(
-    'table',
-    { class: 'processes', id: 'processes' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', {}, 'Process'),
-        h('th', { class: 'number' }, 'PID'),
-        h('th', { class: 'number' }, 'CPU'),
-        h('th', { class: 'number' }, 'Memory'),
-      ),
-    ),
-    processRows,
-  );
+  const processTable = processTableOf(processRows);
   const footer = h('p', { class: 'updated', id: 'metrics-updated' }, 'Waiting for the first sample…');
   const inference = createInferenceBlock();
   replaceChildren(
@@ -126,31 +88,7 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
     if (!force && resolution !== '1s' && Date.now() - drawnAt < 15_000) return;
     dirty = false;
     drawnAt = Date.now();
-    const times = points.map((point) => point.time);
-    const column = (field: keyof HistoryPoint) =>
-      points.map((point) => (point[field] as number | null) ?? null);
-    const axis = timeAxisFor(resolution);
-    usage.setData(
-      times,
-      [
-        column('cpuPercent'),
-        column('memoryPercent'),
-        column('swapPercent'),
-        column('temperatureCelsius'),
-        column('batteryPercent'),
-      ],
-      axis,
-    );
-    throughput.setData(
-      times,
-      [
-        column('networkRxBytesPerSecond'),
-        column('networkTxBytesPerSecond'),
-        column('diskReadBytesPerSecond'),
-        column('diskWriteBytesPerSecond'),
-      ],
-      axis,
-    );
+    setChartData({ usage, throughput }, points, resolution);
   }
 
   async function loadHistory(): Promise<void> {
@@ -170,16 +108,7 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
       return;
     }
     processHeading.textContent = `Top processes by CPU (${list.total} running)`;
-    const row = (process: ProcessMetrics) =>
-      h(
-        'tr',
-        {},
-        h('td', { class: 'name', title: process.name }, process.name),
-        h('td', { class: 'number' }, process.pid),
-        h('td', { class: 'number' }, formatPercent(process.cpuPercent)),
-        h('td', { class: 'number' }, formatBytes(process.memoryBytes)),
-      );
-    replaceChildren(processRows, ...list.byCpu.map(row));
+    replaceChildren(processRows, ...list.byCpu.map(processRow));
   }
 
   function onSample(event: MetricsEvent): void {
@@ -236,4 +165,99 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
       throughput.restyle();
     },
   };
+}
+
+/** The two history charts: usage in percent, and network and disk rates. */
+function createCharts() {
+  const usage = createHistoryChart({
+    title: 'Usage',
+    series: [
+      { label: 'CPU', colorVariable: '--series-1' },
+      { label: 'Memory', colorVariable: '--series-2' },
+      { label: 'Swap', colorVariable: '--series-3' },
+      { label: 'Temperature °C', colorVariable: '--series-4', optional: true },
+      { label: 'Battery', colorVariable: '--series-5', optional: true },
+    ],
+    range: [0, 100],
+    formatValue: (value) => `${Math.round(value)}`,
+  });
+  const throughput = createHistoryChart({
+    title: 'Network and disk',
+    series: [
+      { label: 'Net ↓', colorVariable: '--series-1' },
+      { label: 'Net ↑', colorVariable: '--series-2' },
+      { label: 'Disk read', colorVariable: '--series-3' },
+      { label: 'Disk write', colorVariable: '--series-4' },
+    ],
+    formatValue: (value) => formatRate(value),
+    axisSize: 84,
+  });
+  return { usage, throughput };
+}
+
+/** The top processes' table around its body. */
+function processTableOf(processRows: HTMLElement): HTMLElement {
+  return h(
+    'table',
+    { class: 'processes', id: 'processes' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Process'),
+        h('th', { class: 'number' }, 'PID'),
+        h('th', { class: 'number' }, 'CPU'),
+        h('th', { class: 'number' }, 'Memory'),
+      ),
+    ),
+    processRows,
+  );
+}
+
+/** One process of the top processes. */
+function processRow(process: ProcessMetrics): HTMLElement {
+  return h(
+    'tr',
+    {},
+    h('td', { class: 'name', title: process.name }, process.name),
+    h('td', { class: 'number' }, process.pid),
+    h('td', { class: 'number' }, formatPercent(process.cpuPercent)),
+    h('td', { class: 'number' }, formatBytes(process.memoryBytes)),
+  );
+}
+
+/** Draws `points` at `resolution` in both charts. */
+function setChartData(
+  charts: ReturnType<typeof createCharts>,
+  points: HistoryPoint[],
+  resolution: HistoryResolution,
+): void {
+  const { usage, throughput } = charts;
+  const times = points.map((point) => point.time);
+  const column = (field: keyof HistoryPoint) =>
+    points.map((point) => (point[field] as number | null) ?? null);
+  const axis = timeAxisFor(resolution);
+  usage.setData(
+    times,
+    [
+      column('cpuPercent'),
+      column('memoryPercent'),
+      column('swapPercent'),
+      column('temperatureCelsius'),
+      column('batteryPercent'),
+    ],
+    axis,
+  );
+  throughput.setData(
+    times,
+    [
+      column('networkRxBytesPerSecond'),
+      column('networkTxBytesPerSecond'),
+      column('diskReadBytesPerSecond'),
+      column('diskWriteBytesPerSecond'),
+    ],
+    axis,
+  );
 }

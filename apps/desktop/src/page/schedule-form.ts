@@ -1,7 +1,7 @@
+import type { PreviewAnswer, ScheduleInput } from '../shared/schedule-types.js';
 import { ApiError, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTimeIn, wallTimeIn } from './format.js';
-import type { PreviewAnswer, ScheduleInput } from './schedule-types.js';
 
 /** The add/edit form of a schedule, with the next runs previewed as you type. */
 export interface ScheduleForm {
@@ -23,8 +23,8 @@ function field(label: string, control: HTMLElement, hint?: string): HTMLElement 
   );
 }
 
-/** Creates the form; `onSaved` runs after the server accepted it. */
-export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void }): ScheduleForm {
+/** The form's controls, before they are laid out. */
+function formControls() {
   const id = h('input', {
     name: 'id',
     required: true,
@@ -55,6 +55,42 @@ export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void
   const save = h('button', { type: 'submit' }, 'Save');
   const cancel = h('button', { type: 'button', class: 'ghost' }, 'Cancel');
   const title = h('h3', {}, 'New schedule');
+  return {
+    id,
+    task,
+    kindCron,
+    kindAt,
+    cron,
+    at,
+    timezone,
+    zones,
+    channel,
+    preview,
+    errorText,
+    save,
+    cancel,
+    title,
+  };
+}
+
+/** Creates the form; `onSaved` runs after the server accepted it. */
+export function createScheduleForm(handlers: { onSaved(): void; onCancel(): void }): ScheduleForm {
+  const {
+    id,
+    task,
+    kindCron,
+    kindAt,
+    cron,
+    at,
+    timezone,
+    zones,
+    channel,
+    preview,
+    errorText,
+    save,
+    cancel,
+    title,
+  } = formControls();
   const cronField = field('Cron', cron, 'minute hour day month weekday, in the time zone below');
   const atField = field('At', at);
   const element = h(

@@ -1,9 +1,9 @@
+import type { ScheduleEntry, SchedulesAnswer } from '../shared/schedule-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { formatDuration, formatTime, formatTimeIn } from './format.js';
 import type { View } from './main.js';
 import { createScheduleForm } from './schedule-form.js';
-import type { ScheduleEntry, SchedulesAnswer } from './schedule-types.js';
 import type { LiveStream } from './stream.js';
 
 /** Schedules: the list with next runs, the run history, and the form to add or edit one. */
@@ -35,27 +35,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     message,
     list,
     h('h3', {}, 'Recent runs'),
-    h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        { class: 'history', id: 'schedule-history' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', {}, 'When'),
-            h('th', {}, 'Schedule'),
-            h('th', {}, 'Outcome'),
-            h('th', { class: 'number' }, 'Took'),
-          ),
-        ),
-        history,
-      ),
-    ),
+    historyTable(history),
   );
   let visible = false;
 
@@ -114,23 +94,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
       }
     });
     const when = schedule.cron ? `cron ${schedule.cron}` : `once at ${schedule.at ?? ''}`;
-    const next =
-      entry.nextRuns.length > 0
-        ? h(
-            'ul',
-            { class: 'next-runs' },
-            ...entry.nextRuns.map((time) =>
-              h('li', {}, h('time', { datetime: time }, formatTimeIn(time, entry.timezone))),
-            ),
-          )
-        : h('p', { class: 'muted' }, entry.done ? 'Done.' : 'No upcoming run.');
-    const last = entry.lastRun
-      ? h(
-          'p',
-          { class: 'muted last-run', 'data-outcome': entry.lastRun.outcome },
-          `Last run${entry.lastRun.manual ? ' (run now)' : ''} ${formatTime(entry.lastRun.startedAt)}: ${entry.lastRun.outcome} in ${formatDuration(entry.lastRun.durationMs)}`,
-        )
-      : null;
+    const { next, last } = runsOf(entry);
     return h(
       'li',
       { class: 'schedule', 'data-schedule': schedule.id },
@@ -172,20 +136,7 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
     replaceChildren(
       history,
       ...(answer.history.length > 0
-        ? answer.history.map((record) =>
-            h(
-              'tr',
-              { 'data-outcome': record.outcome },
-              h('td', {}, formatTime(record.start)),
-              h('td', {}, record.id),
-              h(
-                'td',
-                { title: record.error ?? '' },
-                `${record.error ? `${record.outcome}: ${record.error}` : record.outcome}${record.manual ? ' (run now)' : ''}`,
-              ),
-              h('td', { class: 'number' }, formatDuration(record.durationMs)),
-            ),
-          )
+        ? answer.history.map(historyRow)
         : [h('tr', {}, h('td', { colspan: 4, class: 'muted' }, 'No runs yet.'))]),
     );
   }
@@ -203,4 +154,67 @@ export function createSchedulesView(root: HTMLElement, stream: LiveStream): View
       visible = false;
     },
   };
+}
+
+/** The table of recent runs around its body. */
+function historyTable(body: HTMLElement): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'history', id: 'schedule-history' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'When'),
+          h('th', {}, 'Schedule'),
+          h('th', {}, 'Outcome'),
+          h('th', { class: 'number' }, 'Took'),
+        ),
+      ),
+      body,
+    ),
+  );
+}
+
+/** One run of the history. */
+function historyRow(record: SchedulesAnswer['history'][number]): HTMLElement {
+  return h(
+    'tr',
+    { 'data-outcome': record.outcome },
+    h('td', {}, formatTime(record.start)),
+    h('td', {}, record.id),
+    h(
+      'td',
+      { title: record.error ?? '' },
+      `${record.error ? `${record.outcome}: ${record.error}` : record.outcome}${record.manual ? ' (run now)' : ''}`,
+    ),
+    h('td', { class: 'number' }, formatDuration(record.durationMs)),
+  );
+}
+
+/** A schedule's next runs, and its last run when there was one. */
+function runsOf(entry: ScheduleEntry): { next: HTMLElement; last: HTMLElement | null } {
+  const next =
+    entry.nextRuns.length > 0
+      ? h(
+          'ul',
+          { class: 'next-runs' },
+          ...entry.nextRuns.map((time) =>
+            h('li', {}, h('time', { datetime: time }, formatTimeIn(time, entry.timezone))),
+          ),
+        )
+      : h('p', { class: 'muted' }, entry.done ? 'Done.' : 'No upcoming run.');
+  const last = entry.lastRun
+    ? h(
+        'p',
+        { class: 'muted last-run', 'data-outcome': entry.lastRun.outcome },
+        `Last run${entry.lastRun.manual ? ' (run now)' : ''} ${formatTime(entry.lastRun.startedAt)}: ${entry.lastRun.outcome} in ${formatDuration(entry.lastRun.durationMs)}`,
+      )
+    : null;
+  return { next, last };
 }

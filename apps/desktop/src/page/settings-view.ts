@@ -59,38 +59,14 @@ export function createSettingsView(
     edited = true;
   });
 
-  function fillModels(settings: Settings, current: string): void {
-    const names = [...settings.ollama.models];
-    if (current !== '' && !names.includes(current)) names.unshift(current);
-    const automatic = settings.ollama.models[0]
-      ? `Automatic (${settings.ollama.models[0]})`
-      : 'Automatic (first listed)';
-    replaceChildren(
-      model,
-      h('option', { value: '' }, automatic),
-      ...names.map((name) =>
-        h(
-          'option',
-          { value: name },
-          settings.ollama.models.includes(name) ? name : `${name} (not installed)`,
-        ),
-      ),
-    );
-    model.value = current;
-  }
-
   function showStatus(ollama: OllamaStatus): void {
-    const server =
-      ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
-    status.textContent = ollama.reachable
-      ? `${server} at ${ollama.host}: ${plural(ollama.models.length, 'model')}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
-      : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
+    status.textContent = statusLine(ollama);
     status.dataset['state'] = ollama.problem ? 'problem' : 'ok';
   }
 
   function apply(settings: Settings): void {
     if (!edited) host.value = settings.host;
-    fillModels(settings, edited ? model.value : (settings.model ?? ''));
+    fillModels(model, settings, edited ? model.value : (settings.model ?? ''));
     showStatus(settings.ollama);
     const lines = [`Saved in ${settings.settingsFile}.`];
     if (settings.environmentOverrides.length > 0) {
@@ -116,40 +92,7 @@ export function createSettingsView(
       );
       return;
     }
-    const percent = (share: number) => `${Math.round(share * 100)}%`;
-    const table = h(
-      'table',
-      { class: 'eval-table' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ...['Model', 'Mode', 'Tool calls', 'Answers', 'Planted instruction', 'Latency', 'Score'].map(
-            (title) => h('th', {}, title),
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        ...report.models.map((entry) =>
-          h(
-            'tr',
-            entry.model === report.best ? { class: 'best' } : {},
-            h('td', {}, entry.model),
-            h('td', {}, entry.mode),
-            h('td', {}, percent(entry.toolCallSuccess)),
-            h('td', {}, percent(entry.correctAnswers)),
-            h('td', {}, entry.plantedInstructionIgnored ? 'ignored' : 'followed'),
-            h('td', {}, `${Math.round(entry.medianLatencyMs)} ms`),
-            h('td', {}, entry.score.toFixed(2)),
-          ),
-        ),
-      ),
-    );
-    const parts: HTMLElement[] = [h('h3', {}, 'Model evaluation'), table];
+    const parts: HTMLElement[] = [h('h3', {}, 'Model evaluation'), evalTable(report)];
     const when = report.createdAt ? ` (${formatTime(Date.parse(report.createdAt))})` : '';
     if (report.best && report.best !== current) {
       const use = h('button', { type: 'button', id: 'settings-use-best' }, `Use ${report.best}`);
@@ -207,4 +150,66 @@ export function createSettingsView(
       if (loaded) showStatus(ollama);
     },
   };
+}
+
+/** The last evaluation's table: one row per model, the best marked. */
+function evalTable(report: EvalSummary): HTMLElement {
+  const percent = (share: number) => `${Math.round(share * 100)}%`;
+  return h(
+    'table',
+    { class: 'eval-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Model', 'Mode', 'Tool calls', 'Answers', 'Planted instruction', 'Latency', 'Score'].map(
+          (title) => h('th', {}, title),
+        ),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...report.models.map((entry) =>
+        h(
+          'tr',
+          entry.model === report.best ? { class: 'best' } : {},
+          h('td', {}, entry.model),
+          h('td', {}, entry.mode),
+          h('td', {}, percent(entry.toolCallSuccess)),
+          h('td', {}, percent(entry.correctAnswers)),
+          h('td', {}, entry.plantedInstructionIgnored ? 'ignored' : 'followed'),
+          h('td', {}, `${Math.round(entry.medianLatencyMs)} ms`),
+          h('td', {}, entry.score.toFixed(2)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** What the status line says of the model server. */
+function statusLine(ollama: OllamaStatus): string {
+  const server = ollama.provider === 'openai' ? 'OpenAI-compatible server' : `Ollama ${ollama.version ?? ''}`;
+  return ollama.reachable
+    ? `${server} at ${ollama.host}: ${plural(ollama.models.length, 'model')}, chat uses ${ollama.model ?? 'none'} (checked ${formatTime(ollama.checkedAt)}).`
+    : `${ollama.provider === 'openai' ? 'The OpenAI-compatible server' : 'Ollama'} is not reachable at ${ollama.host} (checked ${formatTime(ollama.checkedAt)}).`;
+}
+
+/** The model picker: automatic, then each model listed (and the chosen one, when it is not installed). */
+function fillModels(model: HTMLSelectElement, settings: Settings, current: string): void {
+  const names = [...settings.ollama.models];
+  if (current !== '' && !names.includes(current)) names.unshift(current);
+  const automatic = settings.ollama.models[0]
+    ? `Automatic (${settings.ollama.models[0]})`
+    : 'Automatic (first listed)';
+  replaceChildren(
+    model,
+    h('option', { value: '' }, automatic),
+    ...names.map((name) =>
+      h('option', { value: name }, settings.ollama.models.includes(name) ? name : `${name} (not installed)`),
+    ),
+  );
+  model.value = current;
 }

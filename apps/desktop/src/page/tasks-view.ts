@@ -1,46 +1,9 @@
+import type { TaskApprovalView, TaskDetailView, TaskSummaryView } from '../shared/task-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';
 import { renderMarkdown } from './markdown.js';
 import type { LiveStream } from './stream.js';
-
-/** The approval a task waits for, as `/api/tasks` gives it (the call shown in full: the owner's page). */
-interface TaskApprovalView {
-  id: string;
-  tool: string;
-  argument: string;
-  rule: string;
-  reason: string;
-  expiresAt: string;
-}
-
-/** One task as `/api/tasks` lists it. */
-interface TaskSummary {
-  id: string;
-  title: string;
-  state: string;
-  owner: string;
-  steps: number;
-  result?: string;
-  error?: string;
-  wakeAt?: string;
-  waiting?: string;
-  approval?: TaskApprovalView;
-}
-
-interface TaskCallView {
-  tool: string;
-  argument: string;
-  status: string;
-  result?: string;
-}
-
-/** One task with its steps, as `/api/tasks/<id>` gives it. */
-interface TaskDetail extends Omit<TaskSummary, 'steps'> {
-  instructions: string;
-  notes: string[];
-  steps: { number: number; finished: boolean; toolCalls: TaskCallView[]; reply?: string }[];
-}
 
 const ENDED = new Set(['done', 'failed', 'cancelled']);
 
@@ -81,7 +44,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
   async function act(id: string, action: 'cancel' | 'resume' | 'approve', body: object = {}): Promise<void> {
     message.textContent = '';
     try {
-      const task = await sendJson<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}/${action}`, body);
+      const task = await sendJson<TaskDetailView>(`/api/tasks/${encodeURIComponent(id)}/${action}`, body);
       message.textContent = `Task ${task.id} is ${task.state}.`;
       await load();
     } catch (failure) {
@@ -89,17 +52,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
     }
   }
 
-  function button(label: string, action: string, onClick: () => void, danger = false): HTMLButtonElement {
-    const element = h(
-      'button',
-      { type: 'button', class: danger ? 'ghost danger' : 'ghost', 'data-action': action },
-      label,
-    );
-    element.addEventListener('click', onClick);
-    return element;
-  }
-
-  function approvalCard(task: TaskSummary, approval: TaskApprovalView): HTMLElement {
+  function approvalCard(task: TaskSummaryView, approval: TaskApprovalView): HTMLElement {
     return h(
       'div',
       { class: 'task-approval', 'data-approval-id': approval.id },
@@ -120,7 +73,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
     );
   }
 
-  function row(task: TaskSummary): HTMLElement {
+  function row(task: TaskSummaryView): HTMLElement {
     const actions = h('div', { class: 'task-actions' });
     actions.append(button('Steps', 'open', () => void open(task.id, true)));
     if (!ENDED.has(task.state))
@@ -144,51 +97,16 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
     );
   }
 
-  function renderDetail(task: TaskDetail): void {
+  function renderDetail(task: TaskDetailView): void {
     detail.hidden = false;
-    replaceChildren(
-      detail,
-      h('h3', {}, `${task.title} (${task.state})`),
-      h('p', { class: 'task-instructions' }, task.instructions),
-      task.notes.length > 0
-        ? h('ul', { class: 'task-notes' }, ...task.notes.map((note) => h('li', {}, note)))
-        : null,
-      h(
-        'ol',
-        { class: 'task-steps', id: 'task-steps' },
-        ...task.steps.map((step) =>
-          h(
-            'li',
-            { class: 'task-step', 'data-step': step.number, 'data-finished': String(step.finished) },
-            h(
-              'span',
-              { class: 'task-step-head' },
-              `Step ${step.number}${step.finished ? '' : ' (under way)'}`,
-            ),
-            h(
-              'ul',
-              { class: 'task-calls' },
-              ...step.toolCalls.map((call) =>
-                h(
-                  'li',
-                  { class: 'task-call-line', 'data-status': call.status },
-                  h('code', {}, `${call.tool}: ${call.argument}`),
-                  call.result === undefined ? ' … ' : ` → ${call.result.slice(0, 300)}`,
-                ),
-              ),
-            ),
-            step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
-          ),
-        ),
-      ),
-    );
+    replaceChildren(detail, ...detailElements(task));
   }
 
   /** Shows a task's steps; `reveal` (a click on Steps) scrolls them into view below a long list. */
   async function open(id: string, reveal = false): Promise<void> {
     opened = id;
     try {
-      renderDetail(await getJson<TaskDetail>(`/api/tasks/${encodeURIComponent(id)}`));
+      renderDetail(await getJson<TaskDetailView>(`/api/tasks/${encodeURIComponent(id)}`));
       if (reveal) detail.scrollIntoView({ block: 'start' });
     } catch (failure) {
       say(failure);
@@ -197,7 +115,7 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
 
   async function load(): Promise<void> {
     try {
-      const answer = await getJson<{ tasks: TaskSummary[]; problems: string[] }>('/api/tasks');
+      const answer = await getJson<{ tasks: TaskSummaryView[]; problems: string[] }>('/api/tasks');
       empty.hidden = answer.tasks.length > 0;
       replaceChildren(list, ...answer.tasks.map(row));
       if (answer.problems.length > 0) message.textContent = answer.problems.join(' ');
@@ -220,4 +138,50 @@ export function createTasksView(root: HTMLElement, stream: LiveStream): View {
       visible = false;
     },
   };
+}
+
+/** A button of a task's row or card, named by `data-action` for the tests and the styles. */
+function button(label: string, action: string, onClick: () => void, danger = false): HTMLButtonElement {
+  const element = h(
+    'button',
+    { type: 'button', class: danger ? 'ghost danger' : 'ghost', 'data-action': action },
+    label,
+  );
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** A task's instructions, notes and steps, each call with the start of its result. */
+function detailElements(task: TaskDetailView): Array<HTMLElement | null> {
+  return [
+    h('h3', {}, `${task.title} (${task.state})`),
+    h('p', { class: 'task-instructions' }, task.instructions),
+    task.notes.length > 0
+      ? h('ul', { class: 'task-notes' }, ...task.notes.map((note) => h('li', {}, note)))
+      : null,
+    h(
+      'ol',
+      { class: 'task-steps', id: 'task-steps' },
+      ...task.steps.map((step) =>
+        h(
+          'li',
+          { class: 'task-step', 'data-step': step.number, 'data-finished': String(step.finished) },
+          h('span', { class: 'task-step-head' }, `Step ${step.number}${step.finished ? '' : ' (under way)'}`),
+          h(
+            'ul',
+            { class: 'task-calls' },
+            ...step.toolCalls.map((call) =>
+              h(
+                'li',
+                { class: 'task-call-line', 'data-status': call.status },
+                h('code', {}, `${call.tool}: ${call.argument}`),
+                call.result === undefined ? ' … ' : ` → ${call.result.slice(0, 300)}`,
+              ),
+            ),
+          ),
+          step.reply ? h('div', { class: 'task-reply markdown' }, ...renderMarkdown(step.reply)) : null,
+        ),
+      ),
+    ),
+  ];
 }

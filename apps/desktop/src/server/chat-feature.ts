@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent, AgentEvent, Tool } from '@macstats/core';
 import { createChatApprovals } from './chat-approvals.js';
+import { turnEvents } from './chat-turn-events.js';
 import { createConversationRoutes } from './conversation-routes.js';
-import type { ChatTurn, ConversationStore, ToolActivity } from './conversation-store.js';
+import type { ChatTurn, ConversationStore } from './conversation-store.js';
 import { checkId, HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
@@ -60,83 +61,12 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
     const conversation = await store.load(conversationId);
     const persist = () =>
       store.save(conversation).catch((error) => logger.error({ err: error }, 'chat save failed'));
-    const onEvent = (event: AgentEvent) => {
-      switch (event.type) {
-        case 'token':
-          turn.draft += event.text;
-          emit(conversationId, turn, 'token', { text: event.text });
-          break;
-        case 'llm-call-end':
-          if (event.tokensPerSecond !== null) turn.tokensPerSecond = event.tokensPerSecond;
-          {
-            const cpuPercent = options.recordCall?.(event)?.cpuPercent;
-            if (cpuPercent !== undefined && cpuPercent !== null) turn.cpuPercent = cpuPercent;
-          }
-          if (event.hadToolCall) {
-            // The streamed text was a tool call line, not a reply: the page drops it.
-            turn.draft = '';
-            emit(conversationId, turn, 'draft-reset');
-          }
-          break;
-        case 'tool-call-start': {
-          // A call that waited for approval already has its entry (made by its containment event).
-          const waited = turn.tools.at(-1);
-          if (
-            waited?.status === 'running' &&
-            waited.approval !== undefined &&
-            waited.tool === event.tool &&
-            waited.argument === event.argument
-          )
-            break;
-          const activity: ToolActivity = { tool: event.tool, argument: event.argument, status: 'running' };
-          turn.tools.push(activity);
-          emit(conversationId, turn, 'tool-start', { activity });
-          void persist();
-          break;
-        }
-        case 'tool-call-end': {
-          let activity = [...turn.tools].reverse().find((item) => item.status === 'running');
-          if (!activity) {
-            // A call a guard refused never started: show it with its refusal.
-            activity = { tool: event.tool, argument: event.argument, status: 'running' };
-            turn.tools.push(activity);
-          }
-          activity.status = 'done';
-          activity.result = event.result.text.slice(0, 4000);
-          if (event.result.isError) activity.isError = true;
-          activity.durationMs = event.durationMs;
-          const image = event.result.images?.at(-1);
-          if (image !== undefined) {
-            // The last screenshot shows in the chat; earlier ones of the turn are dropped.
-            for (const other of turn.tools) delete other.image;
-            activity.image = imageDataUrl(image);
-          }
-          emit(conversationId, turn, 'tool-end', { activity, index: turn.tools.indexOf(activity) });
-          void persist();
-          break;
-        }
-        case 'containment': {
-          // Core decides before a call starts: the call's entry is made here, shows it waits, then
-          // how it was decided; an approved call's start keeps it, a refused call's end closes it.
-          let activity = [...turn.tools].reverse().find((item) => item.status === 'running');
-          if (!activity || activity.tool !== event.tool || activity.argument !== event.argument) {
-            activity = { tool: event.tool, argument: event.argument, status: 'running' };
-            turn.tools.push(activity);
-            emit(conversationId, turn, 'tool-start', { activity });
-          }
-          activity.approval = { decision: event.decision, reason: event.reason };
-          emit(conversationId, turn, 'tool-approval', { activity, index: turn.tools.indexOf(activity) });
-          void persist();
-          break;
-        }
-        case 'status':
-          turn.statusText = event.text;
-          emit(conversationId, turn, 'status', { text: turn.statusText });
-          break;
-        default:
-          break;
-      }
-    };
+    const onEvent = turnEvents({
+      turn,
+      emit: (kind, extra) => emit(conversationId, turn, kind, extra),
+      persist: () => void persist(),
+      ...(options.recordCall ? { recordCall: options.recordCall } : {}),
+    });
     try {
       const agent = await options.agent(turn.agent);
       if ('unavailable' in agent) {
@@ -205,20 +135,10 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         path: /^\/api\/chat$/,
         kind: 'write',
         async handle({ request, response }) {
-          const body = await readJsonBody(request);
-          const conversationId = checkId(stringField(body, 'conversationId'), 'conversation id');
-          const clientId = checkId(stringField(body, 'clientId'), 'client id');
-          const question = stringField(body, 'message').trim();
-          const agent = body['agent'];
-          if (
-            agent !== undefined &&
-            agent !== null &&
-            (typeof agent !== 'string' || !/^[a-z0-9-]{1,64}$/.test(agent))
-          )
-            throw new HttpError(400, 'The agent must be an agent\'s id, such as "research".');
-          if (question.length > maxQuestionChars) {
-            throw new HttpError(400, `The message is longer than ${maxQuestionChars} characters.`);
-          }
+          const { conversationId, clientId, question, agent } = questionFrom(
+            await readJsonBody(request),
+            maxQuestionChars,
+          );
           if (running.has(conversationId)) {
             throw new HttpError(409, 'The agent is still answering in this conversation: wait or stop it.');
           }
@@ -232,7 +152,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
             status: 'running',
             draft: '',
             tools: [],
-            ...(typeof agent === 'string' ? { agent } : {}),
+            ...(agent !== undefined ? { agent } : {}),
           };
           const controller = new AbortController();
           // Claimed before the first await: a second question or a deletion sees it at once.
@@ -274,7 +194,19 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
   };
 }
 
-/** A tool's base64 image as a `data:` URL, its type read from its first bytes (PNG, else JPEG). */
-function imageDataUrl(base64: string): string {
-  return `data:image/${base64.startsWith('iVBOR') ? 'png' : 'jpeg'};base64,${base64}`;
+/** The question a page posts to `/api/chat`, checked: each bad field answers 400 with one sentence. */
+function questionFrom(body: Record<string, unknown>, maxQuestionChars: number) {
+  const conversationId = checkId(stringField(body, 'conversationId'), 'conversation id');
+  const clientId = checkId(stringField(body, 'clientId'), 'client id');
+  const question = stringField(body, 'message').trim();
+  const agent = body['agent'];
+  if (
+    agent !== undefined &&
+    agent !== null &&
+    (typeof agent !== 'string' || !/^[a-z0-9-]{1,64}$/.test(agent))
+  )
+    throw new HttpError(400, 'The agent must be an agent\'s id, such as "research".');
+  if (question.length > maxQuestionChars)
+    throw new HttpError(400, `The message is longer than ${maxQuestionChars} characters.`);
+  return { conversationId, clientId, question, agent: typeof agent === 'string' ? agent : undefined };
 }

@@ -9,6 +9,7 @@ import {
   type SchedulerEvent,
   type ScheduleSource,
 } from '@macstats/scheduler';
+import type { SchedulesAnswer } from '../shared/schedule-types.js';
 import { HttpError, isServerAway, readJsonBody, sendJson } from './http-helpers.js';
 import { scheduleRunRoute } from './schedule-run-route.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
@@ -32,7 +33,17 @@ export interface SchedulesFeatureOptions {
 /** Defaults of {@link SchedulesFeatureOptions}. */
 export const SCHEDULES_DEFAULTS = { maxTaskChars: 2000, nextRuns: 3, historyRuns: 30 } as const;
 
-const FIELDS = ['id', 'task', 'cron', 'at', 'timezone', 'reply_to_channel_id', 'model', 'prompt'] as const;
+const FIELDS = [
+  'id',
+  'task',
+  'cron',
+  'at',
+  'timezone',
+  'reply_to_channel_id',
+  'model',
+  'prompt',
+  'agent',
+] as const;
 
 /**
  * Schedules in the page: the list with next runs and run history; add, edit and remove, each
@@ -49,31 +60,6 @@ export function createSchedulesFeature(
   const zoneOptions = options.timezone === undefined ? {} : { timezone: options.timezone };
   let lockHolder: LockHolder | undefined;
 
-  /** Turns the body's `schedule` into a clean entry, or answers 400 with the validator's sentence. */
-  function entryFrom(body: Record<string, unknown>): Schedule {
-    const raw = body['schedule'];
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      throw new HttpError(
-        400,
-        'Send the schedule as an object: {"schedule": {"id": …, "task": …, "cron": …}}.',
-      );
-    }
-    const entry: Record<string, string> = {};
-    for (const name of FIELDS) {
-      const value = (raw as Record<string, unknown>)[name];
-      if (value === undefined || value === null || value === '') continue;
-      if (typeof value !== 'string') throw new HttpError(400, `The field "${name}" must be text.`);
-      entry[name] = value.trim();
-    }
-    if ((entry['task'] ?? '').length > maxTaskChars) {
-      throw new HttpError(400, `The task is longer than ${maxTaskChars} characters.`);
-    }
-    const parsed = parseSchedules(JSON.stringify({ schedules: [entry] }));
-    const [schedule] = parsed.schedules;
-    if (!schedule) throw new HttpError(400, parsed.errors[0] ?? 'The schedule is not valid.');
-    return schedule;
-  }
-
   async function edit(change: (entries: unknown[]) => void): Promise<void> {
     try {
       await source.edit((document) => change(document.schedules));
@@ -86,10 +72,7 @@ export function createSchedulesFeature(
     core.hub.broadcast('schedules', { type: 'edited' });
   }
 
-  const idOf = (entry: unknown) =>
-    typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
-
-  async function overview() {
+  async function overview(): Promise<SchedulesAnswer> {
     const upcoming = new Map(scheduler.dryRun(SCHEDULES_DEFAULTS.nextRuns).map((item) => [item.id, item]));
     const history = await options.readHistory(SCHEDULES_DEFAULTS.historyRuns);
     const leader = scheduler.isLeader;
@@ -144,7 +127,7 @@ export function createSchedulesFeature(
         path: /^\/api\/schedules\/preview$/,
         kind: 'write',
         async handle({ request, response }) {
-          const schedule = entryFrom(await readJsonBody(request));
+          const schedule = entryFrom(await readJsonBody(request), maxTaskChars);
           const times = nextRunTimes(schedule, SCHEDULES_DEFAULTS.nextRuns, new Date(), zoneOptions);
           const timezone =
             schedule.timezone ?? options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -156,7 +139,7 @@ export function createSchedulesFeature(
         path: /^\/api\/schedules$/,
         kind: 'write',
         async handle({ request, response }) {
-          const schedule = entryFrom(await readJsonBody(request));
+          const schedule = entryFrom(await readJsonBody(request), maxTaskChars);
           await edit((entries) => {
             if (entries.some((entry) => idOf(entry) === schedule.id)) {
               throw new HttpError(
@@ -176,15 +159,12 @@ export function createSchedulesFeature(
         async handle({ request, response, params }) {
           const id = params[0] ?? '';
           const body = await readJsonBody(request);
-          const schedule = entryFrom(body);
+          const schedule = entryFrom(body, maxTaskChars);
           const sent = (body['schedule'] ?? {}) as Record<string, unknown>;
           await edit((entries) => {
             const index = entries.findIndex((entry) => idOf(entry) === id);
             if (index === -1) throw new HttpError(404, `There is no schedule named "${id}".`);
-            // The page's form has no model or prompt: an edit that does not mention them keeps them.
-            const before = entries[index] as Record<string, unknown>;
-            for (const key of ['model', 'prompt'] as const)
-              if (!(key in sent) && typeof before[key] === 'string') schedule[key] = before[key];
+            keepUnsent(schedule, entries[index] as Record<string, unknown>, sent);
             if (schedule.id !== id && entries.some((entry) => idOf(entry) === schedule.id)) {
               throw new HttpError(
                 409,
@@ -213,4 +193,50 @@ export function createSchedulesFeature(
       },
     ],
   };
+}
+
+/** Turns the body's `schedule` into a clean entry, or answers 400 with the validator's sentence. */
+function entryFrom(body: Record<string, unknown>, maxTaskChars: number): Schedule {
+  const raw = body['schedule'];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new HttpError(
+      400,
+      'Send the schedule as an object: {"schedule": {"id": …, "task": …, "cron": …}}.',
+    );
+  }
+  const entry: Record<string, string> = {};
+  for (const name of FIELDS) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string') throw new HttpError(400, `The field "${name}" must be text.`);
+    entry[name] = value.trim();
+  }
+  if ((entry['task'] ?? '').length > maxTaskChars) {
+    throw new HttpError(400, `The task is longer than ${maxTaskChars} characters.`);
+  }
+  const parsed = parseSchedules(JSON.stringify({ schedules: [entry] }));
+  const [schedule] = parsed.schedules;
+  if (!schedule) throw new HttpError(400, parsed.errors[0] ?? 'The schedule is not valid.');
+  return schedule;
+}
+
+/** The id of a raw entry of the document, if it has one. */
+function idOf(entry: unknown): unknown {
+  return typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
+}
+
+/**
+ * What an edit keeps of the entry `before` it: the page's form has no model, prompt or agent, so
+ * an edit that does not send them keeps them; the labels of what the schedule came from stay with
+ * it always (an edit never launders them).
+ */
+function keepUnsent(
+  schedule: Schedule,
+  before: Record<string, unknown>,
+  sent: Record<string, unknown>,
+): void {
+  for (const key of ['model', 'prompt', 'agent'] as const)
+    if (!(key in sent) && typeof before[key] === 'string') schedule[key] = before[key];
+  if (typeof before['labels'] === 'object' && before['labels'] !== null)
+    schedule.labels = before['labels'] as NonNullable<Schedule['labels']>;
 }

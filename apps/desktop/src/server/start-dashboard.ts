@@ -73,8 +73,7 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
   const files = loadStaticFiles(options.pageDir ?? defaultPageDir());
   const html = Buffer.from(renderPageHtml());
   let features: DashboardFeature[] = [];
-  let routes: Route[] = [];
-  let guard: RequestGuard | undefined;
+  const live: LiveServer = { logger, files, html, routes: [], guard: undefined };
 
   const hub = createEventHub({
     onClientCountChange: (count) => {
@@ -92,12 +91,17 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
   const core: DashboardCore = { hub, runJs, logger, askingPages };
 
   const baseRoutes: Route[] = [
-    { method: 'GET', path: /^\/$/, kind: 'page', handle: ({ url, response }) => servePage(url, response) },
+    {
+      method: 'GET',
+      path: /^\/$/,
+      kind: 'page',
+      handle: ({ url, response }) => servePage(live, url, response),
+    },
     {
       method: 'GET',
       path: /^\/assets\/([\w.-]+)$/,
       kind: 'read',
-      handle: ({ params, response }) => serveAsset(params[0] ?? '', response),
+      handle: ({ params, response }) => serveAsset(live, params[0] ?? '', response),
     },
     {
       method: 'GET',
@@ -135,84 +139,8 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
     },
   ];
 
-  function servePage(url: URL, response: ServerResponse): void {
-    if (guard?.hasQueryToken(url)) {
-      // Store the token in a cookie and drop it from the address bar and history.
-      response.writeHead(303, { ...SECURITY_HEADERS, 'Set-Cookie': guard.cookieHeader(), Location: '/' });
-      response.end();
-      return;
-    }
-    response.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': PAGE_CSP,
-      'Content-Length': html.length,
-    });
-    response.end(html);
-  }
-
-  function serveAsset(name: string, response: ServerResponse): void {
-    const file = files.get(name);
-    if (!file) {
-      sendText(response, 404, 'No such file.');
-      return;
-    }
-    const headers: Record<string, string | number> = {
-      ...SECURITY_HEADERS,
-      'Content-Type': file.contentType,
-      'Content-Length': file.body.length,
-    };
-    if (name.startsWith('run-js-worker')) headers['Content-Security-Policy'] = WORKER_CSP;
-    response.writeHead(200, headers);
-    response.end(file.body);
-  }
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const method = request.method ?? 'GET';
-    let url: URL;
-    try {
-      url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    } catch {
-      return sendText(response, 400, 'The request path is not valid.');
-    }
-    const match = matchRoute(routes, method, url.pathname);
-    const kind = match.route?.kind ?? kindOfMethod(method);
-    const refusal = guard
-      ? guard.check(request, kind, url)
-      : { status: 503, message: 'The dashboard is starting.' };
-    if (refusal) return sendText(response, refusal.status, refusal.message);
-    if (!match.route) {
-      if (match.allowed.length > 0) {
-        response.setHeader('Allow', match.allowed.join(', '));
-        return sendError(response, 405, `Use ${match.allowed.join(' or ')} here.`);
-      }
-      return sendError(response, 404, 'Nothing here.');
-    }
-    try {
-      await match.route.handle({ request, response, url, params: match.params });
-    } catch (error) {
-      if (response.headersSent) {
-        response.destroy();
-      } else if (error instanceof HttpError) {
-        sendError(response, error.status, error.message);
-      } else if (isServerAway(error)) {
-        // A shared database (or model server) that went away: its own sentence, and a retry may work.
-        const message = (error as Error).message;
-        logger.warn({ err: error, path: url.pathname }, message);
-        sendError(response, 503, message);
-      } else {
-        logger.error({ err: error, path: url.pathname }, 'request failed');
-        sendError(
-          response,
-          500,
-          `The dashboard failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    }
-  }
-
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    handle(live, request, response).catch((error: unknown) => {
       // Never an unhandled rejection: a bug in one request must not stop the dashboard.
       logger.error({ err: error }, 'request handling failed');
       if (response.headersSent) response.destroy();
@@ -228,7 +156,8 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
     });
   });
   const { port } = server.address() as AddressInfo;
-  guard = createRequestGuard(port);
+  const guard = createRequestGuard(port);
+  live.guard = guard;
   try {
     features = (await options.features?.(core)) ?? [];
   } catch (error) {
@@ -236,7 +165,7 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
     hub.closeAll();
     throw error;
   }
-  routes = [...baseRoutes, ...features.flatMap((feature) => feature.routes)];
+  live.routes = [...baseRoutes, ...features.flatMap((feature) => feature.routes)];
   const origin = `http://127.0.0.1:${port}`;
 
   return {
@@ -253,4 +182,94 @@ export async function startHttpDashboard(options: HttpDashboardOptions = {}): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What the server's request handling reads: set as the server comes up. */
+interface LiveServer {
+  logger: Logger;
+  files: ReturnType<typeof loadStaticFiles>;
+  html: Buffer;
+  routes: Route[];
+  guard: RequestGuard | undefined;
+}
+
+/** The page, with the token moved from the address into a cookie on the first visit. */
+function servePage(live: LiveServer, url: URL, response: ServerResponse): void {
+  const { guard, html } = live;
+  if (guard?.hasQueryToken(url)) {
+    // Store the token in a cookie and drop it from the address bar and history.
+    response.writeHead(303, { ...SECURITY_HEADERS, 'Set-Cookie': guard.cookieHeader(), Location: '/' });
+    response.end();
+    return;
+  }
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    'Content-Length': html.length,
+  });
+  response.end(html);
+}
+
+/** An asset of the built page; the RUN_JS worker gets its own, stricter policy. */
+function serveAsset(live: LiveServer, name: string, response: ServerResponse): void {
+  const file = live.files.get(name);
+  if (!file) {
+    sendText(response, 404, 'No such file.');
+    return;
+  }
+  const headers: Record<string, string | number> = {
+    ...SECURITY_HEADERS,
+    'Content-Type': file.contentType,
+    'Content-Length': file.body.length,
+  };
+  if (name.startsWith('run-js-worker')) headers['Content-Security-Policy'] = WORKER_CSP;
+  response.writeHead(200, headers);
+  response.end(file.body);
+}
+
+/** One request: the guard first, then its route; a failure answers with one sentence. */
+async function handle(live: LiveServer, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const { guard, logger } = live;
+  const method = request.method ?? 'GET';
+  let url: URL;
+  try {
+    url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return sendText(response, 400, 'The request path is not valid.');
+  }
+  const match = matchRoute(live.routes, method, url.pathname);
+  const kind = match.route?.kind ?? kindOfMethod(method);
+  const refusal = guard
+    ? guard.check(request, kind, url)
+    : { status: 503, message: 'The dashboard is starting.' };
+  if (refusal) return sendText(response, refusal.status, refusal.message);
+  if (!match.route) {
+    if (match.allowed.length > 0) {
+      response.setHeader('Allow', match.allowed.join(', '));
+      return sendError(response, 405, `Use ${match.allowed.join(' or ')} here.`);
+    }
+    return sendError(response, 404, 'Nothing here.');
+  }
+  try {
+    await match.route.handle({ request, response, url, params: match.params });
+  } catch (error) {
+    if (response.headersSent) {
+      response.destroy();
+    } else if (error instanceof HttpError) {
+      sendError(response, error.status, error.message);
+    } else if (isServerAway(error)) {
+      // A shared database (or model server) that went away: its own sentence, and a retry may work.
+      const message = (error as Error).message;
+      logger.warn({ err: error, path: url.pathname }, message);
+      sendError(response, 503, message);
+    } else {
+      logger.error({ err: error, path: url.pathname }, 'request failed');
+      sendError(
+        response,
+        500,
+        `The dashboard failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
 }

@@ -2,59 +2,20 @@ import { type FSWatcher, watch } from 'node:fs';
 import type { Logger } from '@macstats/core';
 import { ensurePrivateDir } from '@macstats/core/internal';
 import {
-  approvalWaitSentence,
   cancelTask,
   decideApproval,
-  pendingApproval,
   resumeTask,
   type Task,
   type TaskActionOutcome,
   type TaskStore,
-  taskStepViews,
+  taskDetailView,
+  taskSummaryView,
 } from '@macstats/tasks';
 import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
-/** A task as the Tasks view lists it. */
-function summary(task: Task) {
-  const pending = pendingApproval(task);
-  return {
-    id: task.id,
-    title: task.title,
-    state: task.state,
-    owner: task.owner.by,
-    steps: task.steps.length,
-    updatedAt: task.updatedAt,
-    ...(task.result !== undefined ? { result: task.result } : {}),
-    ...(task.error ? { error: task.error } : {}),
-    ...(task.wakeAt ? { wakeAt: task.wakeAt } : {}),
-    // The dashboard's user owns the machine: the call is shown in full here.
-    ...(pending
-      ? {
-          waiting: approvalWaitSentence(task, pending),
-          approval: {
-            id: pending.id,
-            tool: pending.tool,
-            argument: pending.argument,
-            rule: pending.rule,
-            reason: pending.reason,
-            expiresAt: pending.expiresAt,
-          },
-        }
-      : {}),
-  };
-}
-
-/** A task with its steps, as the Tasks view shows one. */
-function detail(task: Task) {
-  return {
-    ...summary(task),
-    instructions: task.instructions,
-    notes: task.notes,
-    // The page shows the start of each result; `macstats task show` prints them whole.
-    steps: taskStepViews(task, 2_000),
-  };
-}
+/** A task with its steps, as the Tasks view shows one: the page shows the start of each result. */
+const detail = (task: Task) => taskDetailView(task, { maxResultChars: 2_000 });
 
 function answered(outcome: TaskActionOutcome) {
   if ('refusal' in outcome) throw new HttpError(409, outcome.refusal);
@@ -138,7 +99,7 @@ export function createTasksFeature(
         kind: 'read',
         async handle({ response }) {
           const { tasks, problems } = await store.list();
-          sendJson(response, 200, { tasks: tasks.reverse().map(summary), problems });
+          sendJson(response, 200, { tasks: tasks.reverse().map(taskSummaryView), problems });
         },
       },
       {

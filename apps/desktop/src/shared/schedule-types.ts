@@ -1,17 +1,13 @@
-// Shapes of the schedules API (mirrors src/server/schedules-feature.ts).
+// The schedules API's shapes: the server builds them (src/server/schedules-feature.ts) and the page
+// reads them, one definition for both sides. The entries are the scheduler's own types.
+import type { RunRecord, Schedule } from '@macstats/scheduler';
 
-/** One entry of schedules.json. */
-export interface ScheduleInput {
-  id: string;
-  task: string;
-  cron?: string;
-  at?: string;
-  timezone?: string;
-  reply_to_channel_id?: string;
-}
+/** One entry of schedules.json, with its model, prompt and agent: the scheduler's `Schedule`. */
+export type ScheduleInput = Schedule;
 
+/** One schedule in `GET /api/schedules`. */
 export interface ScheduleEntry {
-  schedule: ScheduleInput;
+  schedule: Schedule;
   timezone: string;
   /** ISO times. */
   nextRuns: string[];
@@ -21,16 +17,8 @@ export interface ScheduleEntry {
   lastRun?: { startedAt: string; durationMs: number; outcome: string; manual: boolean };
 }
 
-export interface RunRecordView {
-  id: string;
-  due: string;
-  start: string;
-  durationMs: number;
-  outcome: string;
-  error?: string;
-  /** Started with Run now. */
-  manual?: boolean;
-}
+/** One run in the history: the scheduler's record. */
+export type RunRecordView = RunRecord;
 
 /** `GET /api/schedules`. */
 export interface SchedulesAnswer {

@@ -1,0 +1,59 @@
+import type { SourceFile } from './tool-lists.js';
+
+/**
+ * What only the composition root (`@macstats/app-runtime`'s `createAppRuntime`) may do in the
+ * apps: make an agent, its directory, its scheduler or task runner, pick a use's tools, or put a
+ * wrapper (metrics, the token budget, link choices, the RUN_JS stand-in) around an agent. Each
+ * entry: the package, the names an app must not import from it.
+ */
+export const ROOT_ONLY_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  '@macstats/core': ['createAgent', 'createDailyTokenBudget'],
+  '@macstats/skills': ['createAgentDirectory'],
+  '@macstats/scheduler': ['createScheduler', 'createTaskExecutor'],
+  '@macstats/tasks': ['createTaskRunner', 'createTaskTool'],
+  '@macstats/app-runtime': ['offeredTo', 'withTaskStarts', 'wrapAgent', 'selectServedTools'],
+  '@macstats/app-config': ['appLinkChoices'],
+};
+
+/** Calls and options that wrap an agent or set its containment: the runtime's alone. */
+const ROOT_ONLY_CALLS: ReadonlyArray<[RegExp, string]> = [
+  [/\.guard\(/, 'puts the token budget around an agent (.guard)'],
+  [/\.observeAgent\(/, 'counts an agent itself (.observeAgent)'],
+  [/\bunavailableTools\s*:/, 'sets the RUN_JS stand-in itself (unavailableTools)'],
+  [/\blinkChoices\s*:/, 'sets link choices itself (linkChoices)'],
+];
+
+/**
+ * Files allowed to, and why: each is a tool of measurement or a test double, not a surface.
+ * `macstats eval` scores models on scripted scenarios, each with its own tools and no memory.
+ */
+export const ROOT_ONLY_ALLOWED: Readonly<Record<string, string>> = {
+  'apps/bot/src/eval/run-eval.ts': 'macstats eval scores a model on scripted scenarios, not a use',
+};
+
+/** One sentence per place in `files` that does the composition root's work itself. */
+export function findRootBypasses(files: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  const imports = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g;
+  for (const { path, text } of files) {
+    if (ROOT_ONLY_ALLOWED[path]) continue;
+    for (const match of text.matchAll(imports)) {
+      const banned = ROOT_ONLY_IMPORTS[match[2] as string] ?? [];
+      const names = (match[1] as string).split(',').map(
+        (part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0],
+      );
+      for (const name of names)
+        if (name && banned.includes(name))
+          problems.push(
+            `${path} imports ${name} from ${match[2]}; ask the runtime (createAppRuntime) instead`,
+          );
+    }
+    for (const [pattern, what] of ROOT_ONLY_CALLS)
+      if (pattern.test(text)) problems.push(`${path} ${what}; the runtime's wrappers do that`);
+  }
+  return problems;
+}
