@@ -2,7 +2,6 @@ import { type Logger, MacstatsError, silentLogger, type ToolResult } from '@macs
 import { formatDuration, raceSignal, redactUrl } from '@macstats/core/internal';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createClientCredentialsProvider } from './client-credentials.js';
 import type { McpCallOptions, McpConnectionStatus } from './connection-types.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { ElicitationRouter } from './elicitation.js';
@@ -13,18 +12,12 @@ import { fetchToolList } from './list-tools.js';
 import { mcpError } from './mcp-errors.js';
 import { createMcpTool, type McpTool } from './mcp-tool.js';
 import { isUnauthorized, signInFailure } from './oauth-failure.js';
-import { createMcpOAuthProvider, type McpOAuthProvider } from './oauth-provider.js';
-import type { McpOAuthStore } from './oauth-store.js';
+import type { McpOAuthProvider } from './oauth-provider.js';
 import { errorText, type McpTransportKind, type OpenClient, openClient } from './open-client.js';
 import { PinnedToolList } from './pinned-tool-list.js';
 import { RestartBackoff } from './restart-backoff.js';
-import {
-  describeServer,
-  isUrlServer,
-  type McpServerSpec,
-  type McpUrlServer,
-  validateServer,
-} from './server-spec.js';
+import { providerFor } from './server-auth.js';
+import { describeServer, isUrlServer, type McpServerSpec, validateServer } from './server-spec.js';
 import type { McpToolInfo } from './tool-info.js';
 
 type Settings = Required<
@@ -205,7 +198,12 @@ export class McpConnection {
           ? `no answer within ${formatDuration(timeoutMs)}`
           : this.#reason(error);
       this.#logger.warn({ server: this.name, tool: name, reason }, 'MCP tool call failed');
-      if (this.#provider?.signInReason === 'scope') this.#reopenAfterStepUp();
+      // The SDK's transport remembers a step-up it gave up on and never asks again on it: the
+      // next call opens a fresh connection, which uses the tokens a new sign-in stored.
+      if (this.#provider?.signInReason === 'scope')
+        void this.#take()
+          ?.client.close()
+          .catch(() => {});
       return { isError: true, text: `MCP tool "${displayName}" failed: ${reason}` };
     }
   }
@@ -214,8 +212,7 @@ export class McpConnection {
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
     this.#closing.abort(mcpError('MCP_CLOSED', `MCP connection "${this.name}" is closed.`));
-    const open = this.#open ?? (await this.#connecting?.catch(() => undefined));
-    this.#open = undefined;
+    const open = this.#take() ?? (await this.#connecting?.catch(() => undefined));
     await open?.client.close().catch(() => {});
   }
 
@@ -369,12 +366,11 @@ export class McpConnection {
     this.#emit({ type: 'server-exit', server: this.name, reason });
   }
 
-  // The SDK's transport remembers a step-up it gave up on and never asks again on it: the next
-  // call opens a fresh connection, which uses the tokens a new sign-in stored.
-  #reopenAfterStepUp(): void {
+  /** The live client, taken out of use (closing it is the caller's). */
+  #take(): OpenClient | undefined {
     const open = this.#open;
     this.#open = undefined;
-    void open?.client.close().catch(() => {});
+    return open;
   }
 
   #exitReason(open: OpenClient): string {
@@ -401,18 +397,4 @@ export class McpConnection {
 
 function remaining(deadlineAt: number): number {
   return Math.max(1, Math.round(deadlineAt - performance.now()));
-}
-
-/** How a connection signs in to a remote server: its client credentials, or the user's sign-in. */
-function providerFor(server: McpUrlServer, store: McpOAuthStore, clientName: string) {
-  const configured = server.oauth;
-  if (configured?.grant === 'client_credentials' && configured.clientId && configured.clientSecret)
-    return createClientCredentialsProvider({
-      store,
-      clientId: configured.clientId,
-      clientSecret: configured.clientSecret,
-      scope: configured.scope,
-      clientName,
-    });
-  return createMcpOAuthProvider({ store, clientName, client: configured });
 }

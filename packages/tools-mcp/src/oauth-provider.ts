@@ -99,7 +99,6 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   let cached: McpOAuthState | undefined;
   // A connection's own flow (see above): never written to the store.
   const flow: Pick<McpOAuthState, 'state' | 'codeVerifier' | 'clientInformation' | 'discovery'> = {};
-  let queue: Promise<unknown> = Promise.resolve();
   let authorizationUrl: URL | undefined;
   let signInReason: McpSignInReason | undefined;
   let missingScope: string | undefined;
@@ -109,21 +108,10 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     cached ??= await store.read();
     return cached;
   };
-  // Writes run one after another so two saves in a row never lose each other's fields, and each
-  // starts from the stored state: another sign-in of this server (`macstats mcp login`, the
-  // dashboard's) may have stored tokens since, which a write from a stale copy would drop.
-  const update = (change: (state: McpOAuthState) => McpOAuthState) => {
-    const next = queue.then(async () => {
-      const apply = (state: McpOAuthState) => {
-        cached = change(state);
-        return cached;
-      };
-      if (store.update) await store.update(apply);
-      else await store.write(apply(await store.read()));
-    });
-    queue = next.catch(() => {});
-    return next;
-  };
+  const writes = serialUpdates(store, (state) => {
+    cached = state;
+  });
+  const update = writes.update;
   const keep = async <K extends keyof typeof flow>(key: K, value: McpOAuthState[K]) => {
     if (signsIn) await update((current) => ({ ...current, [key]: value }));
     else flow[key] = value;
@@ -138,15 +126,8 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
 
   const configured = options.client;
   const metadataUrl = options.clientMetadataUrl ?? configured?.clientMetadataUrl;
-  // A client registered ahead of time: what is stored is used only while it is that client
-  // (the store may hold the issuer the SDK bound it to), else the configured one as written.
-  const secret = configured?.clientSecret ? { client_secret: configured.clientSecret } : {};
-  const preRegistered = (stored: OAuthClientInformationMixed | undefined) => {
-    if (configured?.clientId === undefined) return stored;
-    return stored?.client_id === configured.clientId
-      ? { ...stored, ...secret }
-      : { client_id: configured.clientId, ...secret };
-  };
+  const preRegistered = (stored: OAuthClientInformationMixed | undefined) =>
+    configuredClient(configured, stored);
   return {
     ...(metadataUrl ? { clientMetadataUrl: metadataUrl } : {}),
     get redirectUrl() {
@@ -172,12 +153,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       return missingScope;
     },
     async askedForScope(scope) {
-      const granted = new Set((cached?.tokens?.scope ?? '').split(' ').filter(Boolean));
-      missingScope =
-        scope
-          .split(' ')
-          .filter((one) => one && !granted.has(one))
-          .join(' ') || scope;
+      missingScope = notGranted(cached?.tokens, scope) || scope;
       signInReason = 'scope';
       // Not a flow's state but a fact about the server: every sign-in from now on asks for it.
       await update((current) => ({ ...current, wantedScope: joinScopes(current.wantedScope, scope) }));
@@ -204,7 +180,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       // Without tokens, read the store again: a sign-in elsewhere (`macstats mcp login`, the
       // dashboard's) may have stored some since, and the next attempt then uses them.
       if (!cached?.tokens) {
-        await queue;
+        await writes.settled();
         cached = await store.read();
       }
       const tokens = cached.tokens;
@@ -215,9 +191,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       authorizationUrl = undefined;
       // A refresh keeps the grant's scopes: a step-up still wants the user, until tokens that
       // cover what the refused call needed arrive (a sign-in elsewhere, refreshed here).
-      const granted = new Set((tokens.scope ?? '').split(' '));
-      const covered = (missingScope ?? '').split(' ').every((one) => !one || granted.has(one));
-      if (signInReason !== 'scope' || covered) {
+      if (signInReason !== 'scope' || notGranted(tokens, missingScope) === '') {
         signInReason = undefined;
         missingScope = undefined;
       }
@@ -268,4 +242,51 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       });
     },
   };
+}
+
+/**
+ * The store's writes, one after another so two saves in a row never lose each other's fields,
+ * each starting from the stored state: another sign-in of this server (`macstats mcp login`, the
+ * dashboard's) may have stored tokens since, which a write from a stale copy would drop.
+ */
+function serialUpdates(store: McpOAuthStore, saved: (state: McpOAuthState) => void) {
+  let queue: Promise<unknown> = Promise.resolve();
+  const update = (change: (state: McpOAuthState) => McpOAuthState) => {
+    const next = queue.then(async () => {
+      const apply = (state: McpOAuthState) => {
+        const changed = change(state);
+        saved(changed);
+        return changed;
+      };
+      if (store.update) await store.update(apply);
+      else await store.write(apply(await store.read()));
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+  return { update, settled: () => queue };
+}
+
+/**
+ * A client registered ahead of time: what is stored is used only while it is that client (the
+ * store may hold the issuer the SDK bound it to), else the configured one as written.
+ */
+function configuredClient(
+  configured: McpServerOAuth | undefined,
+  stored: OAuthClientInformationMixed | undefined,
+): OAuthClientInformationMixed | undefined {
+  if (configured?.clientId === undefined) return stored;
+  const secret = configured.clientSecret ? { client_secret: configured.clientSecret } : {};
+  return stored?.client_id === configured.clientId
+    ? { ...stored, ...secret }
+    : { client_id: configured.clientId, ...secret };
+}
+
+/** The scopes of `scope` the tokens were not granted, space-separated (`''` when all were). */
+function notGranted(tokens: OAuthTokens | undefined, scope: string | undefined): string {
+  const granted = new Set((tokens?.scope ?? '').split(' '));
+  return (scope ?? '')
+    .split(' ')
+    .filter((one) => one && !granted.has(one))
+    .join(' ');
 }
