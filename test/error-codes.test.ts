@@ -52,6 +52,3 @@ describe('error codes', () => {
     ).toEqual([]);
   });
 });
-
-// Being moved by work in flight this session; converted when it lands.
-const PENDING = ['packages/discord/', 'apps/desktop/'];

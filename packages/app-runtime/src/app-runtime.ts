@@ -1,4 +1,4 @@
-import { type Agent, MacstatsError, modelNotInstalled, sameModel, type Tool } from '@macstats/core';
+import { type Agent, modelNotInstalled, sameModel, type Tool } from '@macstats/core';
 import {
   createScheduler,
   createTaskExecutor,
@@ -9,7 +9,7 @@ import {
 import { type AgentDirectory, type AgentDirectoryOptions, createAgentDirectory } from '@macstats/skills';
 import { createTaskRunner, type TaskRunner, type TaskRunnerOptions, type TaskStore } from '@macstats/tasks';
 import { type AgentWrapper, wrapAgent } from './agent-wrappers.js';
-import type { AppRuntimeErrorCode } from './error-codes.js';
+import { appRuntimeError } from './error-codes.js';
 import { withTaskStarts } from './schedule-task-start.js';
 import { offeredTo, TOOL_USES, type ToolUse } from './tool-catalog.js';
 
@@ -136,7 +136,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
       async answer(question, answerOptions) {
         const base = await resolve();
         if ('unavailable' in base)
-          throw new MacstatsError<AppRuntimeErrorCode>('MODEL_UNAVAILABLE', base.unavailable, {
+          throw appRuntimeError('MODEL_UNAVAILABLE', base.unavailable, {
             unreachable: true,
           });
         // An unattended run's own model must be installed; the sentence names the ones that are.
@@ -144,13 +144,9 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
         const installed = options.installedModels?.() ?? [];
         if (UNATTENDED.includes(use) && wanted && installed.length > 0)
           if (!installed.some((name) => sameModel(name, wanted)))
-            throw new MacstatsError<AppRuntimeErrorCode>(
-              'MODEL_NOT_INSTALLED',
-              modelNotInstalled(wanted, [...installed]),
-            );
+            throw appRuntimeError('MODEL_NOT_INSTALLED', modelNotInstalled(wanted, [...installed]));
         const chosen = choose(base);
-        if (!chosen)
-          throw new MacstatsError<AppRuntimeErrorCode>('AGENT_NOT_FOUND', `There is no agent "${id}".`);
+        if (!chosen) throw appRuntimeError('AGENT_NOT_FOUND', `There is no agent "${id}".`);
         return chosen.answer(question, answerOptions);
       },
     }) as Agent;
@@ -187,10 +183,7 @@ export function createAppRuntime(options: AppRuntimeOptions): AppRuntime {
     },
     directoryFor(use) {
       if (typeof given === 'function')
-        throw new MacstatsError<AppRuntimeErrorCode>(
-          'NO_FIXED_AGENT',
-          'The app chooses its agent per answer: ask current(use).',
-        );
+        throw appRuntimeError('NO_FIXED_AGENT', 'The app chooses its agent per answer: ask current(use).');
       return directoryOver(given, use);
     },
     agentFor,

@@ -1,5 +1,5 @@
-import { MacstatsError } from '@macstats/core';
 import type { BotParts } from './bot-parts.js';
+import { discordError } from './discord-errors.js';
 
 /**
  * Posts `text` to a channel for other work (the scheduler's deliveries): checks the channel id
@@ -14,13 +14,10 @@ export async function sendToChannel(
 ): Promise<string[]> {
   const { logger } = parts;
   if (!/^\d{1,20}$/.test(channelId))
-    throw new MacstatsError(
-      'DISCORD_BAD_CHANNEL',
-      `"${channelId}" is not a Discord channel id (digits only).`,
-    );
+    throw discordError('DISCORD_BAD_CHANNEL', `"${channelId}" is not a Discord channel id (digits only).`);
   const { nonce } = sendOptions;
   if (nonce !== undefined && !/^[\w.-]{1,20}$/.test(nonce))
-    throw new MacstatsError(
+    throw discordError(
       'INVALID_OPTION',
       `The nonce "${nonce}" is not 1 to 20 letters, digits, "_", "-" or ".".`,
     );
@@ -29,7 +26,7 @@ export async function sendToChannel(
     return [];
   }
   if (parts.state === 'stopped')
-    throw new MacstatsError('DISCORD_BOT_STOPPED', 'The Discord bot has stopped; nothing was sent.');
+    throw discordError('DISCORD_BOT_STOPPED', 'The Discord bot has stopped; nothing was sent.');
   // Previews off unless the caller knows the text read no outside content: a scheduled run's
   // result does not say what the run read, and Discord would fetch every link it shows.
   const suppressEmbeds = sendOptions.linkPreviews !== true;

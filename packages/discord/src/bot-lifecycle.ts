@@ -3,6 +3,7 @@ import { type Client, Events } from 'discord.js';
 import { FATAL_CLOSE_CODES } from './bot-client.js';
 import type { BotParts } from './bot-parts.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { discordError } from './discord-errors.js';
 import type { MessageIntake } from './message-intake.js';
 import { registerSlashCommands } from './slash-commands.js';
 
@@ -14,7 +15,7 @@ export async function startBot(parts: BotParts): Promise<void> {
   const { options, client, logger } = parts;
   if (parts.state === 'running') return;
   if (parts.state !== 'idle')
-    throw new MacstatsError(
+    throw discordError(
       'DISCORD_BOT_STATE',
       `The Discord bot cannot start while ${parts.state}; create a new one.`,
     );
@@ -24,7 +25,7 @@ export async function startBot(parts: BotParts): Promise<void> {
     client.once(Events.ClientReady, () => resolve());
     client.on(Events.ShardDisconnect, (event) => {
       const reason = FATAL_CLOSE_CODES[event.code] ?? `The gateway closed with code ${event.code}.`;
-      reject(new MacstatsError('DISCORD_GATEWAY_REFUSED', reason));
+      reject(discordError('DISCORD_GATEWAY_REFUSED', reason));
     });
   });
   try {
@@ -34,7 +35,7 @@ export async function startBot(parts: BotParts): Promise<void> {
     await client.destroy().catch(() => undefined);
     if (MacstatsError.isInstance(error)) throw error;
     const invalid = (error as { code?: unknown }).code === 'TokenInvalid';
-    throw new MacstatsError(
+    throw discordError(
       'DISCORD_LOGIN_FAILED',
       invalid
         ? 'Discord refused the bot token. Check DISCORD_BOT_TOKEN.'
@@ -98,7 +99,7 @@ export async function stopBot(
   }
   parts.state = 'stopped';
   for (const controller of parts.answers)
-    controller.abort(new MacstatsError('DISCORD_BOT_STOPPED', 'The bot stopped.'));
+    controller.abort(discordError('DISCORD_BOT_STOPPED', 'The bot stopped.'));
   await raceWithTimer(Promise.all([workQueue.idle(), sendQueue.idle()]), STOP_GRACE_MS);
   await parts.client.destroy();
   await Promise.all([parts.botState.flush(), parts.posted.flush()]);

@@ -1,4 +1,3 @@
-import { MacstatsError } from '@macstats/core';
 import { ActiveAnswers } from './active-answers.js';
 import { ApprovalPrompts } from './approval-prompts.js';
 import { sendToChannel } from './bot-delivery.js';
@@ -7,6 +6,7 @@ import { watchConnection, wireInteractions } from './bot-interactions.js';
 import { startBot, stopBot } from './bot-lifecycle.js';
 import { createBotParts } from './bot-parts.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { discordError } from './discord-errors.js';
 import { askOwner } from './owner-approval.js';
 import type { DiscordBot, DiscordBotOptions, OwnerApprovalRequest } from './types.js';
 
@@ -44,7 +44,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     const graceMs = stopOptions.graceMs ?? DISCORD_BOT_DEFAULTS.stopGraceMs;
     if (!Number.isFinite(graceMs) || graceMs < 0)
       return Promise.reject(
-        new MacstatsError('INVALID_OPTION', 'stop({ graceMs }) needs a number of milliseconds, 0 or more.'),
+        discordError('INVALID_OPTION', 'stop({ graceMs }) needs a number of milliseconds, 0 or more.'),
       );
     stopping = stopBot(parts, intake, graceMs, stopOptions.waitFor);
     return stopping;

@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { errorFactory, MacstatsError } from '@macstats/core';
 
 /** Codes of the errors this package throws (each is in the README's error table). */
 export type DiscordErrorCode =
@@ -11,6 +11,9 @@ export type DiscordErrorCode =
   | 'DISCORD_LOGIN_FAILED'
   | 'DISCORD_SEND_FAILED'
   | 'INVALID_OPTION';
+
+/** Makes this package's errors: the compiler takes only the codes of {@link DiscordErrorCode}. */
+export const discordError = errorFactory<DiscordErrorCode>();
 
 /**
  * Whether `start()` failed because Discord refused the bot (a bad token, intents it was not

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { MacstatsError } from '@macstats/core';
 import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,
@@ -7,6 +6,7 @@ import {
   type REST,
   Routes,
 } from 'discord.js';
+import { discordError } from './discord-errors.js';
 import type { PostedLabel, PostedLabels } from './posted-labels.js';
 import { deliveryMarker, findPostedParts, MAX_MARKER_CHARS } from './posted-parts.js';
 import { splitMessage } from './split-message.js';
@@ -100,7 +100,7 @@ export class MessageSender {
         const posted = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
         ids.push(posted.id);
       } catch (error) {
-        throw new MacstatsError(
+        throw discordError(
           'DISCORD_SEND_FAILED',
           `Could not post part ${index + 1} of ${parts.length} to channel ${channelId}: ${(error as Error).message}`,
           { cause: error },

@@ -1,5 +1,5 @@
-import { MacstatsError } from '@macstats/core';
 import type { ApprovalPrompts } from './approval-prompts.js';
+import { discordError } from './discord-errors.js';
 import type { OwnerApprovalRequest } from './types.js';
 
 /**
@@ -13,7 +13,7 @@ export async function askOwner(
   request: OwnerApprovalRequest,
 ): Promise<'approved' | 'denied' | undefined> {
   if (!/^\d{1,20}$/.test(request.channelId) || !/^\d{1,20}$/.test(request.userId))
-    throw new MacstatsError(
+    throw discordError(
       'DISCORD_BAD_CHANNEL',
       'askOwner needs a Discord channel id and a user id (digits only).',
     );

@@ -1,9 +1,10 @@
-import { type Logger, MacstatsError } from '@macstats/core';
+import type { Logger } from '@macstats/core';
 import { fetchAttachment } from './attachment-fetch.js';
 import { type AudioCandidate, audioCandidates } from './audio-input.js';
 import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
+import { discordError } from './discord-errors.js';
 import type { DiscordSpeak, DiscordTranscribe, SpeakReplies } from './voice-options.js';
 
 /** Longest piece of a transcription error shown to the asker. */
@@ -103,7 +104,7 @@ export async function listen(
       noun: 'audio file',
       accepts: (type) => type.startsWith('audio/') || type === 'application/ogg',
       acceptedTypes: 'audio',
-      refuse: (message) => new MacstatsError('DISCORD_AUDIO_REFUSED', message),
+      refuse: (message) => discordError('DISCORD_AUDIO_REFUSED', message),
     }));
   } catch (error) {
     if (signal.aborted) throw error;

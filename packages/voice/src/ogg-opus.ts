@@ -1,7 +1,6 @@
-import { MacstatsError } from '@macstats/core';
 import type { OggOpusDecoder } from 'ogg-opus-decoder';
 import type { PcmAudio } from './pcm.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 // The decoder's module (its WebAssembly inlined) is loaded on the first decode, not on import:
 // an app that never hears a voice note does not pay for it.
@@ -11,7 +10,7 @@ let decoderModule: Promise<typeof import('ogg-opus-decoder')> | undefined;
 const OPUS_RATE = 48_000;
 
 const corrupt = (detail: string) =>
-  new MacstatsError<VoiceErrorCode>('VOICE_CORRUPT', `The Ogg Opus file could not be decoded (${detail}).`);
+  voiceError('VOICE_CORRUPT', `The Ogg Opus file could not be decoded (${detail}).`);
 
 /**
  * The duration an Ogg Opus file declares, in seconds: its last page's granule position less the

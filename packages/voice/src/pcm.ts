@@ -1,5 +1,4 @@
-import { MacstatsError } from '@macstats/core';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 /** Decoded audio: one `Float32Array` per channel, samples in −1…1. */
 export interface PcmAudio {
@@ -112,7 +111,7 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array
 }
 
 const corrupt = (detail: string) =>
-  new MacstatsError<VoiceErrorCode>('VOICE_CORRUPT', `The WAV file could not be read (${detail}).`);
+  voiceError('VOICE_CORRUPT', `The WAV file could not be read (${detail}).`);
 
 /**
  * The samples of a WAV file: PCM of 8, 16, 24 or 32 bits, or 32-bit float. Throws
@@ -158,7 +157,7 @@ function readSamples(
     rate < 1 ||
     !((tag === 1 && [1, 2, 3, 4].includes(width)) || (tag === 3 && width === 4))
   )
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_UNSUPPORTED_FORMAT',
       `The WAV file's encoding (format ${tag}, ${bits} bits) is not one this can read: use 16-bit PCM.`,
     );

@@ -1,9 +1,8 @@
-import { MacstatsError } from '@macstats/core';
 import { AUDIO_FORMATS, type AudioFormat, sniffAudioFormat } from './audio-format.js';
 import { VOICE_DEFAULTS } from './defaults.js';
 import { decodeOggOpus, oggOpusDeclaredSeconds } from './ogg-opus.js';
 import { decodeWav, encodeWav, type PcmAudio, resample, rms, toMono } from './pcm.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 import { decodeWebmOpus, demuxWebmOpus } from './webm-opus.js';
 
 /** The limits a clip must keep; defaults in {@link VOICE_DEFAULTS}. */
@@ -67,9 +66,9 @@ export function checkClipSize(
   options: { streamed?: boolean } = {},
 ): void {
   const maxBytes = limits?.maxBytes ?? VOICE_DEFAULTS.maxBytes;
-  if (byteLength === 0) throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The audio file is empty.');
+  if (byteLength === 0) throw voiceError('VOICE_EMPTY', 'The audio file is empty.');
   if (byteLength > maxBytes)
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_TOO_LARGE',
       // A stream is stopped as soon as it passes the limit: its whole size is not known.
       options.streamed
@@ -96,12 +95,12 @@ export async function prepareClip(
   checkClipSize(bytes.length, options.limits);
   const format = sniffAudioFormat(bytes);
   if (format === undefined)
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_UNSUPPORTED_FORMAT',
       'The file is not audio in a format this can take (Ogg Opus, WAV, MP3, FLAC, WebM or M4A).',
     );
   const tooLong = (secs: number) =>
-    new MacstatsError<VoiceErrorCode>(
+    voiceError(
       'VOICE_TOO_LONG',
       `The recording is ${minutes(secs)} long, more than the ${minutes(maxSecs)} limit.`,
     );
@@ -131,11 +130,10 @@ export async function prepareClip(
         : decodeWav(bytes);
   const mono = toMono(pcm.channelData);
   const audioSeconds = mono.length / pcm.sampleRate;
-  if (mono.length === 0)
-    throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'The recording holds no sound.');
+  if (mono.length === 0) throw voiceError('VOICE_EMPTY', 'The recording holds no sound.');
   if (audioSeconds > maxSecs) throw tooLong(audioSeconds);
   if (rms(mono) < (options.limits?.silenceRms ?? VOICE_DEFAULTS.silenceRms))
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_SILENT',
       'The recording is silent: nothing was said, or the microphone was muted.',
     );

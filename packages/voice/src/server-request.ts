@@ -1,6 +1,5 @@
-import { MacstatsError } from '@macstats/core';
 import { errorCode, maskUrl, oneLine, UNREACHABLE_CODES } from '@macstats/core/internal';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 /** One server of a transcriber or speaker: its API base (usually ending in `/v1`) and key. */
 export interface VoiceHost {
@@ -16,10 +15,10 @@ export type VoiceServerRole = 'transcription' | 'speech';
 /** Checks and normalises hosts for a factory; throws `INVALID_OPTION` naming the factory. */
 export function checkHosts(hosts: readonly VoiceHost[] | undefined, factory: string): VoiceHost[] {
   if (!Array.isArray(hosts) || hosts.length === 0)
-    throw new MacstatsError<VoiceErrorCode>('INVALID_OPTION', `${factory} needs at least one host.`);
+    throw voiceError('INVALID_OPTION', `${factory} needs at least one host.`);
   return hosts.map((host) => {
     if (typeof host?.baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(host.baseUrl))
-      throw new MacstatsError<VoiceErrorCode>(
+      throw voiceError(
         'INVALID_OPTION',
         `${factory} needs each host's baseUrl to be an http(s) URL such as http://127.0.0.1:8000/v1.`,
       );
@@ -54,7 +53,7 @@ export async function requestServer(
   if (response.ok) return response;
   // The sentence ends with its own full stop, so the server's is dropped.
   const detail = (await readErrorDetail(response).catch(() => '')).replace(/[.\s]+$/, '');
-  const refused = new MacstatsError<VoiceErrorCode>(
+  const refused = voiceError(
     'VOICE_SERVER_REFUSED',
     `The ${context.role} server refused the request: [POST] ${where}: ${response.status}${detail ? ` ${detail}` : ''}.`,
   );
@@ -83,7 +82,7 @@ export function toRequestError(
 ): unknown {
   if (context.signal?.aborted) return context.signal.reason;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return new MacstatsError<VoiceErrorCode>(
+    return voiceError(
       'VOICE_TIMEOUT',
       `The ${context.role} server at ${where} did not answer within ${Math.round(context.timeoutMs / 1000)} seconds.`,
       { cause: error },
@@ -93,12 +92,12 @@ export function toRequestError(
     (code !== undefined && UNREACHABLE_CODES.has(code)) ||
     (code === undefined && (error as Error)?.message === 'fetch failed')
   )
-    return new MacstatsError<VoiceErrorCode>(
+    return voiceError(
       'VOICE_UNREACHABLE',
       `The ${context.role} server at ${where} is not reachable${code ? ` (${code})` : ''}: start it, or check its address.`,
       { cause: error, unreachable: true },
     );
-  return new MacstatsError<VoiceErrorCode>(
+  return voiceError(
     'VOICE_BAD_RESPONSE',
     `The ${context.role} server at ${where} closed the connection (${oneLine(String((error as Error)?.message ?? error), 120)}).`,
     { cause: error },

@@ -7,7 +7,7 @@ import { createHostPool } from './host-pool.js';
 import { checkHosts, requestServer, type VoiceHost } from './server-request.js';
 import { splitForSpeech } from './speech-text.js';
 import type { VoiceEvent } from './transcriber.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 import { voiceMessageMeta } from './voice-message-meta.js';
 
 /** Options of {@link createSpeaker}; defaults in {@link VOICE_DEFAULTS}. */
@@ -66,10 +66,7 @@ export interface Speaker {
 export function createSpeaker(options: SpeakerOptions): Speaker {
   const hosts = checkHosts(options.hosts, 'createSpeaker');
   if (typeof options.model !== 'string' || options.model.trim() === '')
-    throw new MacstatsError<VoiceErrorCode>(
-      'INVALID_OPTION',
-      'createSpeaker needs model, the name the server knows.',
-    );
+    throw voiceError('INVALID_OPTION', 'createSpeaker needs model, the name the server knows.');
   const { model } = options;
   const voice = options.voice ?? VOICE_DEFAULTS.voice;
   const timeoutMs = options.requestTimeoutMs ?? VOICE_DEFAULTS.requestTimeoutMs;
@@ -90,7 +87,7 @@ export function createSpeaker(options: SpeakerOptions): Speaker {
     const bytes = new Uint8Array(await response.arrayBuffer());
     const format = sniffAudioFormat(bytes);
     if (format !== 'ogg-opus')
-      throw new MacstatsError<VoiceErrorCode>(
+      throw voiceError(
         'VOICE_BAD_RESPONSE',
         format === undefined
           ? `The speech server at ${maskUrl(url)} answered something that is not Ogg Opus audio.`
@@ -109,8 +106,7 @@ export function createSpeaker(options: SpeakerOptions): Speaker {
         { attributes: { 'gen_ai.request.model': model } },
         async (span) => {
           const { spokenText, restText } = splitForSpeech(text, maxChars);
-          if (spokenText === '')
-            throw new MacstatsError<VoiceErrorCode>('VOICE_EMPTY', 'There is no text to speak.');
+          if (spokenText === '') throw voiceError('VOICE_EMPTY', 'There is no text to speak.');
           span.setAttribute('macstats.speech.characters', spokenText.length);
           const { value: bytes, host } = await pool.run(
             (chosen, signal) => send(chosen, spokenText, signal),

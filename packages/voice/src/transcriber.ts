@@ -5,7 +5,7 @@ import { VOICE_DEFAULTS } from './defaults.js';
 import { createHostPool } from './host-pool.js';
 import { type AudioClip, type ClipLimits, prepareClip, type SendAs } from './prepare-clip.js';
 import { checkHosts, requestServer, type VoiceHost } from './server-request.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 /** Options of {@link createTranscriber}; defaults in {@link VOICE_DEFAULTS}. */
 export interface TranscriberOptions {
@@ -90,10 +90,7 @@ const tracer = () => trace.getTracer('@macstats/voice');
 export function createTranscriber(options: TranscriberOptions): Transcriber {
   const hosts = checkHosts(options.hosts, 'createTranscriber');
   if (typeof options.model !== 'string' || options.model.trim() === '')
-    throw new MacstatsError<VoiceErrorCode>(
-      'INVALID_OPTION',
-      'createTranscriber needs model, the name the server knows.',
-    );
+    throw voiceError('INVALID_OPTION', 'createTranscriber needs model, the name the server knows.');
   const { model } = options;
   const timeoutMs = options.requestTimeoutMs ?? VOICE_DEFAULTS.requestTimeoutMs;
   const pool = createHostPool(hosts, model, options.logger);
@@ -172,16 +169,13 @@ function readTranscript(body: string, where: string): { text: string; tokens?: T
   try {
     parsed = JSON.parse(body) as typeof parsed;
   } catch {
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_BAD_RESPONSE',
       `The transcription server at ${where} answered something that is not JSON (${oneLine(body, 80)}).`,
     );
   }
   if (typeof parsed?.text !== 'string')
-    throw new MacstatsError<VoiceErrorCode>(
-      'VOICE_BAD_RESPONSE',
-      `The transcription server at ${where} answered without a text.`,
-    );
+    throw voiceError('VOICE_BAD_RESPONSE', `The transcription server at ${where} answered without a text.`);
   const usage = parsed.usage;
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
   const tokens = usage

@@ -1,4 +1,4 @@
-import { MacstatsError } from '@macstats/core';
+import { errorFactory, MacstatsError } from '@macstats/core';
 
 /** Codes of the errors `@macstats/voice` raises (each is in the README's error table). */
 export type VoiceErrorCode =
@@ -13,6 +13,9 @@ export type VoiceErrorCode =
   | 'VOICE_SERVER_REFUSED'
   | 'VOICE_BAD_RESPONSE'
   | 'INVALID_OPTION';
+
+/** Makes this package's errors: the compiler takes only the codes of {@link VoiceErrorCode}. */
+export const voiceError = errorFactory<VoiceErrorCode>();
 
 /** A `MacstatsError` whose code is one of {@link VoiceErrorCode}; its message is one sentence for the user. */
 export type VoiceError = MacstatsError<VoiceErrorCode>;

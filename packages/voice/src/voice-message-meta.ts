@@ -1,9 +1,8 @@
-import { MacstatsError } from '@macstats/core';
 import { sniffAudioFormat } from './audio-format.js';
 import { VOICE_DEFAULTS } from './defaults.js';
 import { decodeOggOpus } from './ogg-opus.js';
 import { toMono } from './pcm.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 /** What Discord wants beside an Ogg Opus voice message's attachment. */
 export interface VoiceMessageMeta {
@@ -25,7 +24,7 @@ export interface VoiceMessageMeta {
  */
 export async function voiceMessageMeta(oggBytes: Uint8Array): Promise<VoiceMessageMeta> {
   if (sniffAudioFormat(oggBytes) !== 'ogg-opus')
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_UNSUPPORTED_FORMAT',
       'A Discord voice message must be Ogg Opus audio, and this file is not.',
     );

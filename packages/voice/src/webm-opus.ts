@@ -1,7 +1,6 @@
-import { MacstatsError } from '@macstats/core';
 import type { OpusSampleRate } from './ogg-opus.js';
 import type { PcmAudio } from './pcm.js';
-import type { VoiceErrorCode } from './voice-errors.js';
+import { voiceError } from './voice-errors.js';
 
 // Matroska element ids (with their length marker, as written).
 const SEGMENT = 0x18538067;
@@ -18,7 +17,7 @@ const BLOCK = 0xa1;
 const CONTAINERS = new Set([SEGMENT, CLUSTER, TRACKS, TRACK_ENTRY, BLOCK_GROUP]);
 
 const corrupt = (detail: string) =>
-  new MacstatsError<VoiceErrorCode>('VOICE_CORRUPT', `The WebM file could not be read (${detail}).`);
+  voiceError('VOICE_CORRUPT', `The WebM file could not be read (${detail}).`);
 
 /** A variable-length integer of EBML at `offset`: its value (marker kept for ids), length, and whether it says "unknown". */
 function readVint(bytes: Uint8Array, offset: number, keepMarker: boolean) {
@@ -92,7 +91,7 @@ function readBlock(body: Uint8Array): { track: number; frame: Uint8Array } {
   const flags = body[track.length + 2];
   if (flags === undefined) throw corrupt('a block is cut short');
   if ((flags & 0x06) !== 0)
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_UNSUPPORTED_FORMAT',
       'The WebM file packs several Opus frames per block (lacing), which this cannot read: send it as Ogg Opus.',
     );
@@ -108,7 +107,7 @@ export async function decodeWebmOpus(webm: WebmOpus, sampleRate: OpusSampleRate)
   const channels = head[9] ?? 1;
   const preSkip = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint16(10, true);
   if (channels > 2 || (head[18] ?? 0) !== 0)
-    throw new MacstatsError<VoiceErrorCode>(
+    throw voiceError(
       'VOICE_UNSUPPORTED_FORMAT',
       `The WebM recording has ${channels} channels, and this reads mono and stereo only.`,
     );
