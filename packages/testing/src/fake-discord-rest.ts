@@ -1,31 +1,19 @@
-import { IS_VOICE_MESSAGE, uploadedAttachments } from './fake-discord-attachments.js';
-import { isRefusal, readComponents } from './fake-discord-components.js';
 import { GATEWAY_INTENTS } from './fake-discord-gateway.js';
+import { createMessage, editMessage } from './fake-discord-messages.js';
+import {
+  error,
+  formError,
+  postProblem,
+  type RestContext,
+  type RestResult,
+  unknownChannel,
+  unknownMessage,
+} from './fake-discord-rest-parts.js';
 import type { FakeDiscordStore } from './fake-discord-store.js';
 import { botSeesThread } from './fake-discord-threads.js';
-import type { FakeDiscordChannel, FakeDiscordMessage, FakeDiscordSentRecord } from './fake-discord-types.js';
+import type { FakeDiscordMessage } from './fake-discord-types.js';
 
-/** What a REST handler answers. */
-export interface RestResult {
-  status: number;
-  body?: unknown;
-}
-
-/** What the REST routes need from the rest of the fake. */
-export interface RestContext {
-  store: FakeDiscordStore;
-  gatewayUrl: string;
-  echoOwnMessages: boolean;
-  /** See `FakeDiscordOptions.nonceWindowMs`. */
-  nonceWindowMs: number;
-  /** `flags` of `GET /applications/@me`. */
-  applicationFlags: number;
-  record(record: FakeDiscordSentRecord): void;
-  recordTyping(channelId: string): void;
-  /** Sends a message event through the gateway, filtered per session by intents. */
-  dispatchMessageEvent(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: FakeDiscordMessage): void;
-  dispatchRaw(t: string, d: unknown, guildId: string | undefined): void;
-}
+export type { RestContext, RestResult } from './fake-discord-rest-parts.js';
 
 type Handler = (params: Record<string, string>, body: unknown, query: URLSearchParams) => RestResult;
 
@@ -37,10 +25,6 @@ export interface RestRoute {
   names: string[];
   handler: Handler;
 }
-
-const MAX_CONTENT_LENGTH = 2000;
-/** Flags a bot may set on a message: SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE. */
-const SETTABLE_FLAGS = (1 << 2) | (1 << 12) | IS_VOICE_MESSAGE;
 
 /** Turns `/channels/:id/messages` into a regular expression and its parameter names. */
 export function compileTemplate(template: string): { pattern: RegExp; names: string[] } {
@@ -56,42 +40,6 @@ export function compileTemplate(template: string): { pattern: RegExp; names: str
     })
     .join('/');
   return { pattern: new RegExp(`^${source}$`), names };
-}
-
-function error(status: number, code: number, message: string): RestResult {
-  return { status, body: { message, code } };
-}
-
-function formError(field: string, code: string, message: string): RestResult {
-  return {
-    status: 400,
-    body: {
-      message: 'Invalid Form Body',
-      code: 50035,
-      errors: { [field]: { _errors: [{ code, message }] } },
-    },
-  };
-}
-
-const unknownChannel = () => error(404, 10003, 'Unknown Channel');
-const unknownMessage = () => error(404, 10008, 'Unknown Message');
-
-/** Why the bot cannot post (or type) in `channel`: a forum holds only posts; a private thread only its members. */
-function postProblem(store: FakeDiscordStore, channel: FakeDiscordChannel): RestResult | undefined {
-  if (channel.type === 15) return error(400, 50008, 'Cannot send messages in a non-text channel');
-  if (!botSeesThread(store, channel)) return error(403, 50001, 'Missing Access');
-  return undefined;
-}
-
-function checkContent(content: unknown, required: boolean): RestResult | undefined {
-  if (content !== undefined && content !== null && typeof content !== 'string')
-    return formError('content', 'STRING_TYPE_CONVERT', 'Could not interpret the value as string.');
-  const text = typeof content === 'string' ? content : '';
-  // Discord counts code points, not UTF-16 units.
-  if ([...text].length > MAX_CONTENT_LENGTH)
-    return formError('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${MAX_CONTENT_LENGTH} or fewer in length.`);
-  if (required && text.trim() === '') return error(400, 50006, 'Cannot send an empty message');
-  return undefined;
 }
 
 /** The REST routes of the fake, below `/api/v10`. */
@@ -189,10 +137,10 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
     return { status: 204 };
   });
   route('POST', '/channels/:channelId/messages', ({ channelId }, body) =>
-    createMessage(channelId ?? '', body),
+    createMessage(context, channelId ?? '', body),
   );
   route('PATCH', '/channels/:channelId/messages/:messageId', ({ channelId, messageId }, body) =>
-    editMessage(channelId ?? '', messageId ?? '', body),
+    editMessage(context, channelId ?? '', messageId ?? '', body),
   );
   route('DELETE', '/channels/:channelId/messages/:messageId', ({ channelId, messageId }) => {
     const message = store.messages.get(messageId ?? '');
@@ -212,118 +160,6 @@ export function createRestRoutes(context: RestContext): RestRoute[] {
       );
     return { status: 204 };
   });
-
-  function createMessage(channelId: string, rawBody: unknown): RestResult {
-    const channel = store.channels.get(channelId);
-    if (!channel) return unknownChannel();
-    const problem = postProblem(store, channel);
-    if (problem) return problem;
-    const body = (rawBody ?? {}) as Record<string, unknown>;
-    const components = body.components === undefined ? [] : readComponents(body.components);
-    if (isRefusal(components)) return components;
-    const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
-    const attachments = uploadedAttachments(body, store, channelId);
-    if (!Array.isArray(attachments)) return attachments;
-    const contentProblem = checkContent(
-      body.content,
-      !hasEmbeds && components.length === 0 && attachments.length === 0,
-    );
-    if (contentProblem) return contentProblem;
-    const nonce = body.nonce;
-    if (
-      nonce !== undefined &&
-      nonce !== null &&
-      !(typeof nonce === 'string' && nonce.length <= 25) &&
-      !Number.isInteger(nonce)
-    )
-      return formError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-    const nonceText = nonce === undefined || nonce === null ? undefined : String(nonce);
-    if (nonceText !== undefined && body.enforce_nonce === true) {
-      // Discord returns the message the same author made with this nonce in the past few minutes
-      // instead of making another.
-      const since = Date.now() - context.nonceWindowMs;
-      const existing = store
-        .channelMessages(channelId)
-        .find(
-          (message) =>
-            message.nonce === nonceText &&
-            message.author.id === bot.id &&
-            Date.parse(message.timestamp) > since,
-        );
-      if (existing) return { status: 200, body: store.messagePayload(existing) };
-    }
-    const reference = body.message_reference as
-      | { message_id?: unknown; fail_if_not_exists?: unknown }
-      | undefined;
-    let replyTo: string | undefined;
-    if (reference && typeof reference.message_id === 'string') {
-      const target = store.messages.get(reference.message_id);
-      if (target && !target.deleted && target.channelId === channelId) replyTo = target.id;
-      else if (reference.fail_if_not_exists !== false)
-        return formError('message_reference', 'REPLIES_UNKNOWN_MESSAGE', 'Unknown message');
-    }
-    const message: FakeDiscordMessage = {
-      id: store.nextId(),
-      channelId,
-      ...(channel.guildId ? { guildId: channel.guildId } : {}),
-      author: bot,
-      content: typeof body.content === 'string' ? body.content : '',
-      mentions: [],
-      ...(replyTo ? { replyTo } : {}),
-      ...(nonceText !== undefined ? { nonce: nonceText } : {}),
-      flags: typeof body.flags === 'number' ? body.flags & SETTABLE_FLAGS : 0,
-      timestamp: new Date().toISOString(),
-      deleted: false,
-      ...(components.length > 0 ? { components } : {}),
-      ...(attachments.length > 0 ? { attachments } : {}),
-    };
-    store.addMessage(message);
-    context.record({
-      type: 'create',
-      channelId,
-      messageId: message.id,
-      content: message.content,
-      ...(replyTo ? { replyTo } : {}),
-      ...(nonceText !== undefined ? { nonce: nonceText } : {}),
-      flags: message.flags,
-      ...(body.allowed_mentions !== undefined ? { allowedMentions: body.allowed_mentions } : {}),
-      ...(components.length > 0 ? { components } : {}),
-      ...(attachments.length > 0 ? { attachments } : {}),
-      at: Date.now(),
-    });
-    if (context.echoOwnMessages) context.dispatchMessageEvent('MESSAGE_CREATE', message);
-    return { status: 200, body: store.messagePayload(message) };
-  }
-
-  function editMessage(channelId: string, messageId: string, rawBody: unknown): RestResult {
-    if (!store.channels.has(channelId)) return unknownChannel();
-    const message = store.messages.get(messageId);
-    if (!message || message.deleted || message.channelId !== channelId) return unknownMessage();
-    if (message.author.id !== bot.id)
-      return error(403, 50005, 'Cannot edit a message authored by another user');
-    if ((message.flags & IS_VOICE_MESSAGE) !== 0)
-      return error(400, 50162, 'Voice messages cannot be edited.');
-    const body = (rawBody ?? {}) as Record<string, unknown>;
-    const contentProblem = checkContent(body.content, body.content !== undefined);
-    if (contentProblem) return contentProblem;
-    const components = body.components === undefined ? undefined : readComponents(body.components);
-    if (components && isRefusal(components)) return components;
-    if (typeof body.content === 'string') message.content = body.content;
-    if (typeof body.flags === 'number') message.flags = body.flags & SETTABLE_FLAGS;
-    if (components) message.components = components;
-    message.editedTimestamp = new Date().toISOString();
-    context.record({
-      type: 'edit',
-      channelId,
-      messageId,
-      content: message.content,
-      ...(typeof body.flags === 'number' ? { flags: message.flags } : {}),
-      ...(components ? { components } : {}),
-      at: Date.now(),
-    });
-    if (context.echoOwnMessages) context.dispatchMessageEvent('MESSAGE_UPDATE', message);
-    return { status: 200, body: store.messagePayload(message) };
-  }
 
   return routes.map(([method, template, handler]) => ({
     method,

@@ -7,6 +7,7 @@ import { FakeGateway } from './fake-discord-gateway.js';
 import { FakeDiscordHttp } from './fake-discord-http.js';
 import { createInteractions } from './fake-discord-interactions.js';
 import { createRestRoutes, messageEventView } from './fake-discord-rest.js';
+import type { ShardTuple } from './fake-discord-shard-routing.js';
 import { guildsOfShard } from './fake-discord-shard-routing.js';
 import { FakeDiscordStore } from './fake-discord-store.js';
 import type {
@@ -52,28 +53,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     allowPrivilegedIntents: options.allowPrivilegedIntents ?? true,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
     onChange,
-    readyEvents: (sessionId, shard) => [
-      {
-        t: 'READY',
-        d: {
-          v: 10,
-          user: { ...store.userPayload(store.botUser), verified: true, mfa_enabled: false, flags: 0 },
-          guilds: guildsOfShard(store, shard).map((guild) => ({ id: guild.id, unavailable: true })),
-          session_id: sessionId,
-          resume_gateway_url: resumeUrl,
-          shard: [...shard],
-          application: { id: store.applicationId, flags: 0 },
-          private_channels: [],
-          presences: [],
-          relationships: [],
-          guild_join_requests: [],
-        },
-      },
-      ...guildsOfShard(store, shard).map((guild) => ({
-        t: 'GUILD_CREATE',
-        d: store.guildCreatePayload(guild),
-      })),
-    ],
+    readyEvents: (sessionId, shard) => readyEvents(store, sessionId, shard, resumeUrl),
   });
 
   const routes = createRestRoutes({
@@ -135,46 +115,6 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   const { dispatchMessage, createThread, addReaction } = createDispatchers({ store, gateway, onChange });
 
-  function waitFor<T>(
-    predicate: () => T | undefined | null | false,
-    waitOptions: { timeoutMs?: number; what?: string } = {},
-  ): Promise<T> {
-    const timeoutMs = waitOptions.timeoutMs ?? 30_000;
-    return new Promise<T>((resolve, reject) => {
-      const check = () => {
-        let value: T | undefined | null | false;
-        try {
-          value = predicate();
-        } catch (error) {
-          finish();
-          reject(error);
-          return;
-        }
-        if (value) {
-          finish();
-          resolve(value);
-        }
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(
-          new Error(
-            `fake Discord: timed out after ${timeoutMs} ms waiting for ${waitOptions.what ?? 'a condition'}`,
-          ),
-        );
-      }, timeoutMs);
-      // Predicates may look at state outside the fake (what a client received): poll too.
-      const poll = setInterval(check, 10);
-      const finish = () => {
-        clearTimeout(timer);
-        clearInterval(poll);
-        changes.off('change', check);
-      };
-      changes.on('change', check);
-      check();
-    });
-  }
-
   return {
     apiUrl: `${base}/api`,
     cdnOrigin: base,
@@ -209,7 +149,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     failNext: (route, status, retryAfterOrOptions) => http.failNext(route, status, retryAfterOrOptions),
     clearFailures: () => http.clearFailures(),
     dropGateway: (dropOptions) => gateway.drop(dropOptions),
-    waitFor,
+    waitFor: (predicate, waitOptions) => waitForChange(changes, predicate, waitOptions),
     onRecord(listener) {
       recordListeners.add(listener);
       return () => recordListeners.delete(listener);
@@ -220,4 +160,77 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Resolves once `predicate` gives a value: checked at each change of the fake, and polled. */
+function waitForChange<T>(
+  changes: EventEmitter,
+  predicate: () => T | undefined | null | false,
+  waitOptions: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
+  const timeoutMs = waitOptions.timeoutMs ?? 30_000;
+  return new Promise<T>((resolve, reject) => {
+    const check = () => {
+      let value: T | undefined | null | false;
+      try {
+        value = predicate();
+      } catch (error) {
+        finish();
+        reject(error);
+        return;
+      }
+      if (value) {
+        finish();
+        resolve(value);
+      }
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(
+        new Error(
+          `fake Discord: timed out after ${timeoutMs} ms waiting for ${waitOptions.what ?? 'a condition'}`,
+        ),
+      );
+    }, timeoutMs);
+    // Predicates may look at state outside the fake (what a client received): poll too.
+    const poll = setInterval(check, 10);
+    const finish = () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      changes.off('change', check);
+    };
+    changes.on('change', check);
+    check();
+  });
+}
+
+/** What a new gateway session receives first: READY, then each of its shard's guilds. */
+function readyEvents(
+  store: FakeDiscordStore,
+  sessionId: string,
+  shard: ShardTuple,
+  resumeUrl: string,
+) {
+  return [
+    {
+      t: 'READY',
+      d: {
+        v: 10,
+        user: { ...store.userPayload(store.botUser), verified: true, mfa_enabled: false, flags: 0 },
+        guilds: guildsOfShard(store, shard).map((guild) => ({ id: guild.id, unavailable: true })),
+        session_id: sessionId,
+        resume_gateway_url: resumeUrl,
+        shard: [...shard],
+        application: { id: store.applicationId, flags: 0 },
+        private_channels: [],
+        presences: [],
+        relationships: [],
+        guild_join_requests: [],
+      },
+    },
+    ...guildsOfShard(store, shard).map((guild) => ({
+      t: 'GUILD_CREATE',
+      d: store.guildCreatePayload(guild),
+    })),
+  ];
 }
