@@ -205,12 +205,7 @@ function waitForChange<T>(
 }
 
 /** What a new gateway session receives first: READY, then each of its shard's guilds. */
-function readyEvents(
-  store: FakeDiscordStore,
-  sessionId: string,
-  shard: ShardTuple,
-  resumeUrl: string,
-) {
+function readyEvents(store: FakeDiscordStore, sessionId: string, shard: ShardTuple, resumeUrl: string) {
   return [
     {
       t: 'READY',

@@ -29,7 +29,9 @@ export function createChatView(root: HTMLElement, stream: LiveStream): View {
   let conversationId = localStorage.getItem(CONVERSATION_KEY) ?? newConversationId();
   const turns = new Map<string, TurnElements>();
   const transcript = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation' });
-  const { input, send, stop, fresh, error, picker, microphone, form } = chatControls((failure) => showError(failure));
+  const { input, send, stop, fresh, error, picker, microphone, form } = chatControls((failure) =>
+    showError(failure),
+  );
   picker.load();
   void microphone.load();
   const history = createChatHistory(stream, {
