@@ -72,8 +72,10 @@ describe('the chat microphone', () => {
     await recordOnce();
     expect(await h.page.inputValue('#chat-input')).toBe('what is the cpu load');
     const received = speech.transcriptions.at(-1);
-    expect(received?.contentType).toMatch(/^audio\/webm/);
-    expect(sniffAudioFormat(received?.bytes ?? new Uint8Array())).toBe('webm');
+    // The browser records WebM Opus; the voice package decodes it and sends 16 kHz mono WAV,
+    // which every server reads (whisper.cpp's without --convert too).
+    expect(received?.contentType).toBe('audio/wav');
+    expect(sniffAudioFormat(received?.bytes ?? new Uint8Array())).toBe('wav');
     // Not sent: the user sends or edits it.
     expect(await h.page.locator('.turn').count()).toBe(0);
   });
