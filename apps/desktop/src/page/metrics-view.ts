@@ -2,8 +2,8 @@ import type { HistoryPoint, HistoryResolution, MetricsSnapshot, ProcessMetrics }
 import type { TodayTotals } from '@macstats/observability';
 import { getJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { formatBytes, formatDuration, formatPercent, formatRate, formatTime } from './format.js';
-import { createHistoryChart } from './history-chart.js';
+import { formatBytes, formatDuration, formatPercent, formatRateTick, formatTime } from './format.js';
+import { binaryIncrements, createHistoryChart } from './history-chart.js';
 import { createInferenceBlock, type InferenceState } from './inference-block.js';
 import type { View } from './main.js';
 import { createMetricCards } from './metrics-cards.js';
@@ -55,7 +55,8 @@ export function createMetricsView(root: HTMLElement, stream: LiveStream): View {
       { label: 'Disk read', colorVariable: '--series-3' },
       { label: 'Disk write', colorVariable: '--series-4' },
     ],
-    formatValue: (value) => formatRate(value),
+    formatValue: (value) => formatRateTick(value),
+    yIncrements: binaryIncrements(),
     axisSize: 84,
   });
   const picker = h('div', { class: 'segmented', role: 'group', 'aria-label': 'History range' });
