@@ -64,6 +64,15 @@ describe('the dashboard laid out', () => {
       expect(link.right, link.text ?? '').toBeLessThanOrEqual(nav.width);
       expect(link.onTop, link.text ?? '').toBe(true);
     }
+    // Choosing another view moves no link (the current one is not set in wider type).
+    const places = () =>
+      page.$$eval('header nav a', (links) =>
+        links.map((link) => `${link.getBoundingClientRect().left},${link.getBoundingClientRect().top}`),
+      );
+    const before = await places();
+    await page.click('header nav a[data-view="chat"]');
+    await page.locator('header nav a[data-view="chat"][aria-current="page"]').waitFor();
+    expect(await places()).toEqual(before);
     await page.close();
   });
 

@@ -10,7 +10,7 @@ const MIB = 1024 ** 2;
 
 /** What the scripted machine does each second: the same every run, so pages and pictures repeat. */
 export const SCRIPTED_MACHINE = {
-  /** Network in and out, and disk read and write, in bytes per second (busy enough for MB/s axes). */
+  /** Network in and out, and disk read and write: mean bytes per second (busy enough for MB/s axes), each ±20% in a wave. */
   networkRxBytesPerSecond: 48 * MIB,
   networkTxBytesPerSecond: 6 * MIB,
   diskReadBytesPerSecond: 21 * MIB,
@@ -38,6 +38,9 @@ export function createScriptedMetrics(start = Date.UTC(2026, 10, 24, 9, 30)): Sc
   // CPU busy share wanders between 20 and 70% in a slow wave; its counters add up each second.
   let busy = 0;
   let total = 0;
+  // Cumulative byte counters, as a kernel keeps them.
+  const bytes = { rx: 0, tx: 0, read: 0, write: 0 };
+  const wave = (mean: number, period: number) => Math.round(mean * (1 + 0.2 * Math.sin(second / period)));
   const cpuPercent = () => 45 + 25 * Math.sin(second / 23);
   const processes = (): ProcessReading[] =>
     [
@@ -70,15 +73,15 @@ export function createScriptedMetrics(start = Date.UTC(2026, 10, 24, 9, 30)): Sc
     network: () => [
       {
         name: 'en0',
-        rxBytes: SCRIPTED_MACHINE.networkRxBytesPerSecond * second,
-        txBytes: SCRIPTED_MACHINE.networkTxBytesPerSecond * second,
+        rxBytes: bytes.rx,
+        txBytes: bytes.tx,
       },
     ],
     diskIo: () => [
       {
         device: 'disk0',
-        readBytes: SCRIPTED_MACHINE.diskReadBytesPerSecond * second,
-        writeBytes: SCRIPTED_MACHINE.diskWriteBytesPerSecond * second,
+        readBytes: bytes.read,
+        writeBytes: bytes.write,
         whole: true,
       },
     ],
@@ -110,6 +113,10 @@ export function createScriptedMetrics(start = Date.UTC(2026, 10, 24, 9, 30)): Sc
         now += 1000;
         total += 1000;
         busy += cpuPercent() * 10;
+        bytes.rx += wave(SCRIPTED_MACHINE.networkRxBytesPerSecond, 13);
+        bytes.tx += wave(SCRIPTED_MACHINE.networkTxBytesPerSecond, 7);
+        bytes.read += wave(SCRIPTED_MACHINE.diskReadBytesPerSecond, 17);
+        bytes.write += wave(SCRIPTED_MACHINE.diskWriteBytesPerSecond, 29);
         await collector.sample();
       }
     },
