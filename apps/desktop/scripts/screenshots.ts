@@ -3,12 +3,13 @@
 // @macstats/testing (a fake Ollama, a scripted machine with a fixed clock), with tasks, notes,
 // schedules, a skill and a short chat in a fresh MACSTATS_HOME. Loopback only.
 // Run: pnpm --filter @macstats/desktop run docs:screenshots   (after building the page)
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeOllama } from '@macstats/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import UPNG from 'upng-js';
 import { startDashboard } from '../src/server/dashboard.js';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/browser.js';
 import { createScriptedMetrics } from '../test/scripted-metrics.js';
@@ -23,6 +24,15 @@ const SIZES = [
 const SCHEMES = ['light', 'dark'] as const;
 
 type View = (typeof VIEWS)[number];
+
+/** Colours kept per picture: flat interface colours survive; the files shrink to about 40%. */
+const PALETTE_COLOURS = 128;
+
+/** A screenshot re-encoded with a palette (upng-js, pure JavaScript: no native build). */
+function paletted(png: Buffer): Buffer {
+  const image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
+  return Buffer.from(UPNG.encode(UPNG.toRGBA8(image), image.width, image.height, PALETTE_COLOURS));
+}
 
 /** Waits until a view shows what it loads (a state, never a time). */
 async function ready(page: Page, view: View, openTask: string): Promise<void> {
@@ -118,9 +128,10 @@ try {
         await page.reload();
         await ready(page, view, openTask);
         const path = join(OUTPUT, `${view}-${size.width}-${scheme}.png`);
-        await page.screenshot({ path, animations: 'disabled', caret: 'hide' });
-        total += statSync(path).size;
-        console.log(`${path}: ${(statSync(path).size / 1024).toFixed(0)} KB`);
+        const png = paletted(await page.screenshot({ animations: 'disabled', caret: 'hide' }));
+        writeFileSync(path, png);
+        total += png.length;
+        console.log(`${path}: ${(png.length / 1024).toFixed(0)} KB`);
       }
       await context.close();
     }
