@@ -150,6 +150,52 @@ describe('the dashboard laid out', () => {
     await page.close();
   });
 
+  it("keeps a task's title on readable lines at phone width", async () => {
+    const store = createTaskStore({ dir: join(home, 'tasks') });
+    const task = await store.add({
+      instructions:
+        'Check the price of the blue kettle on shop.example every morning and tell me when it drops.',
+    });
+    const page = await browser.newPage({ width: 390, height: 844 });
+    await open(page, 'tasks');
+    const title = page.locator(`li.task[data-task-id="${task.id}"] .task-title`);
+    await title.waitFor();
+    // Squeezed beside the id, the title was 45 px wide, one word a line.
+    expect((await title.boundingBox())?.width).toBeGreaterThan(180);
+    await page.close();
+  });
+
+  it('leaves no gap for an empty status line, and lays the Settings sentence out as text', async () => {
+    const page = await browser.newPage({ width: 1280, height: 800 });
+    await open(page, 'notes');
+    await page.locator('#note-list, #notes-empty').first().waitFor();
+    const gaps = await page.evaluate(() => {
+      const view = document.querySelector('#view-notes') as HTMLElement;
+      // What shows in the column (an empty status line shows nothing).
+      const children = [...view.children].filter((child) => child.getBoundingClientRect().height > 0);
+      const rowGap = Number.parseFloat(getComputedStyle(view).rowGap);
+      // Each visible element of the view's column follows the one before by the column's gap
+      // plus their margins, never by a second gap for an empty line between them.
+      const spaces = children.slice(1).map((child, index) => {
+        const before = children[index] as HTMLElement;
+        const margins =
+          Number.parseFloat(getComputedStyle(before).marginBottom) +
+          Number.parseFloat(getComputedStyle(child).marginTop);
+        const space =
+          child.getBoundingClientRect().top - before.getBoundingClientRect().bottom - margins - rowGap;
+        return { pair: `${before.className} → ${child.className}`, space };
+      });
+      return spaces;
+    });
+    expect(gaps.length).toBeGreaterThanOrEqual(3);
+    for (const { pair, space } of gaps) expect(Math.abs(space), pair).toBeLessThan(1);
+    await page.goto(`${dashboard.origin}/#settings`);
+    const sentence = page.locator('.settings-eval .note', { hasText: 'macstats eval' });
+    await sentence.waitFor();
+    expect(await sentence.evaluate((element) => getComputedStyle(element).display)).toBe('block');
+    await page.close();
+  });
+
   it("opens a task's steps under that task, in view, and closes them again", async () => {
     const store = createTaskStore({ dir: join(home, 'tasks') });
     const ids: string[] = [];
