@@ -97,7 +97,8 @@ describe('signing in to a remote MCP server from Settings', () => {
     // reconnection, three MCP handshakes, then the page's next look (every 2 s). A whole
     // `npm test` on two cores once took longer than Playwright's default 30 s for that; this is
     // a limit for a hung sign-in, not a speed check.
-    const ended = remote.filter({ hasText: '1 tool offered' }).or(remote.locator('.mcp-sign-in-problem'));
+    // The fake offers two tools since step-up sign-in (echo, and private_notes that needs a wider scope).
+    const ended = remote.filter({ hasText: '2 tools offered' }).or(remote.locator('.mcp-sign-in-problem'));
     await ended.first().waitFor({ timeout: 120_000 });
     expect(await remote.locator('.mcp-sign-in-problem').allTextContents()).toEqual([]);
 
