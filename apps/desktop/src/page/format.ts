@@ -17,6 +17,11 @@ export function formatRate(bytesPerSecond: number | null | undefined): string {
   return bytesPerSecond === null || bytesPerSecond === undefined ? '–' : `${formatBytes(bytesPerSecond)}/s`;
 }
 
+/** An axis tick in bytes per second, whole where it is whole: "50 MB/s", "1.5 KB/s". */
+export function formatRateTick(bytesPerSecond: number): string {
+  return formatRate(bytesPerSecond).replace(/\.0 /, ' ');
+}
+
 /** 12.345 → "12%"; null → "–". */
 export function formatPercent(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? '–' : `${Math.round(value)}%`;

@@ -20,7 +20,7 @@ export interface HistoryChart {
   element: HTMLElement;
   /**
    * Shows the points over the axis's whole window, ending at the newest point. The figure's
-   * `data-x-ticks` attribute holds the tick labels drawn, `|`-separated.
+   * `data-x-ticks` and `data-y-ticks` attributes hold the tick labels drawn, `|`-separated.
    */
   setData(times: number[], columns: Array<Array<number | null>>, axis: TimeAxis): void;
   /** Rebuilds with the current theme's colours. */
@@ -36,6 +36,11 @@ export function createHistoryChart(options: {
   formatValue: (value: number) => string;
   /** Width of the y axis in CSS pixels (room for its labels). Default 56. */
   axisSize?: number;
+  /**
+   * Tick steps of the y axis, smallest first (uPlot takes the first that leaves room): steps
+   * round in the unit the labels use (`binaryIncrements` for bytes). Default: uPlot's 1, 2, 5 × 10ⁿ.
+   */
+  yIncrements?: number[];
 }): HistoryChart {
   const element = h(
     'figure',
@@ -100,7 +105,12 @@ export function createHistoryChart(options: {
           {
             ...axisStyle,
             size: options.axisSize ?? 56,
-            values: (_u, splits) => splits.map((value) => options.formatValue(value)),
+            ...(options.yIncrements ? { incrs: options.yIncrements } : {}),
+            values: (_u: uPlot, splits: number[]) => {
+              const labels = splits.map((value) => options.formatValue(value));
+              element.dataset['yTicks'] = labels.join('|');
+              return labels;
+            },
           },
         ],
         legend: { live: false },
@@ -137,4 +147,15 @@ export function createHistoryChart(options: {
       if (plot) build();
     },
   };
+}
+
+/**
+ * Tick steps for a byte axis: 1, 2 and 5 times 1, 10 and 100 of each binary unit (B, KB, MB,
+ * GB, TB), so ticks fall on 50 MB/s rather than on 50,000,000 B/s (47.7 MB/s).
+ */
+export function binaryIncrements(): number[] {
+  const steps: number[] = [];
+  for (let unit = 0; unit <= 4; unit += 1)
+    for (const multiple of [1, 2, 5, 10, 20, 50, 100, 200, 500]) steps.push(multiple * 1024 ** unit);
+  return steps;
 }
