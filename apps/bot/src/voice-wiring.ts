@@ -1,8 +1,7 @@
 import type { Logger } from '@macstats/core';
 import type { DiscordBotOptions } from '@macstats/discord';
-import type { VoiceEvent } from '@macstats/voice';
+import type { VoiceClients, VoiceEvent } from '@macstats/voice';
 import type { AppConfig } from './app-config.js';
-import type { VoiceClients } from './voice-clients.js';
 
 /** What the Discord bot gets from the voice settings, and how to stop the clients behind it. */
 export interface DiscordVoiceWiring {
@@ -53,10 +52,7 @@ export async function loadDiscordVoice(
   onEvent?: (event: VoiceEvent) => void,
 ): Promise<DiscordVoiceWiring | undefined> {
   if (!config.voice.transcribe && !config.voice.speak) return undefined;
-  const [{ createVoiceClients }, { isClipProblem }] = await Promise.all([
-    import('./voice-clients.js'),
-    import('@macstats/voice'),
-  ]);
+  const { createVoiceClients, isClipProblem } = await import('@macstats/voice');
   const clients = createVoiceClients(config.voice, { logger, ...(onEvent ? { onEvent } : {}) });
   return discordVoice(config, clients, isClipProblem);
 }

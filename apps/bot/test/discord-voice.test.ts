@@ -18,7 +18,7 @@ import {
   voiceMessageMeta,
 } from '@macstats/voice';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VoiceClients } from '../src/voice-clients.js';
+import type { VoiceClients } from '@macstats/voice';
 import { discordVoice, loadDiscordVoice } from '../src/voice-wiring.js';
 
 const fixture = (name: string) =>
