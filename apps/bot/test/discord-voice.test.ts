@@ -9,6 +9,7 @@ import {
   startFakeDiscord,
   startFakeSpeechServer,
 } from '@macstats/testing';
+import type { VoiceClients } from '@macstats/voice';
 import {
   createSpeaker,
   createTranscriber,
@@ -18,7 +19,6 @@ import {
   voiceMessageMeta,
 } from '@macstats/voice';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VoiceClients } from '@macstats/voice';
 import { discordVoice, loadDiscordVoice } from '../src/voice-wiring.js';
 
 const fixture = (name: string) =>

@@ -34,8 +34,12 @@ export type {
   PendingApprovals,
 } from './approvals/pending-approvals.js';
 export { createPendingApprovals } from './approvals/pending-approvals.js';
-export type { AskApprovalFunction, RememberApprovalsOptions } from './approvals/remember-approvals.js';
-export { rememberApprovals } from './approvals/remember-approvals.js';
+export type {
+  ApprovalMemory,
+  AskApprovalFunction,
+  RememberApprovalsOptions,
+} from './approvals/remember-approvals.js';
+export { createApprovalMemory, rememberApprovals } from './approvals/remember-approvals.js';
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,

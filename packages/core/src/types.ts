@@ -276,10 +276,13 @@ export interface ApprovalScope {
   /** The destination or operation; absent when the rule covers every call of the tool under `rule`. */
   target?: string | undefined;
   /**
-   * False when no answer but "once" or "deny" may be given: the destination came from outside
-   * content (the user neither named nor configured it) while private data is in the context.
+   * The widest answer this card may be given and remembered. `none` (only once or deny): a send
+   * whose destination came from outside content (the user neither named nor configured it) while
+   * private data is in the context. `conversation`: a persisting call, whose content the model
+   * chose after reading outside content, so no standing rule may let a later page plant state.
+   * `always`: a send to a destination the user named or configured.
    */
-  rememberable: boolean;
+  remember: 'none' | 'conversation' | 'always';
 }
 
 /**

@@ -31,6 +31,7 @@ export function wireInteractions(
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
         : undefined,
     memoryNotes: options.memoryNotes ?? false,
+    approvals: { pending: approvals.pending, rules: approvals.rules },
     ask: (interaction, question) =>
       queueInteraction(interaction, question, {
         ...answerContext,

@@ -48,7 +48,11 @@ describe('a client configured in mcp.json', () => {
     server.preRegister('macstats-desk', 's3cret');
     const spec = configured({ clientId: 'macstats-desk', clientSecret: 's3cret', scope: 'notes:private' });
     const urls: URL[] = [];
-    await signInMcpServer(spec, { store, onAuthorizationUrl: async (url) => (urls.push(url), browse(url)) });
+    const onAuthorizationUrl = async (url: URL) => {
+      urls.push(url);
+      return browse(url);
+    };
+    await signInMcpServer(spec, { store, onAuthorizationUrl });
     expect(server.record.registrations).toBe(0);
     expect(urls[0]?.searchParams.get('client_id')).toBe('macstats-desk');
     expect(urls[0]?.searchParams.get('scope')?.split(' ')).toContain('notes:private');

@@ -18,6 +18,7 @@ import { createRuntime, type Runtime } from '../runtime.js';
 import { createTaskAskOwner, createTaskDeliver, discordTasks } from '../task-delivery.js';
 import { appTaskStore, startTaskRunner } from '../task-runner-start.js';
 import { type DiscordVoiceWiring, loadDiscordVoice } from '../voice-wiring.js';
+import { approvalRules } from './approvals-command.js';
 import { openTaskStore } from './task-command.js';
 
 /** Defaults of `macstats start`. */
@@ -124,6 +125,8 @@ export async function startCommand(config: AppConfig, io: CommandIo, options: St
       channelsFile: paths(config).channels,
       stateFile: paths(config).discordState,
       postsFile: paths(config).discordPosts,
+      // Approval cards offer Always; /approvals lists and revokes the saved rules.
+      approvalRules: approvalRules(config),
       logger,
       // /model offers the chat models installed now; images go to a vision model only.
       ...discordModelOptions(config, runtime),

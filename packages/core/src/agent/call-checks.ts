@@ -216,10 +216,10 @@ function approvalScope(
       tool,
       rule: 'send',
       ...(destination ? { target: destination.target } : {}),
-      rememberable: destination?.rememberable === true,
+      remember: destination?.rememberable === true ? 'always' : 'none',
     };
   }
   const named = args?.action ?? args?.operation ?? argument.trim().split(/\s+/)[0];
   const operation = typeof named === 'string' && OPERATION.test(named) ? named.toLowerCase() : undefined;
-  return { tool, rule: 'persist', ...(operation ? { target: operation } : {}), rememberable: true };
+  return { tool, rule: 'persist', ...(operation ? { target: operation } : {}), remember: 'conversation' };
 }

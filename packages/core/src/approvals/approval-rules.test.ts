@@ -20,7 +20,7 @@ const files: ApprovalScope = {
   tool: 'MCP_FILES',
   rule: 'send',
   target: 'mcp:files/write',
-  rememberable: true,
+  remember: 'always',
 };
 
 function request(scope: ApprovalScope, conversationId?: string): ApprovalRequest {
@@ -59,7 +59,7 @@ describe('saved approval rules', () => {
 
   it('never finds a rule for a scope that may not be remembered', async () => {
     await rules.add(files);
-    expect(await rules.find({ ...files, rememberable: false })).toBeUndefined();
+    expect(await rules.find({ ...files, remember: 'none' })).toBeUndefined();
   });
 
   it('covers only the same tool, rule and destination', async () => {
@@ -79,7 +79,7 @@ describe('saved approval rules', () => {
 
   it('clears every rule', async () => {
     await rules.add(files);
-    await rules.add({ tool: 'MEMORY', rule: 'persist', target: 'save', rememberable: true });
+    await rules.add({ tool: 'MEMORY', rule: 'persist', target: 'save', remember: 'always' });
     expect(await rules.clear()).toBe(2);
     expect(await rules.list()).toEqual([]);
   });
@@ -111,11 +111,22 @@ describe('rememberApprovals', () => {
       tool: 'FETCH_URL',
       rule: 'send',
       target: 'https://evil.example',
-      rememberable: false,
+      remember: 'none',
     };
     expect(await approve(request(outsideLink, 'c1'))).toBe(true);
     expect(await approve(request(outsideLink, 'c1'))).toBe(true);
     expect(person.asked).toHaveLength(2);
+    expect(await rules.list()).toEqual([]);
+  });
+
+  it('keeps Always on a persisting call for this conversation only: no standing rule lets a later page plant state', async () => {
+    const person = counting('always');
+    const approve = rememberApprovals(person.ask, { rules });
+    const save: ApprovalScope = { tool: 'MEMORY', rule: 'persist', target: 'add', remember: 'conversation' };
+    await approve(request(save, 'c1'));
+    await approve(request(save, 'c1'));
+    await approve(request(save, 'c2'));
+    expect(person.asked.map((r) => r.conversationId)).toEqual(['c1', 'c2']);
     expect(await rules.list()).toEqual([]);
   });
 
@@ -208,7 +219,7 @@ describe('pending approvals', () => {
 
   it('turns a remembered answer to a card that may not be remembered into once', async () => {
     const pending = createPendingApprovals();
-    const { approval, answered } = pending.open(request({ ...files, rememberable: false }), 'dashboard');
+    const { approval, answered } = pending.open(request({ ...files, remember: 'none' }), 'dashboard');
     pending.answer(approval.id, 'always');
     expect(await answered).toBe('once');
   });

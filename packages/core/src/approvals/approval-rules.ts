@@ -103,7 +103,7 @@ export function createApprovalRuleStore(file: string): ApprovalRuleStore {
     file,
     list: read,
     async find(scope) {
-      if (!scope.rememberable) return undefined;
+      if (scope.remember !== 'always') return undefined;
       return (await read()).find((rule) => ruleCovers(rule, scope));
     },
     add(scope) {

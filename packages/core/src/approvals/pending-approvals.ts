@@ -9,7 +9,7 @@ export interface PendingApproval {
   rule: ContainmentRule;
   reason: string;
   conversationId?: string | undefined;
-  /** What a remembered answer would cover; `rememberable: false` offers only once or deny. */
+  /** What a remembered answer would cover, and the widest one allowed (`remember`). */
   scope?: ApprovalScope | undefined;
   /** Where it was asked (`discord`, `dashboard`, `terminal`). */
   where: string;
@@ -110,8 +110,8 @@ export function createPendingApprovals(options: { now?: () => Date } = {}): Pend
     },
     answer(id, answer, by) {
       const entry = waiting.get(id);
-      // A remembered answer to a card that may not be remembered counts as this once.
-      const given = entry && !entry.approval.scope?.rememberable && answer !== 'deny' ? 'once' : answer;
+      // A remembered answer wider than the card allows counts as the widest it allows.
+      const given = entry ? allowedAnswer(answer, entry.approval.scope?.remember ?? 'none') : answer;
       if (close(id, given, by)) return 'answered';
       return closed.has(id) ? 'already-answered' : 'unknown';
     },
@@ -122,4 +122,14 @@ export function createPendingApprovals(options: { now?: () => Date } = {}): Pend
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** `answer`, narrowed to what a card whose widest remembered answer is `widest` may be given. */
+export function allowedAnswer(
+  answer: ApprovalAnswer,
+  widest: 'none' | 'conversation' | 'always',
+): ApprovalAnswer {
+  if (answer === 'always' && widest !== 'always') return widest === 'conversation' ? 'conversation' : 'once';
+  if (answer === 'conversation' && widest === 'none') return 'once';
+  return answer;
 }

@@ -1,6 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest, ApprovalScope, ApproveFunction } from '../types.js';
 import type { Logger } from '../util/logger.js';
 import { type ApprovalRuleStore, ruleCovers } from './approval-rules.js';
+import { allowedAnswer } from './pending-approvals.js';
 
 /** Asks a person about one call and resolves their answer (`deny` when nobody answers). */
 export type AskApprovalFunction = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
@@ -11,6 +12,52 @@ export interface RememberApprovalsOptions {
   rules?: ApprovalRuleStore | undefined;
   /** Where a rule that allowed a call without asking is logged. */
   logger?: Logger | undefined;
+}
+
+/** What a process remembers of approval answers: "this conversation" ones, and the saved rules. */
+export interface ApprovalMemory {
+  /** The agent's `approve` hook over a four-answer card: see {@link rememberApprovals}. */
+  approver(ask: AskApprovalFunction): ApproveFunction;
+  /** Forgets a conversation's "this conversation" answers (`/reset`, a cleared chat). */
+  forgetConversation(conversationId: string): void;
+}
+
+/**
+ * One memory of approval answers shared by every card a surface shows (each answer's card has its
+ * own `ask`): see {@link rememberApprovals}.
+ */
+export function createApprovalMemory(options: RememberApprovalsOptions = {}): ApprovalMemory {
+  const byConversation = new Map<string, ApprovalScope[]>();
+  return {
+    forgetConversation: (conversationId) => byConversation.delete(conversationId),
+    approver: (ask) => async (request) => {
+      const scope = request.scope;
+      const conversation = request.conversationId;
+      if (scope && scope.remember !== 'none') {
+        const remembered =
+          (conversation !== undefined &&
+            byConversation.get(conversation)?.some((saved) => ruleCovers(saved, scope))) ||
+          (await savedRule(options, scope));
+        if (remembered) {
+          options.logger?.info(
+            { tool: request.tool, rule: request.rule, target: scope.target },
+            'approved by a remembered answer',
+          );
+          return true;
+        }
+      }
+      const answer = scope ? allowedAnswer(await ask(request), scope.remember) : await ask(request);
+      if (answer === 'deny') return false;
+      if (!scope || answer === 'once') return true;
+      if (answer === 'always' && options.rules) await saveRule(options, scope);
+      else if (conversation !== undefined) {
+        const saved = byConversation.get(conversation) ?? [];
+        saved.push(scope);
+        byConversation.set(conversation, saved);
+      }
+      return true;
+    },
+  };
 }
 
 /**
@@ -27,34 +74,7 @@ export function rememberApprovals(
   ask: AskApprovalFunction,
   options: RememberApprovalsOptions = {},
 ): ApproveFunction {
-  const byConversation = new Map<string, ApprovalScope[]>();
-  return async (request) => {
-    const scope = request.scope;
-    const conversation = request.conversationId;
-    if (scope?.rememberable) {
-      const remembered =
-        (conversation !== undefined &&
-          byConversation.get(conversation)?.some((saved) => ruleCovers(saved, scope))) ||
-        (await savedRule(options, scope));
-      if (remembered) {
-        options.logger?.info(
-          { tool: request.tool, rule: request.rule, target: scope.target },
-          'approved by a remembered answer',
-        );
-        return true;
-      }
-    }
-    const answer = await ask(request);
-    if (answer === 'deny') return false;
-    if (!scope?.rememberable || answer === 'once') return true;
-    if (answer === 'always' && options.rules) await saveRule(options, scope);
-    else if (conversation !== undefined) {
-      const saved = byConversation.get(conversation) ?? [];
-      saved.push(scope);
-      byConversation.set(conversation, saved);
-    }
-    return true;
-  };
+  return createApprovalMemory(options).approver(ask);
 }
 
 /** Whether a saved rule covers `scope`; a rules file that cannot be read counts as none (the card asks). */
