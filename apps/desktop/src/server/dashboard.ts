@@ -9,11 +9,14 @@ import {
 } from '@macstats/app-runtime';
 import {
   type Agent,
+  APPROVAL_RULES_FILE,
   ARCHIVE_FOLDER,
   createAgent,
+  createApprovalRuleStore,
   createMemoryStore,
   createMessageArchive,
   createOllamaModel,
+  createPendingApprovals,
   type DailyTokenBudget,
   type Logger,
   MacstatsError,
@@ -42,6 +45,7 @@ import { createRoleRouter, loadSkillsAndAgents } from '@macstats/skills';
 import { createTaskStore, type TaskRunner } from '@macstats/tasks';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createNoteStore, formatNotes, type NoteBackend } from '@macstats/tools-memory';
+import { createApprovalsFeature } from './approvals-feature.js';
 import { createChatFeature } from './chat-feature.js';
 import { chatMemoryActions } from './chat-memory.js';
 import { createConversationStore } from './conversation-store.js';
@@ -264,8 +268,15 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         recorder: createInferenceRecorder(collector),
         ...(appMetrics ? { today: () => appMetrics.today() } : {}),
       });
+      // One registry and one rules file for the chat's cards and Settings' list.
+      const approvalsParts = {
+        pending: createPendingApprovals(),
+        rules: createApprovalRuleStore(join(home, APPROVAL_RULES_FILE)),
+      };
       const chat = createChatFeature(core, {
         store: createConversationStore(join(home, 'desktop', 'conversations')),
+        approvalRules: approvalsParts.rules,
+        pendingApprovals: approvalsParts.pending,
         agent: async (id) => {
           const agent = await ollama.agent();
           return 'unavailable' in agent ? agent : agents.chat(agent as Agent, id);
@@ -296,6 +307,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createSkillsFeature({ found, routes: () => router.table(), home }),
         createTasksFeature(core, { store: taskStore, logger, lookMs: shared?.tasksLookMs }),
         createVoiceFeature(options.voice ?? NO_VOICE),
+        createApprovalsFeature(approvalsParts),
       ];
       if (options.tasks !== false)
         taskRunner = createDashboardTaskRunner({
