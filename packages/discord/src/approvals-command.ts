@@ -24,6 +24,8 @@ export const APPROVALS_COMMAND: RESTPostAPIChatInputApplicationCommandsJSONBody 
 export interface DiscordApprovals {
   pending: PendingApprovals;
   rules?: ApprovalRuleStore | undefined;
+  /** Forgets a conversation's "This conversation" answers (`/reset`). */
+  forgetConversation?(conversationId: string): void;
 }
 
 /** Discord's embedded message limit, kept well inside. */

@@ -178,6 +178,8 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
       return;
     }
     case 'reset': {
+      // "This conversation" approvals go with the conversation.
+      context.approvals.forgetConversation?.(conversationId);
       const report = (await context.forget?.(conversationId)) ?? undefined;
       const notes = context.memoryNotes ? ' Notes saved with MEMORY are kept.' : '';
       await interaction.reply({

@@ -105,6 +105,19 @@ describe('approval cards with remembered answers', () => {
     expect(openCard(h, h.general, before)).toBeUndefined();
   });
 
+  it('forgets This conversation answers on /reset: the next such call asks again', async () => {
+    const { tools, reply } = createApprovalScenario();
+    const h = await start({ ollama: { reply }, tools } as HarnessOptions);
+    await ask(h);
+    const card = await h.discord.waitFor(() => openCard(h, h.general), { what: 'the card' });
+    h.discord.clickButton({ messageId: card.id, customId: idOf(card, 'This conversation') });
+    await lastTool(h, 1);
+    const reset = h.discord.dispatchInteraction({ command: 'reset', channelId: h.general });
+    await h.discord.waitFor(() => reset.originalId, { what: '/reset' });
+    const before = await ask(h);
+    await h.discord.waitFor(() => openCard(h, h.general, before), { what: 'a card again' });
+  });
+
   it('answers a second press of an answered card "already answered", and the first answer stands', async () => {
     const { tools, saved, reply } = createApprovalScenario();
     const h = await start({ ollama: { reply }, tools } as HarnessOptions);
