@@ -18,6 +18,15 @@ export function registerApprovalsCommands(program: Command, run: Run): void {
     .description(
       'the saved "Always" approval rules ($MACSTATS_HOME/approval-rules.json): list, revoke, clear',
     );
+  // `approvals` alone lists; `approvals frob` is a mistyped subcommand, not arguments for list.
+  approvals.hook('preSubcommand', (command, subcommand) => {
+    const [first] = command.args;
+    if (first !== undefined && first !== subcommand.name())
+      command.error(
+        `error: unknown command '${first}' for 'macstats approvals' (it takes list, revoke or clear)`,
+        { code: 'commander.unknownCommand', exitCode: 2 },
+      );
+  });
   approvals
     .command('list', { isDefault: true })
     .description('list the saved rules: id, what each allows, when it was saved')

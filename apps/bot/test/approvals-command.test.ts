@@ -78,6 +78,15 @@ describe('macstats approvals', () => {
     );
   });
 
+  it('names a mistyped subcommand in one sentence, exit 2', async () => {
+    const { code, stderr } = await runCli(['approvals', 'frob'], await tempHome());
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      "unknown command 'frob' for 'macstats approvals' (it takes list, revoke or clear)",
+    );
+    expect(stderr).not.toContain('Usage:');
+  });
+
   it('says in one sentence that a broken rules file cannot be read, and leaves it as it was', async () => {
     const home = await tempHome();
     const { writeFile, readFile } = await import('node:fs/promises');
