@@ -178,7 +178,7 @@ async function decide(
       reason,
       conversationId: settings.conversationId,
       timeoutMs: settings.approvalTimeoutMs,
-      scope: approvalScope(call.tool, call.argument, args, verdict),
+      scope: approvalScope(call.tool, (call.toolRef as Tool).usage ?? '', call.argument, args, verdict),
     },
     settings.signal,
     settings.logger,
@@ -199,13 +199,26 @@ function refusedText(decision: ContainmentDecision, canAsk: boolean): string {
 
 const OPERATION = /^[A-Za-z][\w-]{0,31}$/;
 
+/** The literal words of a tool's usage line, outside its `<placeholders>`: its operations (`add`, `list`). */
+function usageWords(usage: string): Set<string> {
+  return new Set(
+    usage
+      .replace(/<[^>]*>/g, ' ')
+      .toLowerCase()
+      .split(/[^a-z0-9_-]+/)
+      .filter((word) => word !== ''),
+  );
+}
+
 /**
  * What a remembered answer to this card covers: a send's destination as the policy derived it
- * from the labels; a persisting call's operation (its first word, or its `action` argument),
- * which only narrows the rule. The model's other words never widen it.
+ * from the labels; a persisting call's operation (its first word, or its `action` argument) when
+ * the tool's own usage line names it as one, which only narrows the rule. The model's other words
+ * never widen it.
  */
 function approvalScope(
   tool: string,
+  usage: string,
   argument: string,
   args: Record<string, unknown> | undefined,
   verdict: Exclude<ContainmentVerdict, { action: 'run' }>,
@@ -220,6 +233,12 @@ function approvalScope(
     };
   }
   const named = args?.action ?? args?.operation ?? argument.trim().split(/\s+/)[0];
-  const operation = typeof named === 'string' && OPERATION.test(named) ? named.toLowerCase() : undefined;
-  return { tool, rule: 'persist', ...(operation ? { target: operation } : {}), remember: 'conversation' };
+  const word = typeof named === 'string' && OPERATION.test(named) ? named.toLowerCase() : undefined;
+  const operation = word !== undefined && usageWords(usage).has(word) ? word : undefined;
+  return {
+    tool,
+    rule: 'persist',
+    ...(operation ? { target: operation } : {}),
+    remember: 'conversation',
+  };
 }
