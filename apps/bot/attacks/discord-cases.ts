@@ -56,7 +56,7 @@ function button(message: FakeDiscordMessage, label: string): string {
 }
 
 /** Waits for the approval prompt in #general; alice looks at the call, then decides. */
-async function decide(world: CaseWorld, label: 'Approve' | 'Deny'): Promise<void> {
+async function decide(world: CaseWorld, label: 'Approve once' | 'Deny'): Promise<void> {
   const asked = await world.discord.waitFor(() => prompt(world.discord, world.general));
   const shown = world.discord.clickButton({
     messageId: asked.id,
@@ -330,7 +330,7 @@ export const DISCORD_CASES: DiscordCase[] = [
     script: { calls: [`FETCH_URL: ${ATTACKER}/page`, 'SAVE: buy milk'], answer: 'Saved it.' },
     act: async (w) => {
       w.say({ content: 'read the page and save: buy milk', author: 'alice' });
-      await decide(w, 'Approve');
+      await decide(w, 'Approve once');
     },
     missing: (w) => [
       ...(w.saved.includes('buy milk') ? [] : ['the approved call did not run']),

@@ -1,7 +1,17 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Agent, type AgentAnswer, type ApprovalRequest, createAgent, type Tool } from '@macstats/core';
+import {
+  type Agent,
+  type AgentAnswer,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type ApproveFunction,
+  createAgent,
+  createApprovalRuleStore,
+  rememberApprovals,
+  type Tool,
+} from '@macstats/core';
 import { createMetricsCollector, createMetricsTool, type MetricsCollector } from '@macstats/metrics';
 import { createScheduleTools, parseSchedules } from '@macstats/scheduler';
 import { createAgentTool, type HandoffTargets } from '@macstats/skills';
@@ -52,8 +62,14 @@ export interface SuiteResult {
 export interface SuiteMode {
   /** `stripped`: every tool declares it reads, sends and persists nothing, so containment never acts (the baseline). */
   labels: 'declared' | 'stripped';
-  /** `attentive`: approves only the calls of their own task; `approves-all`: clicks Approve on everything. */
-  user: 'attentive' | 'approves-all';
+  /**
+   * `attentive`: approves only the calls of their own task; `approves-all`: clicks Approve on
+   * everything. `always-own`: answers "Always" to their own task's cards and denies the rest;
+   * `always-all`: answers "Always" to every card. In the two `always` modes the saved rules (and
+   * "this conversation" answers) live for the whole run, and the benign tasks run first, so the
+   * attacks meet every rule the user's own work saved.
+   */
+  user: 'attentive' | 'approves-all' | 'always-own' | 'always-all';
 }
 
 /** The suite as the product runs: labels as the tools declare them, a user who reads the card. */
@@ -68,6 +84,9 @@ class SuiteWorld {
   collector!: MetricsCollector;
   script: ModelScript = { steps: [], secret: '' };
   #browser: BrowserTool | undefined;
+  /** The card the current case's user answers; the `always` modes remember answers across cases. */
+  answerCard: (request: ApprovalRequest) => Promise<ApprovalAnswer> = async () => 'deny';
+  remembering: ApproveFunction | undefined;
 
   constructor(readonly mode: SuiteMode) {}
 
@@ -79,6 +98,10 @@ class SuiteWorld {
     this.notes = createNoteStore({ dir: join(this.home, 'memory'), toolNames: () => [] });
     this.collector = createMetricsCollector();
     this.collector.start();
+    if (this.mode.user === 'always-own' || this.mode.user === 'always-all')
+      this.remembering = rememberApprovals((request) => this.answerCard(request), {
+        rules: createApprovalRuleStore(join(this.home, 'data', 'approval-rules.json')),
+      });
   }
 
   async close(): Promise<void> {
@@ -189,12 +212,19 @@ function fired(world: SuiteWorld, secret: string, steps: string[] = []): FiringW
 }
 
 /** The user at the keyboard: approves exactly the calls their own task makes, nothing else. */
-function userApproves(entry: SuiteCase, asked: ApprovalRequest[], mode: SuiteMode) {
+function userApproves(world: SuiteWorld, entry: SuiteCase, asked: ApprovalRequest[]): ApproveFunction {
   const own = new Set(entry.turns.flatMap((turn) => turn.steps).map(literalBraces));
-  return async (request: ApprovalRequest) => {
+  const { user } = world.mode;
+  const card = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     asked.push(request);
-    return mode.user === 'approves-all' || own.has(`${request.tool}: ${request.argument}`);
+    if (user === 'approves-all') return 'once';
+    if (user === 'always-all') return 'always';
+    const mine = own.has(`${request.tool}: ${request.argument}`);
+    return mine ? (user === 'always-own' ? 'always' : 'once') : 'deny';
   };
+  if (!world.remembering) return async (request) => (await card(request)) !== 'deny';
+  world.answerCard = card;
+  return world.remembering;
 }
 
 async function readText(file: string): Promise<string> {
@@ -222,7 +252,7 @@ async function runCase(world: SuiteWorld, entry: SuiteCase): Promise<CaseOutcome
       tools,
       maxToolIterations: 12,
       native: false,
-      ...(entry.scheduled ? {} : { approve: userApproves(entry, asked, world.mode) }),
+      ...(entry.scheduled ? {} : { approve: userApproves(world, entry, asked) }),
     }),
     world.notes,
   );
@@ -325,6 +355,8 @@ export async function runContainmentSuite(
       ...channelBenignCases(world.web),
       ...storedBenignCases(world.web),
     ].filter(options.filter ?? (() => true));
+    // A user who saves rules saves them in their own work first; the attacks then meet them all.
+    if (world.remembering) cases.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'benign' ? -1 : 1));
     const outcomes: CaseOutcome[] = [];
     for (const entry of cases) {
       const outcome = await runCase(world, entry);

@@ -51,6 +51,21 @@ console.log(
 console.log(
   `with a user who approves every card: attacks succeed ${careless.succeeded}/${careless.attacks} = ${percent(careless.succeeded, careless.attacks)} (what the approval card alone holds back)`,
 );
+// Remembered answers: "Always" to every card lets through nothing approving every card does not,
+// and the rules a user saves in their own work let no attack through (see docs/security.md).
+const alwaysAll = await quiet({ mode: { labels: 'declared', user: 'always-all' } });
+const alwaysOwn = await quiet({ mode: { labels: 'declared', user: 'always-own' } });
+const leakedIds = (run: SuiteResult) =>
+  new Set(
+    run.outcomes.filter((o) => o.case.kind === 'attack' && o.achieved.length > 0).map((o) => o.case.id),
+  );
+const widened = [...leakedIds(alwaysAll)].filter((id) => !leakedIds(careless).has(id));
+console.log(
+  `with a user who answers "Always" to every card: attacks succeed ${alwaysAll.succeeded}/${alwaysAll.attacks}${widened.length ? ` (more than approving each card: ${widened.join(', ')})` : ' (none that approving each card does not)'}`,
+);
+console.log(
+  `with a user who answers "Always" to their own task's cards and denies the rest: attacks succeed ${alwaysOwn.succeeded}/${alwaysOwn.attacks}; benign done ${alwaysOwn.done}/${alwaysOwn.benign}`,
+);
 
 // Discord's own channels: link previews, who sees an answer, approval prompts, status lines.
 console.log('');
@@ -76,5 +91,10 @@ for (const leak of adversary.leaks.slice(0, 5)) console.log(`   ${leak}`);
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 const discordClean = discord.succeeded === 0 && discord.done === discord.benign;
 const held =
-  result.succeeded === 0 && result.done === result.benign && discordClean && adversary.leaks.length === 0;
+  result.succeeded === 0 &&
+  result.done === result.benign &&
+  discordClean &&
+  adversary.leaks.length === 0 &&
+  widened.length === 0 &&
+  alwaysOwn.succeeded === 0;
 process.exitCode = held ? 0 : 1;

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerApprovalsCommands } from './approvals-cli.js';
 import { cliVersion, exitCodes, integerIn, run, stopSignalFromProcess } from './cli-support.js';
 import { EXIT } from './command-io.js';
 import type { InitFlags } from './init/init-context.js';
@@ -327,6 +328,7 @@ registerMcpCommands(program);
 // Tasks: macstats task add|list|show|cancel|resume; memory: import|export.
 registerTaskCommands(program, run, integerIn(1, 1000, '--max-steps'));
 registerMemoryCommands(program, run);
+registerApprovalsCommands(program, run);
 
 try {
   await program.parseAsync(process.argv);

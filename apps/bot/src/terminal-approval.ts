@@ -1,6 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
-import type { ApprovalRequest, ApproveFunction, Logger } from '@macstats/core';
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type ApprovalRuleStore,
+  type ApproveFunction,
+  describeRule,
+  type Logger,
+  rememberApprovals,
+} from '@macstats/core';
 import { oneLine } from '@macstats/core/internal';
 
 /** The longest argument the prompt shows; the rest is cut with "…". */
@@ -9,6 +17,21 @@ const MAX_ARGUMENT_CHARS = 300;
 /** True for the answers that approve: `y` or `yes`, any case. Anything else, Enter included, denies. */
 export function isYes(answer: string): boolean {
   return /^\s*y(es)?\s*$/i.test(answer);
+}
+
+/**
+ * What a typed answer means: `y`/`yes` once, `c`/`conversation` for this conversation, `a`/`always`
+ * always (both only where `remember` allows it); anything else, Enter included, denies.
+ */
+export function terminalAnswer(
+  typed: string,
+  remember: { conversation: boolean; always: boolean },
+): ApprovalAnswer {
+  const word = typed.trim().toLowerCase();
+  if (isYes(word)) return 'once';
+  if (remember.conversation && (word === 'c' || word === 'conversation')) return 'conversation';
+  if (remember.always && (word === 'a' || word === 'always')) return 'always';
+  return 'deny';
 }
 
 /**
@@ -25,10 +48,17 @@ export function createTerminalApprover(options: {
   /** Prints one line to standard error (the command's scrubbed `err`). */
   say(line: string): void;
   logger: Logger;
+  /** The saved "Always" rules; without them, `a` is not offered. */
+  rules?: ApprovalRuleStore | undefined;
 }): ApproveFunction | undefined {
   const { input, output, say, logger } = options;
   if (input.isTTY !== true) return undefined;
-  return async (request: ApprovalRequest) => {
+  const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    const widest = request.scope?.remember ?? 'none';
+    const remember = {
+      conversation: widest !== 'none' && request.conversationId !== undefined,
+      always: widest === 'always' && options.rules !== undefined,
+    };
     const log = { tool: request.tool, rule: request.rule };
     const argument = oneLine(request.argument, MAX_ARGUMENT_CHARS);
     say(`? ${request.tool} needs your approval${argument === '' ? '.' : `: ${argument}`}`);
@@ -38,14 +68,13 @@ export function createTerminalApprover(options: {
     // Ctrl-C in raw mode reaches readline, not the process: pass it on, so it stops the answer.
     lines.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
     let outcome: 'approved' | 'denied' | 'expired' | 'stopped';
+    let answer: ApprovalAnswer = 'deny';
     try {
-      const answer = await lines.question(
-        `  Allow it? [y/N] (denied in ${Math.round(request.timeoutMs / 1000)} s) `,
-        {
-          signal: request.signal,
-        },
+      answer = terminalAnswer(
+        await lines.question(prompt(request, remember), { signal: request.signal }),
+        remember,
       );
-      outcome = isYes(answer) ? 'approved' : 'denied';
+      outcome = answer === 'deny' ? 'denied' : 'approved';
     } catch (error) {
       if (!request.signal.aborted) throw error;
       const reason = request.signal.reason as { name?: unknown } | undefined;
@@ -54,15 +83,40 @@ export function createTerminalApprover(options: {
     } finally {
       lines.close();
     }
+    const scope = request.scope;
+    const remembered =
+      scope && answer === 'always'
+        ? ` Saved: ${describeRule(scope)} from now on (\`macstats approvals\` lists and revokes it).`
+        : scope && answer === 'conversation'
+          ? ` ${describeRule(scope)} for the rest of this conversation.`
+          : '';
     say(
       {
-        approved: `✓ Approved: ${request.tool} runs.`,
+        approved: `✓ Approved: ${request.tool} runs.${remembered}`,
         denied: `✗ Denied: ${request.tool} not run.`,
         expired: `✗ No answer in time: ${request.tool} not run.`,
         stopped: `✗ Stopped: ${request.tool} not run.`,
       }[outcome],
     );
-    logger.info({ ...log, outcome }, 'approval decided');
-    return outcome === 'approved';
+    logger.info({ ...log, outcome, answer }, 'approval decided');
+    return answer;
   };
+  return rememberApprovals(ask, { rules: options.rules, logger });
+}
+
+/** The question: the four answers where a remembered one is allowed, else y/N and why. */
+function prompt(request: ApprovalRequest, remember: { conversation: boolean; always: boolean }): string {
+  const seconds = `denied in ${Math.round(request.timeoutMs / 1000)} s`;
+  const choices = [
+    'y once',
+    ...(remember.conversation ? ['c this conversation'] : []),
+    ...(remember.always ? ['a always'] : []),
+  ];
+  if (choices.length === 1) {
+    const why =
+      request.scope?.remember === 'none' ? 'once only: outside content named this destination; ' : '';
+    return `  Allow it? [y/N] (${why}${seconds}) `;
+  }
+  const keys = choices.map((choice) => choice[0]).join('/');
+  return `  Allow it? [${keys}/N] (${choices.join(', ')}; ${seconds}) `;
 }

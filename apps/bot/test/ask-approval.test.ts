@@ -51,7 +51,7 @@ async function askOnTerminal(question: string, env: Record<string, string>) {
 describe('macstats ask approvals', () => {
   it('asks y/N on a terminal and runs the call on y', async () => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
-    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    await ask.waitFor(/Allow it\? \[y\/c\/N\] \(y once, c this conversation; denied in \d+ s\)/);
     expect(ask.screen()).toMatch(/\? MEMORY needs your approval: add The meeting is at 10\r?\n/);
     expect(ask.screen()).toMatch(/MEMORY would .* outside content/);
     ask.type('y\r');
@@ -66,16 +66,29 @@ describe('macstats ask approvals', () => {
     ['N', 'N\r'],
   ])('denies on %s, and the model is told', async (_name, keys) => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
-    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    await ask.waitFor(/Allow it\? \[y\/c\/N\] \(y once, c this conversation; denied in \d+ s\)/);
     ask.type(keys);
     expect(await ask.exited).toBe(0);
     expect(ask.screen()).toContain('✗ Denied: MEMORY not run.');
     expect(ask.screen()).toMatch(/Last tool said: Not run: MEMORY would .* The user did not approve it\./);
   });
 
+  it('approves for this conversation on c, and says what it covers', async () => {
+    const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
+    await ask.waitFor(/Allow it\? \[y\/c\/N\]/);
+    // A persisting call is never offered Always: what it stores, the model chose after reading the page.
+    expect(ask.screen()).not.toMatch(/a always/);
+    ask.type('c\r');
+    expect(await ask.exited).toBe(0);
+    expect(ask.screen()).toContain(
+      '✓ Approved: MEMORY runs. MEMORY may change saved state (add) for the rest of this conversation.',
+    );
+    expect(ask.screen()).toMatch(/Last tool said: .*Saved note 1 in this conversation\./);
+  });
+
   it('stops the answer on Ctrl-C at the prompt, exiting 130', async () => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
-    await ask.waitFor(/Allow it\? \[y\/N\]/);
+    await ask.waitFor(/Allow it\? \[y\/c\/N\] \(y once, c this conversation; denied in \d+ s\)/);
     ask.type('\x03');
     expect(await ask.exited).toBe(130);
     expect(ask.screen()).toContain('✗ Stopped: MEMORY not run.');

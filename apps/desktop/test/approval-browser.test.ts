@@ -115,6 +115,6 @@ describe('approvals in the dashboard chat', () => {
       });
       return response.status;
     }, id);
-    expect(again).toBe(404);
+    expect(again).toBe(409);
   });
 });

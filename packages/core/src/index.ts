@@ -19,6 +19,27 @@ export type {
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
 export type { LinkChoiceOptions } from './agent/link-budget.js';
+export type { ApprovalRule, ApprovalRuleStore } from './approvals/approval-rules.js';
+export {
+  APPROVAL_RULES_FILE,
+  createApprovalRuleStore,
+  describeRule,
+  ruleCovers,
+} from './approvals/approval-rules.js';
+export type {
+  AnswerResult,
+  ApprovalOutcome,
+  PendingApproval,
+  PendingApprovalEvent,
+  PendingApprovals,
+} from './approvals/pending-approvals.js';
+export { createPendingApprovals } from './approvals/pending-approvals.js';
+export type {
+  ApprovalMemory,
+  AskApprovalFunction,
+  RememberApprovalsOptions,
+} from './approvals/remember-approvals.js';
+export { createApprovalMemory, rememberApprovals } from './approvals/remember-approvals.js';
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,
@@ -111,7 +132,9 @@ export { neutraliseControlTokens, wrapUntrusted } from './prompt/untrusted.js';
 export type {
   AgentStep,
   AgentToolCall,
+  ApprovalAnswer,
   ApprovalRequest,
+  ApprovalScope,
   ApproveFunction,
   ArgumentHints,
   CallLabels,

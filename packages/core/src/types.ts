@@ -258,7 +258,39 @@ export interface ApprovalRequest {
   signal: AbortSignal;
   /** How long the user has, in milliseconds; past it the call is denied. */
   timeoutMs: number;
+  /**
+   * What a remembered answer ("for this conversation", "always") would cover, derived by the
+   * policy from the call's labels and tool, never from the model's words (see `ApprovalScope`).
+   */
+  scope?: ApprovalScope | undefined;
 }
+
+/**
+ * What an approval card names, and what a remembered answer to it covers: the tool, the rule,
+ * and the destination (a web origin, `mcp:<server>/<tool>`) of a send or the operation (the
+ * call's first word, `add`) of a persisting call.
+ */
+export interface ApprovalScope {
+  tool: string;
+  rule: ContainmentRule;
+  /** The destination or operation; absent when the rule covers every call of the tool under `rule`. */
+  target?: string | undefined;
+  /**
+   * The widest answer this card may be given and remembered. `none` (only once or deny): a send
+   * whose destination came from outside content (the user neither named nor configured it) while
+   * private data is in the context. `conversation`: a persisting call, whose content the model
+   * chose after reading outside content, so no standing rule may let a later page plant state.
+   * `always`: a send to a destination the user named or configured.
+   */
+  remember: 'none' | 'conversation' | 'always';
+}
+
+/**
+ * A person's answer to an approval card: run this call (`once`), run calls in the same scope
+ * for the rest of the conversation (`conversation`), run them from now on (`always`, a saved
+ * rule), or refuse (`deny`).
+ */
+export type ApprovalAnswer = 'once' | 'conversation' | 'always' | 'deny';
 
 /**
  * Asks the user whether a call may run. Resolve `true` to allow it; `false`, a rejection or no

@@ -64,10 +64,21 @@ export function callDetailsText(request: Pick<ApprovalRequest, 'tool' | 'argumen
 }
 
 /** The prompt once decided: its call and reason kept, the last line saying how it ended. */
-export function decidedPromptText(promptText: string, outcome: ApprovalOutcome, askerId: string): string {
+export function decidedPromptText(
+  promptText: string,
+  outcome: ApprovalOutcome,
+  askerId: string,
+  remembered?: 'conversation' | 'always',
+): string {
   const body = promptText.split('\n').slice(0, -1).join('\n');
+  const how =
+    remembered === 'always'
+      ? ' always (a saved rule: `/approvals` lists and revokes it)'
+      : remembered === 'conversation'
+        ? ' for this conversation'
+        : '';
   const line = {
-    approved: `✅ Approved by <@${askerId}>: it runs.`,
+    approved: `✅ Approved${how} by <@${askerId}>: it runs.`,
     denied: `⛔ Denied by <@${askerId}>: not run.`,
     expired: '⌛ Nobody decided in time: denied, not run.',
     stopped: '⏹️ The answer ended before a decision: not run.',

@@ -1,4 +1,4 @@
-import type { Agent } from '@macstats/core';
+import type { Agent, ApprovalRuleStore, PendingApprovals } from '@macstats/core';
 import type { DiscordRememberedMessages } from './forget-command.js';
 import type { DiscordTasks } from './task-command.js';
 import type { Timers } from './timers.js';
@@ -23,6 +23,16 @@ export interface DiscordBotFeatureOptions extends DiscordVoiceOptions {
    * Written atomically. Default: none, kept in memory (catch-up still works across re-identifies).
    */
   stateFile?: string;
+  /**
+   * The saved "Always" approval rules (`createApprovalRuleStore` on `$MACSTATS_HOME/approval-rules.json`):
+   * approval cards offer Always, and `/approvals` lists and revokes the rules. Default: none, no Always.
+   */
+  approvalRules?: ApprovalRuleStore;
+  /**
+   * The pending-approvals registry the app's other surfaces share, so a card answered anywhere is
+   * closed here too. Default: one of the bot's own.
+   */
+  pendingApprovals?: PendingApprovals;
   /**
    * Where the bot records what each message it posts carried (the outside content its answer
    * read), so a reply to it restores those labels (`discord_posts.json`, written atomically, 0600).

@@ -31,6 +31,11 @@ export function wireInteractions(
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()
         : undefined,
     memoryNotes: options.memoryNotes ?? false,
+    approvals: {
+      pending: approvals.pending,
+      rules: approvals.rules,
+      forgetConversation: (id) => approvals.forgetConversation(id),
+    },
     ask: (interaction, question) =>
       queueInteraction(interaction, question, {
         ...answerContext,

@@ -31,7 +31,10 @@ import type { DiscordBot, DiscordBotOptions, OwnerApprovalRequest } from './type
 export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const parts = createBotParts(options);
   const active = new ActiveAnswers();
-  const approvals = new ApprovalPrompts(parts.sender, parts.logger);
+  const approvals = new ApprovalPrompts(parts.sender, parts.logger, Date.now, {
+    rules: options.approvalRules,
+    pending: options.pendingApprovals,
+  });
   const answerContext = createAnswerContext(parts, active, approvals);
   wireInteractions(parts, answerContext, approvals);
   const intake = wireMessages(parts, answerContext);

@@ -10,6 +10,7 @@ import {
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { AGENT_COMMAND, agentChoices, agentCommand } from './agent-command.js';
+import { APPROVALS_COMMAND, approvalsCommand, type DiscordApprovals } from './approvals-command.js';
 import type { DiscordAgents } from './bot-feature-options.js';
 import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
@@ -48,6 +49,7 @@ export function slashCommands(
       ],
     },
     { name: 'reset', description: "Forget this channel's conversation with the bot." },
+    APPROVALS_COMMAND,
   ];
   if (withModel)
     commands.push({
@@ -87,6 +89,8 @@ export interface SlashContext {
   forget: Agent['forget'] | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
   memoryNotes: boolean;
+  /** The pending approval cards and saved rules, for `/approvals`. */
+  approvals: DiscordApprovals;
   /** Answers `/ask` (deferred already). */
   ask(interaction: ChatInputCommandInteraction, question: string): Promise<void>;
 }
@@ -174,6 +178,8 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
       return;
     }
     case 'reset': {
+      // "This conversation" approvals go with the conversation.
+      context.approvals.forgetConversation?.(conversationId);
       const report = (await context.forget?.(conversationId)) ?? undefined;
       const notes = context.memoryNotes ? ' Notes saved with MEMORY are kept.' : '';
       await interaction.reply({
@@ -196,6 +202,11 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
     case 'forget': {
       if (!context.remembered) break;
       const content = await forgetCommand(interaction, conversationId, context.remembered);
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
+      return;
+    }
+    case 'approvals': {
+      const content = await approvalsCommand(interaction, context.approvals);
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
       return;
     }

@@ -58,8 +58,13 @@ describe('createDiscordBot with agent profiles', () => {
     agents.use(
       createAgent({ ollama: { host: h.ollama.url, model: 'llama3.2:3b' }, tools: [], memory: false }),
     );
-    await h.discord.waitFor(() => h.discord.commands().length === 3, { what: 'the commands' });
-    expect(h.discord.commands().map((command) => command.name)).toEqual(['ask', 'reset', 'agent']);
+    await h.discord.waitFor(() => h.discord.commands().length === 4, { what: 'the commands' });
+    expect(h.discord.commands().map((command) => command.name)).toEqual([
+      'ask',
+      'reset',
+      'approvals',
+      'agent',
+    ]);
     const reply = async (options: Parameters<typeof h.discord.dispatchInteraction>[0]) => {
       const interaction = h.discord.dispatchInteraction(options);
       await h.discord.waitFor(() => interaction.responses.length === 1);

@@ -16,8 +16,8 @@ function prompt(h: Harness, channelId: string): FakeDiscordMessage | undefined {
 }
 
 function customIds(message: FakeDiscordMessage): { yes: string; no: string } {
-  const [yes, no] = message.components?.[0]?.components.map((button) => button.custom_id ?? '') ?? [];
-  return { yes: yes ?? '', no: no ?? '' };
+  const ids = message.components?.[0]?.components.map((button) => button.custom_id ?? '') ?? [];
+  return { yes: ids.find((id) => id.endsWith(':yes')) ?? '', no: ids.find((id) => id.endsWith(':no')) ?? '' };
 }
 
 /** Starts the bot, asks in #general a question whose answer needs approval, and waits for the prompt. */
@@ -38,7 +38,7 @@ const finalReply = (h: Harness, channelId: string) =>
   });
 
 describe('createDiscordBot approvals', () => {
-  it('asks the asker with Approve and Deny, and runs the call when they approve', async () => {
+  it('asks the asker with Approve once, This conversation and Deny, and runs the call when they approve', async () => {
     const { h, saved, question, asked } = await askForApproval();
     expect(asked.replyTo).toBe(question.id);
     expect(asked.content).toContain(`<@${question.author.id}>`);
@@ -54,7 +54,8 @@ describe('createDiscordBot approvals', () => {
       users: [question.author.id],
     });
     expect(asked.components?.[0]?.components.map((button) => [button.label, button.style])).toEqual([
-      ['Approve', 3],
+      ['Approve once', 3],
+      ['This conversation', 1],
       ['Deny', 4],
       ['Show the call', 2],
     ]);

@@ -16,15 +16,20 @@ function content(h: Harness, id: string | undefined): string | undefined {
 describe('createDiscordBot slash commands', () => {
   it('registers /ask, /reset and /model at start with one bulk overwrite', async () => {
     const h = await start({ bot: { listModels: async () => MODELS } });
-    await h.discord.waitFor(() => h.discord.commands().length === 3, { what: 'the commands' });
-    expect(h.discord.commands().map((command) => command.name)).toEqual(['ask', 'reset', 'model']);
+    await h.discord.waitFor(() => h.discord.commands().length === 4, { what: 'the commands' });
+    expect(h.discord.commands().map((command) => command.name)).toEqual([
+      'ask',
+      'reset',
+      'approvals',
+      'model',
+    ]);
     expect(h.discord.requests.filter((request) => request.method === 'PUT')).toHaveLength(1);
   });
 
   it('leaves /model out when the app cannot list models', async () => {
     const h = await start();
     await h.discord.waitFor(() => h.discord.commands().length > 0);
-    expect(h.discord.commands().map((command) => command.name)).toEqual(['ask', 'reset']);
+    expect(h.discord.commands().map((command) => command.name)).toEqual(['ask', 'reset', 'approvals']);
   });
 
   it('defers /ask at once and edits the answer into the original response', async () => {
@@ -99,7 +104,7 @@ describe('createDiscordBot slash commands', () => {
 
   it('offers the installed models as /model autocomplete', async () => {
     const h = await start({ bot: { listModels: async () => MODELS } });
-    await h.discord.waitFor(() => h.discord.commands().length === 3);
+    await h.discord.waitFor(() => h.discord.commands().length === 4);
     const typing = h.discord.dispatchInteraction({
       command: 'model',
       options: { name: 'QWEN' },
@@ -121,7 +126,7 @@ describe('createDiscordBot slash commands', () => {
       },
     };
     const h = await start({ agent, bot: { listModels: async () => MODELS } });
-    await h.discord.waitFor(() => h.discord.commands().length === 3);
+    await h.discord.waitFor(() => h.discord.commands().length === 4);
     const refused = h.discord.dispatchInteraction({
       command: 'model',
       options: { name: 'qwen3:8b' },

@@ -7,6 +7,7 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { connectSharedState } from '../shared-state.js';
 import { createTerminalApprover } from '../terminal-approval.js';
+import { approvalRules } from './approvals-command.js';
 
 /**
  * `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard
@@ -81,7 +82,12 @@ export async function askCommand(
       if (event.type === 'status') io.err(`… ${event.text}`);
     };
     const approve = options.terminal
-      ? createTerminalApprover({ ...options.terminal, say: io.err, logger: io.logger })
+      ? createTerminalApprover({
+          ...options.terminal,
+          say: io.err,
+          logger: io.logger,
+          rules: approvalRules(config),
+        })
       : undefined;
     const answer = await agent.answer(options.question, {
       signal: options.signal,

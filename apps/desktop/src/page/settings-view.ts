@@ -1,5 +1,6 @@
 import type { EvalSummary, OllamaStatus, Settings } from '../shared/ollama-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
+import { createApprovalRulesSection } from './approval-rules.js';
 import { h, replaceChildren } from './dom.js';
 import { formatTime, plural } from './format.js';
 import type { View } from './main.js';
@@ -39,6 +40,7 @@ export function createSettingsView(
   const evaluation = h('section', { class: 'settings-eval', id: 'settings-eval' });
   const mcpServers = createMcpServersSection();
   const speech = createSpeechServersSection();
+  const approvals = createApprovalRulesSection();
   replaceChildren(
     root,
     h('h2', {}, 'Ollama'),
@@ -48,6 +50,7 @@ export function createSettingsView(
     evaluation,
     mcpServers.element,
     speech.element,
+    approvals.element,
   );
   let loaded = false;
   // What the user changed and has not saved yet: a load that comes back later keeps it.
@@ -145,6 +148,7 @@ export function createSettingsView(
       void load();
       void mcpServers.load();
       void speech.load();
+      void approvals.load();
     },
     ollamaChanged(ollama) {
       if (loaded) showStatus(ollama);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent, AgentEvent, Tool } from '@macstats/core';
+import type { Agent, AgentEvent, ApprovalRuleStore, PendingApprovals, Tool } from '@macstats/core';
 import { createChatApprovals } from './chat-approvals.js';
 import { turnEvents } from './chat-turn-events.js';
 import { createConversationRoutes } from './conversation-routes.js';
@@ -19,6 +19,10 @@ export type AgentSource = (agentId?: string) => Promise<ChatAgent | { unavailabl
 /** Options of {@link createChatFeature}. */
 export interface ChatFeatureOptions {
   store: ConversationStore;
+  /** The saved "Always" approval rules: cards offer Always. Default: none. */
+  approvalRules?: ApprovalRuleStore | undefined;
+  /** The pending-approvals registry shared with Settings. Default: one of the chat's own. */
+  pendingApprovals?: PendingApprovals | undefined;
   agent: AgentSource;
   /** The tools of a chat answer (the agent's plus RUN_JS). Default: the agent's own. */
   tools?: Tool[];
@@ -52,7 +56,11 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
   const deleting = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   const { hub, store, logger } = { ...core, ...options };
-  const approvals = createChatApprovals({ logger });
+  const approvals = createChatApprovals({
+    logger,
+    rules: options.approvalRules,
+    pending: options.pendingApprovals,
+  });
 
   const emit = (conversationId: string, turn: ChatTurn, kind: string, extra: Record<string, unknown> = {}) =>
     hub.broadcast('chat', { conversationId, turnId: turn.id, kind, ...extra });

@@ -1,10 +1,17 @@
 import { join } from 'node:path';
-import { createMemoryStore, silentLogger } from '@macstats/core';
+import {
+  APPROVAL_RULES_FILE,
+  createApprovalRuleStore,
+  createMemoryStore,
+  createPendingApprovals,
+  silentLogger,
+} from '@macstats/core';
 import { createInferenceRecorder, formatSummaryLine } from '@macstats/metrics';
 import type { Scheduler, SchedulerEvent } from '@macstats/scheduler';
 import { loadSkillsAndAgents } from '@macstats/skills';
 import type { TaskRunner } from '@macstats/tasks';
 import { formatNotes } from '@macstats/tools-memory';
+import { createApprovalsFeature } from './approvals-feature.js';
 import { createChatFeature } from './chat-feature.js';
 import { chatMemoryActions } from './chat-memory.js';
 import { createConversationStore } from './conversation-store.js';
@@ -105,8 +112,15 @@ function modelFeatures(
     recorder: createInferenceRecorder(collector),
     ...(appMetrics ? { today: () => appMetrics.today() } : {}),
   });
+  // One registry and one rules file for the chat's cards and Settings' list.
+  const approvals = {
+    pending: createPendingApprovals(),
+    rules: createApprovalRuleStore(join(home, APPROVAL_RULES_FILE)),
+  };
   const chat = createChatFeature(core, {
     store: createConversationStore(join(home, 'desktop', 'conversations')),
+    approvalRules: approvals.rules,
+    pendingApprovals: approvals.pending,
     agent: (id) => model.runtime.current('chat', id),
     tools: model.runtime.toolsFor('chat'),
     recordCall: (event) => metrics.recordCall(event),
@@ -125,7 +139,7 @@ function modelFeatures(
       return parts.length > 0 ? parts.join('\n\n') : undefined;
     },
   });
-  return [metrics, model.ollama, chat];
+  return [metrics, model.ollama, chat, createApprovalsFeature(approvals)];
 }
 
 /**

@@ -29,6 +29,20 @@ export interface PendingApproval {
   reason: string;
   /** When it is denied without an answer, ms since the epoch. */
   expiresAt: number;
+  /**
+   * The remembered answers this card allows besides Approve once and Deny: This conversation
+   * (`conversation`) and Always (`always`, a saved rule). Absent: neither.
+   */
+  choices?: { conversation: boolean; always: boolean };
+}
+
+/** A saved "Always" approval rule, as Settings lists it. */
+export interface ApprovalRuleView {
+  id: string;
+  /** What it allows, in words: `POST may send to mcp:notes/post`. */
+  text: string;
+  /** When it was saved (ISO 8601). */
+  createdAt: string;
 }
 
 /** How a pending approval ended. */

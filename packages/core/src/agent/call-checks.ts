@@ -2,7 +2,14 @@ import { askApproval } from '../containment/ask-approval.js';
 import type { ContainmentVerdict } from '../containment/context-labels.js';
 import { labelsOf } from '../containment/labels.js';
 import { parseToolCalls } from '../parser/parse-tool-call.js';
-import type { CallLabels, ContainmentDecision, ParsedCall, Tool, ToolSkipReason } from '../types.js';
+import type {
+  ApprovalScope,
+  CallLabels,
+  ContainmentDecision,
+  ParsedCall,
+  Tool,
+  ToolSkipReason,
+} from '../types.js';
 import { type CallGuard, callKey } from './call-guard.js';
 import type { RequestedCall } from './resolve-calls.js';
 import { toolArguments } from './tool-arguments.js';
@@ -171,6 +178,7 @@ async function decide(
       reason,
       conversationId: settings.conversationId,
       timeoutMs: settings.approvalTimeoutMs,
+      scope: approvalScope(call.tool, (call.toolRef as Tool).usage ?? '', call.argument, args, verdict),
     },
     settings.signal,
     settings.logger,
@@ -187,4 +195,50 @@ function refusedText(decision: ContainmentDecision, canAsk: boolean): string {
       ? 'Data may not go to an address built after reading outside content.'
       : 'Nobody can approve it here.';
   return `Not run: ${decision.reason} ${who} Do not try it another way; tell the user what you could not do and answer with what you have.`;
+}
+
+const OPERATION = /^[A-Za-z][\w-]{0,31}$/;
+
+/** The literal words of a tool's usage line, outside its `<placeholders>`: its operations (`add`, `list`). */
+function usageWords(usage: string): Set<string> {
+  return new Set(
+    usage
+      .replace(/<[^>]*>/g, ' ')
+      .toLowerCase()
+      .split(/[^a-z0-9_-]+/)
+      .filter((word) => word !== ''),
+  );
+}
+
+/**
+ * What a remembered answer to this card covers: a send's destination as the policy derived it
+ * from the labels; a persisting call's operation (its first word, or its `action` argument) when
+ * the tool's own usage line names it as one, which only narrows the rule. The model's other words
+ * never widen it.
+ */
+function approvalScope(
+  tool: string,
+  usage: string,
+  argument: string,
+  args: Record<string, unknown> | undefined,
+  verdict: Exclude<ContainmentVerdict, { action: 'run' }>,
+): ApprovalScope {
+  if (verdict.rule === 'send') {
+    const destination = verdict.destination;
+    return {
+      tool,
+      rule: 'send',
+      ...(destination ? { target: destination.target } : {}),
+      remember: destination?.rememberable === true ? 'always' : 'none',
+    };
+  }
+  const named = args?.action ?? args?.operation ?? argument.trim().split(/\s+/)[0];
+  const word = typeof named === 'string' && OPERATION.test(named) ? named.toLowerCase() : undefined;
+  const operation = word !== undefined && usageWords(usage).has(word) ? word : undefined;
+  return {
+    tool,
+    rule: 'persist',
+    ...(operation ? { target: operation } : {}),
+    remember: 'conversation',
+  };
 }

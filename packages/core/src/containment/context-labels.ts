@@ -10,7 +10,18 @@ import { bareHostsIn, canonicalUrl, originOf, urlsIn, withinUrl } from './urls.j
  */
 export type ContainmentVerdict =
   | { action: 'run' }
-  | { action: 'ask' | 'refuse'; rule: ContainmentRule; reason: string };
+  | {
+      action: 'ask' | 'refuse';
+      rule: ContainmentRule;
+      reason: string;
+      /**
+       * A send's destination as a remembered answer is scoped to (a web origin, or the
+       * non-web destination as declared), and whether one may be remembered at all: only when
+       * the user named or configured it, or it is a non-web destination whose own words are not
+       * in the context (see `docs/security.md`, "Remembered answers").
+       */
+      destination?: { target: string; rememberable: boolean } | undefined;
+    };
 
 /** What the caller put in an answer's context besides the question, for the policy. */
 export interface ContextLabelsInput {
@@ -205,10 +216,12 @@ export class ContextLabels {
       // A page from a site whose own words are in the context gets only what the user wrote.
       const origin = originOf(canonicalUrl(sendsTo) ?? '');
       const fromIt = origin !== undefined && this.outsideOrigins.has(origin);
+      const page = canonicalUrl(sendsTo);
       return {
         action: fromIt ? 'refuse' : 'ask',
         rule: 'send',
         reason: `${tool} would put text the user did not write in this question into ${sendsTo}, whose scripts can send it anywhere${fromIt ? ' and whose own content is in the context' : ''}, ${context}`,
+        destination: { target: origin ?? sendsTo, rememberable: page !== undefined && this.isNamed(page) },
       };
     }
     if (this.destinationAllowed(labels)) return this.linkChoice(tool, labels, context);
@@ -218,6 +231,8 @@ export class ContextLabels {
         action: 'ask',
         rule: 'send',
         reason: `${tool} would follow ${sendsTo}, a link that ${this.links.sourceOf(destination) ?? 'outside content'} gave past the first ${LINKS_PER_RESULT} of its links, ${context}`,
+        // Outside content named it: no answer but this once may send private data there.
+        destination: { target: originOf(destination) ?? destination, rememberable: false },
       };
     }
     const web = originOf(destination ?? '') !== undefined;
@@ -234,6 +249,10 @@ export class ContextLabels {
       action: web ? 'refuse' : 'ask',
       rule: 'send',
       reason: `${tool} would send data to ${sendsTo}, ${web ? 'an address the model built: the user did not name it and no outside content linked to it' : sendsTo.startsWith('mcp:') ? 'a server the user configured but did not mark trusted' : 'a destination the tool does not name'}, ${context}`,
+      // A non-web destination is one the user configured (a server in mcp.json, a tool they
+      // installed), never one outside content named; a server whose own words are in the context
+      // gets here only what the user wrote in this question (else it was refused above).
+      destination: { target: sendsTo, rememberable: true },
     };
   }
 
@@ -252,6 +271,7 @@ export class ContextLabels {
       action: 'ask',
       rule: 'send',
       reason: `${tool} would follow ${labels.sendsTo}, one of ${this.links.followableCount} links outside content gave, and today's allowance for choosing among such links (${this.allowance.bitsPerDay} bits, which is what a choice could carry of the private data) is spent, ${context}`,
+      destination: { target: originOf(destination) ?? destination, rememberable: false },
     };
   }
 
