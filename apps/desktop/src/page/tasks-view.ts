@@ -1,8 +1,4 @@
-import type {
-  TaskApprovalView,
-  TaskDetailView as TaskDetail,
-  TaskSummaryView as TaskSummary,
-} from '../shared/task-types.js';
+import type { TaskDetailView as TaskDetail, TaskSummaryView as TaskSummary } from '../shared/task-types.js';
 import { ApiError, getJson, sendJson } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import type { View } from './main.js';

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Agent, AgentEvent, ApprovalRuleStore, PendingApprovals, Tool } from '@macstats/core';
+import type {
+  Agent,
+  AgentAnswer,
+  AgentEvent,
+  ApprovalRuleStore,
+  PendingApprovals,
+  Tool,
+} from '@macstats/core';
 import { createChatApprovals } from './chat-approvals.js';
 import { turnEvents } from './chat-turn-events.js';
 import { createConversationRoutes } from './conversation-routes.js';
@@ -100,14 +107,7 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
         turn.answer = answer.text;
         if (answer.error) turn.failed = true;
         if (answer.error?.fromModel) options.onModelFailure?.();
-        if (answer.recalled?.length)
-          turn.recalled = answer.recalled.map(({ seq, speaker, text, at, outside }) => ({
-            seq,
-            speaker,
-            text,
-            at,
-            ...(outside ? { outside: true } : {}),
-          }));
+        if (answer.recalled?.length) turn.recalled = answer.recalled.map(recalledView);
       }
       turn.status = 'done';
     } catch (error) {
@@ -200,6 +200,11 @@ export function createChatFeature(core: DashboardCore, options: ChatFeatureOptio
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** An earlier message the answer recalled, as the page shows it. */
+function recalledView({ seq, speaker, text, at, outside }: NonNullable<AgentAnswer['recalled']>[number]) {
+  return { seq, speaker, text, at, ...(outside ? { outside: true } : {}) };
 }
 
 /** The question a page posts to `/api/chat`, checked: each bad field answers 400 with one sentence. */
