@@ -42,6 +42,8 @@ const error = (status: number, code: number, message: string): RestResult => ({
   body: { message, code },
 });
 
+const isResult = (value: Live | RestResult): value is RestResult => 'status' in value;
+
 /**
  * Application commands and interactions for the fake Discord: bulk registration
  * (`PUT /applications/:id/commands`), INTERACTION_CREATE for slash commands, autocomplete and
@@ -53,81 +55,6 @@ export function createInteractions(context: InteractionContext) {
   const { store } = context;
   const commands = new Map<string, FakeDiscordCommand>();
   const interactions = new Map<string, Live>();
-
-  function postMessage(live: Live, content: string, flags: number): FakeDiscordMessage {
-    const channel = store.channels.get(live.channelId);
-    const message: FakeDiscordMessage = {
-      id: store.nextId(),
-      channelId: live.channelId,
-      ...(channel?.guildId ? { guildId: channel.guildId } : {}),
-      author: store.botUser,
-      content,
-      mentions: [],
-      flags,
-      timestamp: new Date().toISOString(),
-      deleted: false,
-      ...((flags & EPHEMERAL) !== 0 ? { visibleTo: live.userId } : {}),
-    };
-    store.addMessage(message);
-    context.record({
-      type: 'create',
-      channelId: message.channelId,
-      messageId: message.id,
-      content,
-      flags,
-      ...(message.visibleTo !== undefined ? { visibleTo: message.visibleTo } : {}),
-      at: Date.now(),
-    });
-    if ((flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_CREATE', message);
-    return message;
-  }
-
-  /** Edits a message the interaction owns; resolves with a refusal when its components are bad. */
-  function editMessage(message: FakeDiscordMessage, body: Record<string, unknown>): RestResult | undefined {
-    const components = body.components === undefined ? undefined : readComponents(body.components);
-    if (components && isRefusal(components)) return components;
-    if (typeof body.content === 'string') message.content = body.content;
-    if (components) message.components = components;
-    message.flags &= ~LOADING;
-    // An edit can set or clear SUPPRESS_EMBEDS only; the other flags stay as they were.
-    if (typeof body.flags === 'number')
-      message.flags = (message.flags & ~SUPPRESS_EMBEDS) | (body.flags & SUPPRESS_EMBEDS);
-    message.editedTimestamp = new Date().toISOString();
-    context.record({
-      type: 'edit',
-      channelId: message.channelId,
-      messageId: message.id,
-      content: message.content,
-      ...(typeof body.flags === 'number' ? { flags: message.flags } : {}),
-      ...(components ? { components } : {}),
-      at: Date.now(),
-    });
-    if ((message.flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_UPDATE', message);
-    return undefined;
-  }
-
-  function byToken(appId: string | undefined, token: string | undefined): Live | RestResult {
-    if (appId !== store.applicationId) return error(404, 10015, 'Unknown Webhook');
-    const live = [...interactions.values()].find((candidate) => candidate.token === token);
-    if (!live || Date.now() - live.createdAt > TOKEN_LIFETIME_MS)
-      return error(401, 50027, 'Invalid Webhook Token');
-    return live;
-  }
-
-  const isResult = (value: Live | RestResult): value is RestResult => 'status' in value;
-
-  function messageOf(live: Live, id: string | undefined): FakeDiscordMessage | RestResult {
-    const messageId = id === '@original' ? live.originalId : id;
-    const message = messageId ? store.messages.get(messageId) : undefined;
-    if (
-      !message ||
-      message.deleted ||
-      !(messageId === live.originalId || live.followUpIds.includes(messageId ?? ''))
-    )
-      return error(404, 10008, 'Unknown Message');
-    return message;
-  }
-
   const routes: Array<[string, string, (params: Record<string, string>, body: unknown) => RestResult]> = [
     [
       'GET',
@@ -186,7 +113,7 @@ export function createInteractions(context: InteractionContext) {
           if (live.type !== 2 && live.type !== 3)
             return error(400, 40060, 'Interaction has already been acknowledged.');
           const content = body.type === 4 && typeof data.content === 'string' ? data.content : '';
-          live.originalId = postMessage(live, content, body.type === 5 ? flags | LOADING : flags).id;
+          live.originalId = postMessage(context, live, content, body.type === 5 ? flags | LOADING : flags).id;
         } else if (body.type === 6 || body.type === 7) {
           // DEFERRED_UPDATE_MESSAGE and UPDATE_MESSAGE: only a component's message can be updated.
           const message = live.type === 3 ? store.messages.get(live.messageId ?? '') : undefined;
@@ -197,7 +124,7 @@ export function createInteractions(context: InteractionContext) {
               `Invalid Form Body: response type ${body.type} needs a message component`,
             );
           if (body.type === 7) {
-            const problem = editMessage(message, data);
+            const problem = editMessage(context, message, data);
             if (problem) return problem;
           }
           live.originalId = message.id;
@@ -217,11 +144,11 @@ export function createInteractions(context: InteractionContext) {
       'PATCH',
       '/webhooks/:appId/:token/messages/:messageId',
       ({ appId, token, messageId }, body) => {
-        const live = byToken(appId, token);
+        const live = byToken(store, interactions, appId, token);
         if (isResult(live)) return live;
-        const message = messageOf(live, messageId);
+        const message = messageOf(store, live, messageId);
         if ('status' in message) return message;
-        const problem = editMessage(message, (body ?? {}) as Record<string, unknown>);
+        const problem = editMessage(context, message, (body ?? {}) as Record<string, unknown>);
         if (problem) return problem;
         context.onChange();
         return { status: 200, body: store.messagePayload(message) };
@@ -231,9 +158,9 @@ export function createInteractions(context: InteractionContext) {
       'GET',
       '/webhooks/:appId/:token/messages/:messageId',
       ({ appId, token, messageId }) => {
-        const live = byToken(appId, token);
+        const live = byToken(store, interactions, appId, token);
         if (isResult(live)) return live;
-        const message = messageOf(live, messageId);
+        const message = messageOf(store, live, messageId);
         return 'status' in message ? message : { status: 200, body: store.messagePayload(message) };
       },
     ],
@@ -241,12 +168,17 @@ export function createInteractions(context: InteractionContext) {
       'POST',
       '/webhooks/:appId/:token',
       ({ appId, token }, rawBody) => {
-        const live = byToken(appId, token);
+        const live = byToken(store, interactions, appId, token);
         if (isResult(live)) return live;
         if (live.responses.length === 0) return error(404, 10015, 'Unknown Webhook');
         const body = (rawBody ?? {}) as Record<string, unknown>;
         const flags = typeof body.flags === 'number' ? body.flags & RESPONSE_FLAGS : 0;
-        const message = postMessage(live, typeof body.content === 'string' ? body.content : '', flags);
+        const message = postMessage(
+          context,
+          live,
+          typeof body.content === 'string' ? body.content : '',
+          flags,
+        );
         live.followUpIds.push(message.id);
         context.onChange();
         return { status: 200, body: store.messagePayload(message) };
@@ -254,84 +186,8 @@ export function createInteractions(context: InteractionContext) {
     ],
   ];
 
-  /** Sends INTERACTION_CREATE for a registered command (or its autocomplete) and returns the live record. */
-  function dispatchInteraction(options: FakeDiscordInteractionOptions): FakeDiscordInteraction {
-    const command = [...commands.values()].find((candidate) => candidate.name === options.command);
-    if (!command) throw new Error(`dispatchInteraction: /${options.command} is not registered`);
-    const user = store.user(options.user);
-    const channel = options.dm
-      ? store.dmChannel(user)
-      : store.channels.get(options.channelId ?? store.guilds[0]?.channels[0]?.id ?? '');
-    if (!channel) throw new Error(`dispatchInteraction: unknown channel ${options.channelId ?? '(none)'}`);
-    const type = options.focused ? 4 : 2;
-    const live: Live = {
-      id: store.nextId(),
-      token: randomBytes(24).toString('base64url'),
-      type,
-      command: command.name,
-      channelId: channel.id,
-      userId: user.id,
-      responses: [],
-      followUpIds: [],
-      createdAt: Date.now(),
-    };
-    interactions.set(live.id, live);
-    const values = options.options ?? {};
-    const optionPayload = Object.entries(values).map(([name, value]) => {
-      const definition = command.options.find((option) => option.name === name);
-      if (!definition) throw new Error(`dispatchInteraction: /${command.name} has no option ${name}`);
-      return { name, type: definition.type, value, ...(options.focused === name ? { focused: true } : {}) };
-    });
-    const payload = interactionPayload(store, live, channel, user, {
-      data: {
-        id: command.id,
-        name: command.name,
-        type: 1,
-        options: optionPayload,
-        ...(channel.guildId ? { guild_id: channel.guildId } : {}),
-      },
-      ...(options.permissions ? { permissions: options.permissions } : {}),
-    });
-    context.gateway.dispatch('INTERACTION_CREATE', () => payload);
-    context.onChange();
-    return live;
-  }
-
-  /** Sends INTERACTION_CREATE for a click on a message's button (type 3) and returns the live record. */
-  function clickButton(options: FakeDiscordClickOptions): FakeDiscordInteraction {
-    const message = store.messages.get(options.messageId);
-    if (!message || message.deleted) throw new Error(`clickButton: no message ${options.messageId}`);
-    const button = clickableButton(message, options.customId);
-    if (!button)
-      throw new Error(`clickButton: message ${message.id} has no enabled button "${options.customId}"`);
-    const channel = store.channels.get(message.channelId);
-    if (!channel) throw new Error(`clickButton: unknown channel ${message.channelId}`);
-    const clicker = store.user(options.user);
-    const live: Live = {
-      id: store.nextId(),
-      token: randomBytes(24).toString('base64url'),
-      type: 3,
-      command: '',
-      customId: options.customId,
-      messageId: message.id,
-      channelId: channel.id,
-      userId: clicker.id,
-      responses: [],
-      followUpIds: [],
-      createdAt: Date.now(),
-    };
-    interactions.set(live.id, live);
-    const payload = interactionPayload(store, live, channel, clicker, {
-      data: { custom_id: options.customId, component_type: button.type },
-      message: store.messagePayload(message),
-    });
-    context.gateway.dispatch('INTERACTION_CREATE', () => payload);
-    context.onChange();
-    return live;
-  }
-
   return {
-    clickButton,
+    clickButton: (options: FakeDiscordClickOptions) => clickButton(context, interactions, options),
     routes: routes.map(
       ([method, template, handler]): RestRoute => ({
         method,
@@ -341,6 +197,188 @@ export function createInteractions(context: InteractionContext) {
       }),
     ),
     commands: () => [...commands.values()],
-    dispatchInteraction,
+    dispatchInteraction: (options: FakeDiscordInteractionOptions) =>
+      dispatchInteraction(context, { commands, interactions }, options),
   };
+}
+
+/** Posts the interaction's answer or follow-up as the bot. */
+function postMessage(
+  context: InteractionContext,
+  live: Live,
+  content: string,
+  flags: number,
+): FakeDiscordMessage {
+  const { store } = context;
+  const channel = store.channels.get(live.channelId);
+  const message: FakeDiscordMessage = {
+    id: store.nextId(),
+    channelId: live.channelId,
+    ...(channel?.guildId ? { guildId: channel.guildId } : {}),
+    author: store.botUser,
+    content,
+    mentions: [],
+    flags,
+    timestamp: new Date().toISOString(),
+    deleted: false,
+    ...((flags & EPHEMERAL) !== 0 ? { visibleTo: live.userId } : {}),
+  };
+  store.addMessage(message);
+  context.record({
+    type: 'create',
+    channelId: message.channelId,
+    messageId: message.id,
+    content,
+    flags,
+    ...(message.visibleTo !== undefined ? { visibleTo: message.visibleTo } : {}),
+    at: Date.now(),
+  });
+  if ((flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_CREATE', message);
+  return message;
+}
+
+/** Edits a message the interaction owns; resolves with a refusal when its components are bad. */
+function editMessage(
+  context: InteractionContext,
+  message: FakeDiscordMessage,
+  body: Record<string, unknown>,
+): RestResult | undefined {
+  const components = body.components === undefined ? undefined : readComponents(body.components);
+  if (components && isRefusal(components)) return components;
+  if (typeof body.content === 'string') message.content = body.content;
+  if (components) message.components = components;
+  message.flags &= ~LOADING;
+  // An edit can set or clear SUPPRESS_EMBEDS only; the other flags stay as they were.
+  if (typeof body.flags === 'number')
+    message.flags = (message.flags & ~SUPPRESS_EMBEDS) | (body.flags & SUPPRESS_EMBEDS);
+  message.editedTimestamp = new Date().toISOString();
+  context.record({
+    type: 'edit',
+    channelId: message.channelId,
+    messageId: message.id,
+    content: message.content,
+    ...(typeof body.flags === 'number' ? { flags: message.flags } : {}),
+    ...(components ? { components } : {}),
+    at: Date.now(),
+  });
+  if ((message.flags & EPHEMERAL) === 0) context.dispatchMessageEvent('MESSAGE_UPDATE', message);
+  return undefined;
+}
+
+/** Sends INTERACTION_CREATE for a registered command (or its autocomplete) and returns the live record. */
+function dispatchInteraction(
+  context: InteractionContext,
+  state: { commands: Map<string, FakeDiscordCommand>; interactions: Map<string, Live> },
+  options: FakeDiscordInteractionOptions,
+): FakeDiscordInteraction {
+  const { store } = context;
+  const { commands, interactions } = state;
+  const command = [...commands.values()].find((candidate) => candidate.name === options.command);
+  if (!command) throw new Error(`dispatchInteraction: /${options.command} is not registered`);
+  const user = store.user(options.user);
+  const channel = options.dm
+    ? store.dmChannel(user)
+    : store.channels.get(options.channelId ?? store.guilds[0]?.channels[0]?.id ?? '');
+  if (!channel) throw new Error(`dispatchInteraction: unknown channel ${options.channelId ?? '(none)'}`);
+  const type = options.focused ? 4 : 2;
+  const live: Live = {
+    id: store.nextId(),
+    token: randomBytes(24).toString('base64url'),
+    type,
+    command: command.name,
+    channelId: channel.id,
+    userId: user.id,
+    responses: [],
+    followUpIds: [],
+    createdAt: Date.now(),
+  };
+  interactions.set(live.id, live);
+  const values = options.options ?? {};
+  const optionPayload = Object.entries(values).map(([name, value]) => {
+    const definition = command.options.find((option) => option.name === name);
+    if (!definition) throw new Error(`dispatchInteraction: /${command.name} has no option ${name}`);
+    return { name, type: definition.type, value, ...(options.focused === name ? { focused: true } : {}) };
+  });
+  const payload = interactionPayload(store, live, channel, user, {
+    data: {
+      id: command.id,
+      name: command.name,
+      type: 1,
+      options: optionPayload,
+      ...(channel.guildId ? { guild_id: channel.guildId } : {}),
+    },
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  });
+  context.gateway.dispatch('INTERACTION_CREATE', () => payload);
+  context.onChange();
+  return live;
+}
+
+/** Sends INTERACTION_CREATE for a click on a message's button (type 3) and returns the live record. */
+function clickButton(
+  context: InteractionContext,
+  interactions: Map<string, Live>,
+  options: FakeDiscordClickOptions,
+): FakeDiscordInteraction {
+  const { store } = context;
+  const message = store.messages.get(options.messageId);
+  if (!message || message.deleted) throw new Error(`clickButton: no message ${options.messageId}`);
+  const button = clickableButton(message, options.customId);
+  if (!button)
+    throw new Error(`clickButton: message ${message.id} has no enabled button "${options.customId}"`);
+  const channel = store.channels.get(message.channelId);
+  if (!channel) throw new Error(`clickButton: unknown channel ${message.channelId}`);
+  const clicker = store.user(options.user);
+  const live: Live = {
+    id: store.nextId(),
+    token: randomBytes(24).toString('base64url'),
+    type: 3,
+    command: '',
+    customId: options.customId,
+    messageId: message.id,
+    channelId: channel.id,
+    userId: clicker.id,
+    responses: [],
+    followUpIds: [],
+    createdAt: Date.now(),
+  };
+  interactions.set(live.id, live);
+  const payload = interactionPayload(store, live, channel, clicker, {
+    data: { custom_id: options.customId, component_type: button.type },
+    message: store.messagePayload(message),
+  });
+  context.gateway.dispatch('INTERACTION_CREATE', () => payload);
+  context.onChange();
+  return live;
+}
+
+/** The live interaction a webhook's application id and token name, or Discord's refusal. */
+function byToken(
+  store: FakeDiscordStore,
+  interactions: Map<string, Live>,
+  appId: string | undefined,
+  token: string | undefined,
+): Live | RestResult {
+  if (appId !== store.applicationId) return error(404, 10015, 'Unknown Webhook');
+  const live = [...interactions.values()].find((candidate) => candidate.token === token);
+  if (!live || Date.now() - live.createdAt > TOKEN_LIFETIME_MS)
+    return error(401, 50027, 'Invalid Webhook Token');
+  return live;
+}
+
+/** A message the interaction owns (`@original` or a follow-up), or Discord's refusal. */
+function messageOf(
+  store: FakeDiscordStore,
+  live: Live,
+  id: string | undefined,
+): FakeDiscordMessage | RestResult {
+  const messageId = id === '@original' ? live.originalId : id;
+  const message = messageId ? store.messages.get(messageId) : undefined;
+  if (
+    !message ||
+    message.deleted ||
+    !(messageId === live.originalId || live.followUpIds.includes(messageId ?? ''))
+  )
+    return error(404, 10008, 'Unknown Message');
+  return message;
 }
