@@ -61,6 +61,8 @@ async function recordOnce(): Promise<void> {
   const mic = h.page.locator('#chat-mic');
   await mic.click();
   await h.page.locator('#chat-mic[data-state="recording"]').waitFor();
+  // Stopped once audio has reached the recording, however slow the machine: never an empty clip.
+  await h.page.locator('#chat-mic[data-captured="true"]').waitFor();
   await mic.click();
   await h.page.locator('#chat-mic[data-state="idle"]').waitFor();
 }

@@ -35,6 +35,15 @@ function readVint(bytes: Uint8Array, offset: number, keepMarker: boolean) {
   return { value, length, unknown: !keepMarker && allOnes };
 }
 
+/** Whether the bytes end inside the element header (id and size) that starts at `offset`. */
+function cutInHeader(bytes: Uint8Array, offset: number): boolean {
+  const idLength = Math.clz32(bytes[offset] ?? 0xff) - 23;
+  const sizeAt = offset + idLength;
+  if (sizeAt >= bytes.length) return true;
+  const sizeLength = Math.clz32(bytes[sizeAt] ?? 0xff) - 23;
+  return sizeAt + sizeLength > bytes.length;
+}
+
 /** The Opus track of a WebM file: its `OpusHead` and its frames in order. */
 export interface WebmOpus {
   head: Uint8Array;
@@ -52,6 +61,8 @@ export function demuxWebmOpus(bytes: Uint8Array): WebmOpus | undefined {
   const blocks: Array<{ track: number; frame: Uint8Array }> = [];
   let offset = 0;
   while (offset < bytes.length) {
+    // A recording stopped mid-element ends inside a header: the frames before the cut are kept.
+    if (cutInHeader(bytes, offset)) break;
     const id = readVint(bytes, offset, true);
     const size = readVint(bytes, offset + id.length, false);
     const start = offset + id.length + size.length;

@@ -22,6 +22,17 @@ describe('a browser recording (WebM Opus from MediaRecorder)', () => {
     expect(cut?.frames.length).toBeLessThan(all?.frames.length ?? 0);
   });
 
+  it('keeps the frames before a cut wherever it falls, inside an element header too', () => {
+    const whole = fixture('dashboard-recording.webm');
+    const all = demuxWebmOpus(whole)?.frames.length ?? 0;
+    // Every cut in the file's second half: none throws, none gains a frame.
+    for (let end = Math.floor(whole.length / 2); end < whole.length; end += 1) {
+      const frames = demuxWebmOpus(whole.subarray(0, end))?.frames.length ?? 0;
+      expect(frames, `cut at ${end}`).toBeGreaterThan(0);
+      expect(frames, `cut at ${end}`).toBeLessThanOrEqual(all);
+    }
+  });
+
   it('refuses a recording longer than the limit', async () => {
     await expect(
       prepareClip({ bytes: fixture('dashboard-recording.webm') }, { limits: { maxDurationSecs: 2 } }),

@@ -80,8 +80,12 @@ export function createMicrophone(
     const chunks: Blob[] = [];
     const current = new MediaRecorder(media);
     recorder = current;
+    delete button.dataset.captured;
     current.addEventListener('dataavailable', (event) => {
-      if (event.data.size > 0) chunks.push(event.data);
+      if (event.data.size === 0) return;
+      chunks.push(event.data);
+      // Audio has reached the recording (the page's tests wait for it before they stop).
+      button.dataset.captured = 'true';
     });
     current.addEventListener('stop', () => {
       clearTimeout(timer);
@@ -89,7 +93,8 @@ export function createMicrophone(
       recorder = undefined;
       void finish(chunks, current.mimeType);
     });
-    current.start();
+    // Chunks every quarter second: what was said is kept in pieces as it comes.
+    current.start(250);
     timer = setTimeout(() => current.state === 'recording' && current.stop(), MAX_RECORDING_MS);
     setState('recording');
   }
