@@ -61,7 +61,7 @@ export function describeRule(rule: RuleShape): string {
  *
  * @example
  * const rules = createApprovalRuleStore(join(home, APPROVAL_RULES_FILE));
- * for (const rule of await rules.list()) console.log(rule.id, describeRule(rule));
+ * const lines = (await rules.list()).map((rule) => `${rule.id}: ${describeRule(rule)}`);
  */
 export function createApprovalRuleStore(file: string): ApprovalRuleStore {
   async function read(): Promise<ApprovalRule[]> {
