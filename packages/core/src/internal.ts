@@ -15,6 +15,7 @@ export { looseKey } from './parser/tool-syntax.js';
 export type { WithSpanOptions } from './telemetry/spans.js';
 export { errorTypeOf, recordSpanError, withSpan } from './telemetry/spans.js';
 export { formatDuration } from './util/format-duration.js';
+export { loadUndici } from './util/load-undici.js';
 export { maskUrl, redactUrl } from './util/mask-url.js';
 export { CONNECTION_LOST_CODES, errorCode, UNREACHABLE_CODES } from './util/network-errors.js';
 export { oneLine } from './util/one-line.js';

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Readable } from 'node:stream';
 import { type HostPolicy, isIpAddress, unbracket } from '@macstats/address-policy';
 import type { Logger } from '@macstats/core';
+import { loadUndici } from '@macstats/core/internal';
 import type { Dispatcher } from 'undici';
 import { fetchError } from './error-codes.js';
 import { type BodyRead, readBody } from './read-body.js';
@@ -46,7 +47,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * the policy like the first, and reads the final body up to `maxBytes`.
  */
 export async function fetchPage(url: URL, options: FetchPageOptions): Promise<FetchedPage> {
-  const { request } = await import('undici');
+  const { request } = await loadUndici();
   const redirects: URL[] = [];
   let current = url;
   for (;;) {

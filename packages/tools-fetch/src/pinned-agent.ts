@@ -1,6 +1,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { type HostPolicy, type HostResolver, resolveChecked } from '@macstats/address-policy';
 import type { Logger } from '@macstats/core';
+import { loadUndici } from '@macstats/core/internal';
 import type { Agent } from 'undici';
 import { fetchError } from './error-codes.js';
 
@@ -25,7 +26,7 @@ export async function createPinnedAgent(options: {
   timeoutMs: number;
   logger: Logger;
 }): Promise<Agent> {
-  const { Agent } = await import('undici');
+  const { Agent } = await loadUndici();
   const { policy, resolver, logger } = options;
   const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
     resolveChecked(hostname, {

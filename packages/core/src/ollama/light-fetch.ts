@@ -1,8 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
-
-// Loaded on the first request: a process that never asks a model never holds undici.
-let undici: Promise<typeof import('undici')> | undefined;
+import { loadUndici } from '../util/load-undici.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -15,8 +13,8 @@ type Headers = Record<string, string | string[] | undefined>;
  * deadline, through `signal`, ends a request.
  */
 export async function lightFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  undici ??= import('undici');
-  const { request } = await undici;
+  // Loaded on the first request: a process that never asks a model never holds undici.
+  const { request } = await loadUndici();
   const reply = await request(input instanceof Request ? input.url : input, {
     method: (init.method ?? 'GET') as 'GET',
     headers: init.headers as Headers,
