@@ -1,8 +1,16 @@
-import { CronExpressionParser } from 'cron-parser';
-import { IANAZone } from 'luxon';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser } from 'cron-parser';
+import type { IANAZone } from 'luxon';
 import { schedulerError } from './scheduler-errors.js';
 
 type CronIterator = ReturnType<typeof CronExpressionParser.parse>;
+
+// cron-parser and luxon cost about 10 MB resident once loaded: they are required on the first
+// cron expression read, not when the package is imported, so a process with no cron schedule
+// never holds them.
+const require = createRequire(import.meta.url);
+const cronParser = () => (require('cron-parser') as typeof import('cron-parser')).CronExpressionParser;
+const ianaZone = () => (require('luxon') as typeof import('luxon')).IANAZone;
 
 /** Occurrences of a cron expression in an interval, as the scheduler needs them. */
 export interface CronWindow {
@@ -43,7 +51,7 @@ function findCronProblem(expression: string): string | undefined {
     return `has ${fields} field${fields === 1 ? '' : 's'}; use 5 (minute hour day month weekday) or 6 (seconds first)`;
   }
   try {
-    CronExpressionParser.parse(trimmed, { tz: 'UTC', currentDate: new Date(0) });
+    cronParser().parse(trimmed, { tz: 'UTC', currentDate: new Date(0) });
     return undefined;
   } catch (error) {
     const message = (error as Error).message;
@@ -134,7 +142,7 @@ function iterateAfter(
   const start = afterIsOccurrence ? afterMs : startBeforeRecentChange(zone, afterMs);
   let iterator: CronIterator;
   try {
-    iterator = CronExpressionParser.parse(expression.trim(), { tz: zone, currentDate: new Date(start) });
+    iterator = cronParser().parse(expression.trim(), { tz: zone, currentDate: new Date(start) });
   } catch (error) {
     throw schedulerError('SCHEDULE_INVALID', `Cron expression "${expression}" is invalid`, {
       cause: error,
@@ -156,7 +164,7 @@ function iterateAfter(
 
 /** Just before the last UTC-offset change in the 3 hours up to `ms`; `ms` when there was none. */
 function startBeforeRecentChange(zoneName: string, ms: number): number {
-  const zone = IANAZone.create(zoneName);
+  const zone: IANAZone = ianaZone().create(zoneName);
   if (!zone.isValid || zone.offset(ms - lookback) === zone.offset(ms)) return ms;
   let low = ms - lookback;
   let high = ms;
