@@ -29,16 +29,77 @@ async function importedPackages(folder: string): Promise<Set<string>> {
   return found;
 }
 
+interface Manifest {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * Native add-ons a bundled library tries to load and goes on without (discord.js's faster
+ * gateway decompression): the user may install one, nobody has to.
+ */
+const NATIVE_EXTRAS = ['zlib-sync', 'bufferutil', 'utf-8-validate'];
+
+const readManifest = async (folder: string) =>
+  JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest;
+
 describe('what @macstats/cli ships', () => {
-  it('imports only its dependencies, the dashboard copied from the desktop app included', async () => {
-    const manifest = JSON.parse(await readFile(join(appDir, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
+  it('is one bundle: it imports only its optional peers, @opentelemetry/api and codec-parser, the dashboard included', async () => {
+    const manifest = await readManifest(appDir);
     const imported = await importedPackages(join(appDir, 'dist'));
-    expect(imported).toContain('@macstats/core');
+    const declared = { ...manifest.dependencies, ...manifest.peerDependencies };
     const missing = [...imported].filter(
-      (name) => !Object.hasOwn(manifest.dependencies, name) && !builtinModules.includes(name),
+      (name) =>
+        !Object.hasOwn(declared, name) && !builtinModules.includes(name) && !NATIVE_EXTRAS.includes(name),
     );
     expect(missing).toEqual([]);
+    expect([...imported].filter((name) => name.startsWith('@macstats/'))).toEqual([]);
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@opentelemetry/api', 'codec-parser']);
+  });
+
+  it('declares each optional peer of the libraries it bundles, with the same range, as optional', async () => {
+    const peers: Record<string, string> = {};
+    for (const folder of ['model-openai', 'observability', 'tools-browser']) {
+      Object.assign(peers, (await readManifest(resolve(appDir, '../../packages', folder))).peerDependencies);
+    }
+    const manifest = await readManifest(appDir);
+    expect(manifest.peerDependencies).toEqual(peers);
+    for (const name of Object.keys(peers)) expect(manifest.peerDependenciesMeta?.[name]?.optional).toBe(true);
+  });
+
+  it('ships the licence of every npm package it bundles', async () => {
+    const notices = await readFile(join(appDir, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    for (const name of ['discord.js', '@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'ollama']) {
+      expect(notices).toMatch(
+        new RegExp(`^## ${name.replace('.', '\\.')} \\d\\S* \\([^)]+\\)\\n\\n\`\`\`\\n\\S`, 'm'),
+      );
+    }
+    expect(notices).not.toContain('## @macstats/');
+  });
+
+  it('has a vendored file for every package its code requires on first use', async () => {
+    const wanted = new Set<string>();
+    for (const entry of await readdir(join(appDir, 'dist'), { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      for (const match of text.matchAll(/\("#vendor\/([^"]+)"\)/g)) wanted.add(match[1] as string);
+    }
+    expect([...wanted].sort()).toEqual(
+      expect.arrayContaining(['linkedom', 'mozilla__readability', 'prom-client', 'cron-parser']),
+    );
+    const built = (await readdir(join(appDir, 'dist', 'vendor'))).map((name) => name.replace(/\.cjs$/, ''));
+    expect(built.sort()).toEqual([...wanted].sort());
+    const notices = await readFile(join(appDir, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    for (const name of ['linkedom', '@mozilla/readability', 'prom-client', 'cron-parser', 'luxon'])
+      expect(notices).toContain(`## ${name} `);
+  });
+
+  it('keeps codec-parser (LGPL) a module of its own, at the version the Opus decoder asks for', async () => {
+    const decoder = await readManifest(resolve(appDir, '../../packages/voice/node_modules/ogg-opus-decoder'));
+    const manifest = await readManifest(appDir);
+    expect(manifest.dependencies?.['codec-parser']).toBe(decoder.dependencies?.['codec-parser']);
+    const notices = await readFile(join(appDir, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    expect(notices).not.toContain('## codec-parser');
   });
 });
