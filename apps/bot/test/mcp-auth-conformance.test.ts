@@ -37,12 +37,11 @@ const passing = [
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
   'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
 ];
 
 /** Authorization scenarios the app cannot be configured for, and why. */
 const declined: Record<string, string> = {
-  'auth/client-credentials-jwt':
-    'mcp.json has no setting for a client that signs its token requests with a private key (private_key_jwt)',
   'auth/cross-app-access-complete-flow':
     "mcp.json has no setting for enterprise-managed sign-in (an identity provider's ID token exchanged for the server's token)",
 };

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { McpServerOAuth, McpServerSpec } from './server-spec.js';
 
 /** A server with the name its tools are grouped under. */
@@ -32,7 +33,14 @@ function stringRecord(value: unknown, what: string, errors: string[]): Record<st
   return record;
 }
 
-const OAUTH_FIELDS = ['clientId', 'clientSecret', 'clientMetadataUrl', 'grant', 'scope'] as const;
+const OAUTH_FIELDS = [
+  'clientId',
+  'clientSecret',
+  'privateKeyFile',
+  'clientMetadataUrl',
+  'grant',
+  'scope',
+] as const;
 
 /**
  * A server's `"oauth"` entry; `null` (with a sentence) when it cannot be used, since a server
@@ -56,7 +64,7 @@ function parseOAuth(value: unknown, where: string, errors: string[]): McpServerO
       return null;
     }
   }
-  const { clientId, clientSecret, clientMetadataUrl, grant, scope } = entry as Record<
+  const { clientId, clientSecret, privateKeyFile, clientMetadataUrl, grant, scope } = entry as Record<
     string,
     string | undefined
   >;
@@ -68,8 +76,18 @@ function parseOAuth(value: unknown, where: string, errors: string[]): McpServerO
     errors.push(`${where}: "oauth.clientMetadataUrl" must be an https:// URL with a path.`);
     return null;
   }
-  if (grant === 'client_credentials' && (clientId === undefined || clientSecret === undefined)) {
-    errors.push(`${where}: "oauth.grant": "client_credentials" needs "clientId" and "clientSecret".`);
+  // A service account proves itself one way: with its secret, or by signing with its key.
+  const proofs = Number(clientSecret !== undefined) + Number(privateKeyFile !== undefined);
+  if (grant === 'client_credentials' && (clientId === undefined || proofs !== 1)) {
+    errors.push(
+      `${where}: "oauth.grant": "client_credentials" needs "clientId" and one of "clientSecret" or "privateKeyFile".`,
+    );
+    return null;
+  }
+  if (privateKeyFile !== undefined && grant !== 'client_credentials') {
+    errors.push(
+      `${where}: "oauth.privateKeyFile" signs client-credentials requests: add "grant": "client_credentials".`,
+    );
     return null;
   }
   if (clientSecret !== undefined && clientId === undefined) {
@@ -78,6 +96,7 @@ function parseOAuth(value: unknown, where: string, errors: string[]): McpServerO
   }
   if (clientId !== undefined) result.clientId = clientId;
   if (clientSecret !== undefined) result.clientSecret = clientSecret;
+  if (privateKeyFile !== undefined) result.privateKeyFile = privateKeyFile;
   if (clientMetadataUrl !== undefined) result.clientMetadataUrl = clientMetadataUrl;
   if (grant !== undefined) result.grant = grant;
   if (scope !== undefined) result.scope = scope;
@@ -205,7 +224,18 @@ export async function loadMcpConfig(file: string): Promise<McpConfig> {
     return { servers: [], errors: [`${file}: cannot be read (${(error as Error).message}).`] };
   }
   const config = parseMcpConfig(text);
-  return { servers: config.servers, errors: config.errors.map((error) => `${file}: ${error}`) };
+  return {
+    servers: config.servers.map((entry) => keyFileBesides(entry, file)),
+    errors: config.errors.map((error) => `${file}: ${error}`),
+  };
+}
+
+/** A relative `oauth.privateKeyFile` is read from the folder of the config file that names it. */
+function keyFileBesides(entry: McpNamedServer, file: string): McpNamedServer {
+  const oauth = 'url' in entry.server ? entry.server.oauth : undefined;
+  if (!oauth?.privateKeyFile) return entry;
+  const privateKeyFile = resolve(dirname(file), oauth.privateKeyFile);
+  return { ...entry, server: { ...entry.server, oauth: { ...oauth, privateKeyFile } } };
 }
 
 /** The environment values the apps read for MCP (the library never reads the environment itself). */

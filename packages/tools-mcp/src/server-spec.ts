@@ -47,6 +47,12 @@ export interface McpServerOAuth {
   /** That client's secret (a confidential client); sent as the authorization server asks. */
   clientSecret?: string;
   /**
+   * With `grant: 'client_credentials'`, instead of a secret: a PEM file holding the client's
+   * private key (PKCS#8, RSA or EC), which signs each token request (`private_key_jwt`, RFC 7523).
+   * The file is read at each token request; the signing algorithm follows the key.
+   */
+  privateKeyFile?: string;
+  /**
    * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
    * Document), used as the client id by authorization servers that accept one.
    */

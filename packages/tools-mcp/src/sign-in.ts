@@ -2,13 +2,13 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createClientCredentialsProvider } from './client-credentials.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { mcpError } from './mcp-errors.js';
 import { isUnauthorized } from './oauth-failure.js';
 import { createMcpOAuthProvider } from './oauth-provider.js';
 import { createMemoryOAuthStore, type McpOAuthState, type McpOAuthStore } from './oauth-store.js';
+import { serviceAccountFor } from './server-auth.js';
 import type { McpUrlServer } from './server-spec.js';
 
 /** Options of `signInMcpServer`. */
@@ -119,22 +119,20 @@ export async function signInMcpServer(
 
 /**
  * A service account (mcp.json's `"grant": "client_credentials"`): no browser; a token is fetched
- * with the client's id and secret and kept once the probe succeeds with it.
+ * with the client's id and its secret or signed assertion, and kept once the probe succeeds with it.
  */
 async function signInWithClientCredentials(
   server: McpUrlServer,
   options: McpSignInOptions,
 ): Promise<McpSignInResult> {
-  const { clientId, clientSecret, scope } = server.oauth ?? {};
   const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
   const flow = createMemoryOAuthStore({});
-  const provider = createClientCredentialsProvider({
-    store: flow,
-    clientId: clientId as string,
-    clientSecret: clientSecret as string,
-    scope,
-    clientName,
-  });
+  const provider = serviceAccountFor(server.oauth, flow, clientName);
+  if (!provider)
+    throw mcpError(
+      'MCP_AUTH_FAILED',
+      'A client-credentials sign-in needs the client id and its secret or key.',
+    );
   const probe = options.probe ?? ((client: Client) => client.listTools());
   if (!(await succeeds(await transportFor(server, provider), clientName, probe, options.signal)))
     throw mcpError('MCP_AUTH_FAILED', 'The MCP server refused the token its client credentials got.');

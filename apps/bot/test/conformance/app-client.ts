@@ -24,6 +24,7 @@ const cli = process.argv.at(-2) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
 const server = 'conformance';
+const keyFile = 'conformance-client-key.pem';
 
 /** What a user writes under `"oauth"` for this scenario's server; undefined: nothing. */
 function oauthEntry(): Record<string, string> | undefined {
@@ -31,8 +32,9 @@ function oauthEntry(): Record<string, string> | undefined {
   // A client an administrator registered ahead of time.
   if (context.client_id) entry.clientId = context.client_id;
   if (context.client_secret) entry.clientSecret = context.client_secret;
-  // A service account: no user, no browser.
-  if (scenario === 'auth/client-credentials-basic') entry.grant = 'client_credentials';
+  // A service account: no user, no browser; its secret, or its private key in a file beside mcp.json.
+  if (scenario.startsWith('auth/client-credentials-')) entry.grant = 'client_credentials';
+  if (context.private_key_pem) entry.privateKeyFile = keyFile;
   // A client that publishes its metadata document (the suite's fixed test URL).
   if (scenario === 'auth/basic-cimd')
     entry.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
@@ -106,6 +108,7 @@ const home = await mkdtemp(join(tmpdir(), 'macstats-conformance-app-'));
 let failed = false;
 try {
   const oauth = oauthEntry();
+  if (context.private_key_pem) await writeFile(join(home, keyFile), context.private_key_pem, { mode: 0o600 });
   await writeFile(
     join(home, 'mcp.json'),
     JSON.stringify({ mcpServers: { [server]: { url, ...(oauth ? { oauth } : {}) } } }, null, 2),
