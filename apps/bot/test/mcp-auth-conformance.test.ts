@@ -38,13 +38,8 @@ const passing = [
   'auth/offline-access-not-supported',
   'auth/client-credentials-basic',
   'auth/client-credentials-jwt',
+  'auth/cross-app-access-complete-flow',
 ];
-
-/** Authorization scenarios the app cannot be configured for, and why. */
-const declined: Record<string, string> = {
-  'auth/cross-app-access-complete-flow':
-    "mcp.json has no setting for enterprise-managed sign-in (an identity provider's ID token exchanged for the server's token)",
-};
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -57,22 +52,15 @@ describe("the MCP conformance suite's authorization scenarios against the app's 
     command = `${suite.node} ${client} ${CLI}`;
   }, 300_000);
 
-  it('has every authorization scenario of the pinned suite either passing or declined with a reason', async () => {
+  it('has every authorization scenario of the pinned suite passing', async () => {
     const listed = (await listConformanceScenarios(suite, 'client')).filter((name) =>
       name.startsWith('auth/'),
     );
-    expect(listed).toHaveLength(passing.length + Object.keys(declined).length);
-    expect(listed.filter((name) => !passing.includes(name) && !(name in declined))).toEqual([]);
+    expect([...listed].sort()).toEqual([...passing].sort());
   });
 
   it.each(passing)('passes %s', async (scenario) => {
     const outcome = await runConformanceScenario(suite, 'client', scenario, command);
     expect(outcome.passed, outcome.output).toBe(true);
-  });
-
-  it.each(Object.entries(declined))('declines %s: %s', async (scenario) => {
-    const outcome = await runConformanceScenario(suite, 'client', scenario, command);
-    // When this starts passing, move the scenario to `passing`.
-    expect(outcome.passed).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { mcpError } from './mcp-errors.js';
-import type { McpOAuthStore } from './oauth-store.js';
+import { type McpOAuthState, type McpOAuthStore, updateStore } from './oauth-store.js';
 
 /** Options of `createClientCredentialsProvider`. */
 export interface ClientCredentialsOptions {
@@ -44,13 +44,8 @@ export function createClientCredentialsProvider(options: ClientCredentialsOption
       'A client-credentials client needs one of a secret or a private key, not both or neither.',
     );
   const secret = options.clientSecret === undefined ? {} : { client_secret: options.clientSecret };
-  const update = async (change: (state: Awaited<ReturnType<McpOAuthStore['read']>>) => object) => {
-    if (store.update) await store.update((state) => ({ ...state, ...change(state) }));
-    else {
-      const state = await store.read();
-      await store.write({ ...state, ...change(state) });
-    }
-  };
+  const update = (change: (state: McpOAuthState) => object) =>
+    updateStore(store, (state) => ({ ...state, ...change(state) }));
   return {
     // No redirect: the SDK takes this as a non-interactive flow and asks for a token directly.
     get redirectUrl() {

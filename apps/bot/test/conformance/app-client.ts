@@ -25,6 +25,7 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
 const server = 'conformance';
 const keyFile = 'conformance-client-key.pem';
+const idTokenFile = 'conformance-id-token';
 
 /** What a user writes under `"oauth"` for this scenario's server; undefined: nothing. */
 function oauthEntry(): Record<string, string> | undefined {
@@ -35,6 +36,13 @@ function oauthEntry(): Record<string, string> | undefined {
   // A service account: no user, no browser; its secret, or its private key in a file beside mcp.json.
   if (scenario.startsWith('auth/client-credentials-')) entry.grant = 'client_credentials';
   if (context.private_key_pem) entry.privateKeyFile = keyFile;
+  // Enterprise-managed sign-in: the company's sign-in tool keeps the user's ID token in a file.
+  if (context.idp_id_token && context.idp_token_endpoint) {
+    entry.grant = 'enterprise';
+    entry.idpTokenEndpoint = context.idp_token_endpoint;
+    entry.idTokenFile = idTokenFile;
+    if (context.idp_client_id) entry.idpClientId = context.idp_client_id;
+  }
   // A client that publishes its metadata document (the suite's fixed test URL).
   if (scenario === 'auth/basic-cimd')
     entry.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
@@ -108,7 +116,9 @@ const home = await mkdtemp(join(tmpdir(), 'macstats-conformance-app-'));
 let failed = false;
 try {
   const oauth = oauthEntry();
+  // The files mcp.json names, beside it: a service account's key, the user's ID token.
   if (context.private_key_pem) await writeFile(join(home, keyFile), context.private_key_pem, { mode: 0o600 });
+  if (context.idp_id_token) await writeFile(join(home, idTokenFile), context.idp_id_token, { mode: 0o600 });
   await writeFile(
     join(home, 'mcp.json'),
     JSON.stringify({ mcpServers: { [server]: { url, ...(oauth ? { oauth } : {}) } } }, null, 2),
