@@ -117,7 +117,7 @@ describe('macstats tools', () => {
       'No MCP tools are available right now (no MCP server is reachable); do not use MCP.',
     );
     expect(leftOut).toContain(
-      'note: MCP server "default" is not answering; its tools are offered once it answers.',
+      'note: MCP server "default" could not be used (the program macstats-no-such-program was not found); its tools are offered once it answers.',
     );
   });
 

@@ -40,7 +40,7 @@ export interface ConfiguredTools {
   omitted: OmittedTool[];
   /** The MCP servers behind the MCP tool, when one is configured and its pins could be read. */
   mcp: McpServerSet | undefined;
-  /** MCP problems worth a line each (a server that is not answering, a bad mcp.json entry). */
+  /** MCP problems worth a line each (a server that could not be used and why, a bad mcp.json entry). */
   problems: string[];
   /**
    * The problems of the MCP configuration itself, among `problems`: a bad `mcp.json` entry, pins
@@ -145,8 +145,9 @@ async function mcpServers(
     return { mcp: undefined, problems, configProblems: [...problems] };
   }
   const configProblems = [...problems];
-  // A server that wants sign-in says so in the note, rather than "not answering".
-  const signIn = new Map<string, string>();
+  // Why each server that could not be used failed: a sign-in it wants is said as such, any other
+  // reason (down, a refused sign-in setting, a key file missing) is named in the note.
+  const failures = new Map<string, { reason: string; signIn: boolean }>();
   const mcp = await connectMcpServers(servers, {
     logger,
     pins,
@@ -163,15 +164,18 @@ async function mcpServers(
         ),
     ),
     onEvent: (event) => {
-      if (event.type === 'server-fail' && event.signIn) signIn.set(event.server, event.reason);
+      if (event.type === 'server-fail')
+        failures.set(event.server, { reason: event.reason, signIn: event.signIn === true });
     },
   });
   for (const [name, connection] of mcp.connections) {
-    const reason = signIn.get(name);
-    if (connection.status !== 'connected' && reason)
-      problems.push(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`);
+    const failure = failures.get(name);
+    if (connection.status !== 'connected' && failure?.signIn)
+      problems.push(`${failure.reason.charAt(0).toUpperCase()}${failure.reason.slice(1)}.`);
     else if (connection.status !== 'connected')
-      problems.push(`MCP server "${name}" is not answering; its tools are offered once it answers.`);
+      problems.push(
+        `MCP server "${name}" could not be used${failure ? ` (${firstLine(failure.reason)})` : ''}; its tools are offered once it answers.`,
+      );
     if (connection.withheld.length > 0)
       problems.push(
         connection.withheld.length === 1
@@ -180,6 +184,12 @@ async function mcpServers(
       );
   }
   return { mcp, problems, configProblems };
+}
+
+/** A failure's first line without its closing period, short enough for one note. */
+function firstLine(reason: string): string {
+  const line = (reason.trim().split('\n')[0] ?? '').replace(/\.$/, '');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { type McpOAuthStore, updateStore } from './oauth-store.js';
 
 /** Options of `createEnterpriseAccessProvider`. */
 export interface EnterpriseAccessOptions {
@@ -28,6 +29,8 @@ export interface EnterpriseAccessOptions {
   expectedIssuer?: string;
   /** Time allowed for the exchange at the IdP, in milliseconds; default 30 000. */
   timeoutMs?: number;
+  /** Where the access token is kept between runs (e.g. the sign-in file); default: memory only. */
+  store?: McpOAuthStore;
 }
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -55,6 +58,7 @@ const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 export function createEnterpriseAccessProvider(options: EnterpriseAccessOptions): OAuthClientProvider {
   if (!options.clientId) throw new Error('createEnterpriseAccessProvider needs the clientId.');
   const endpoint = new URL(options.idpTokenEndpoint);
+  const { store } = options;
   let tokens: OAuthTokens | undefined;
   let discovery: OAuthDiscoveryState | undefined;
   const information: OAuthClientInformationMixed & { issuer?: string } = {
@@ -122,17 +126,20 @@ export function createEnterpriseAccessProvider(options: EnterpriseAccessOptions)
       return metadata;
     },
     clientInformation: () => information,
-    tokens: () => tokens,
-    saveTokens: (saved) => {
+    tokens: async () => (store ? (await store.read()).tokens : tokens),
+    saveTokens: async (saved) => {
       tokens = saved;
+      if (store) await updateStore(store, (state) => ({ ...state, tokens: saved }));
     },
     saveDiscoveryState: (state) => {
       discovery = state;
     },
     discoveryState: () => discovery,
-    invalidateCredentials: (scope) => {
-      if (scope === 'all' || scope === 'tokens') tokens = undefined;
+    invalidateCredentials: async (scope) => {
       if (scope === 'all' || scope === 'discovery') discovery = undefined;
+      if (scope !== 'all' && scope !== 'tokens') return;
+      tokens = undefined;
+      if (store) await updateStore(store, ({ tokens: _refused, ...state }) => state);
     },
     redirectToAuthorization: () => {
       throw new Error('Enterprise-managed sign-in needs no browser; the authorization server asked for one.');

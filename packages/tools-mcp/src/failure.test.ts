@@ -49,4 +49,12 @@ describe('failureReason', () => {
       'fetch failed (bad port)',
     );
   });
+
+  it('gives the reason under a wrapper that repeats fetch failed (both transports failed)', () => {
+    const streamable = new TypeError('fetch failed', { cause: new Error('bad port') });
+    const both = new AggregateError([streamable, new Error('SSE error')], 'fetch failed', {
+      cause: streamable,
+    });
+    expect(failureReason(both)).toBe('fetch failed (bad port)');
+  });
 });

@@ -77,8 +77,18 @@ export function failureReason(error: unknown): string {
     return 'the server closed the connection';
   }
   const text = error instanceof Error ? error.message : String(error);
-  // undici says only "fetch failed"; the reason is one level down.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-  const detailed = text === 'fetch failed' && cause ? `fetch failed (${cause})` : text;
+  // undici says only "fetch failed"; the reason is further down, below any wrapper that repeats it.
+  const cause = text === 'fetch failed' ? causeBeyond(error, text) : undefined;
+  const detailed = cause ? `fetch failed (${cause})` : text;
   return detailed.replace(/^MCP error -?\d+:\s*/, '').trim() || 'unknown error';
+}
+
+/** The first message down the error's causes that says more than `text`. */
+function causeBeyond(error: unknown, text: string): string | undefined {
+  let current = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.message && current.message !== text) return current.message;
+    current = current.cause;
+  }
+  return undefined;
 }

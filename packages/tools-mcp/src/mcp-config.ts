@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { McpServerOAuth, McpServerSpec } from './server-spec.js';
+import { dirname } from 'node:path';
+import { oauthFilesIn, parseOAuth } from './oauth-config.js';
+import type { McpServerSpec } from './server-spec.js';
 
 /** A server with the name its tools are grouped under. */
 export interface McpNamedServer {
@@ -30,58 +32,6 @@ function stringRecord(value: unknown, what: string, errors: string[]): Record<st
     else errors.push(`${what}.${key} must be a string.`);
   }
   return record;
-}
-
-const OAUTH_FIELDS = ['clientId', 'clientSecret', 'clientMetadataUrl', 'grant', 'scope'] as const;
-
-/**
- * A server's `"oauth"` entry; `null` (with a sentence) when it cannot be used, since a server
- * signed in a way the user did not write would send their credentials where they did not say.
- */
-function parseOAuth(value: unknown, where: string, errors: string[]): McpServerOAuth | undefined | null {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    errors.push(`${where}: "oauth" must be an object (${OAUTH_FIELDS.join(', ')}).`);
-    return null;
-  }
-  const entry = value as Entry;
-  const result: McpServerOAuth = {};
-  for (const [key, item] of Object.entries(entry)) {
-    if (!(OAUTH_FIELDS as readonly string[]).includes(key)) {
-      errors.push(`${where}: "oauth.${key}" is not a setting (${OAUTH_FIELDS.join(', ')}).`);
-      return null;
-    }
-    if (typeof item !== 'string' || item.trim() === '') {
-      errors.push(`${where}: "oauth.${key}" must be a non-empty string.`);
-      return null;
-    }
-  }
-  const { clientId, clientSecret, clientMetadataUrl, grant, scope } = entry as Record<
-    string,
-    string | undefined
-  >;
-  if (grant !== undefined && grant !== 'authorization_code' && grant !== 'client_credentials') {
-    errors.push(`${where}: "oauth.grant" must be "authorization_code" or "client_credentials".`);
-    return null;
-  }
-  if (clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./i.test(clientMetadataUrl)) {
-    errors.push(`${where}: "oauth.clientMetadataUrl" must be an https:// URL with a path.`);
-    return null;
-  }
-  if (grant === 'client_credentials' && (clientId === undefined || clientSecret === undefined)) {
-    errors.push(`${where}: "oauth.grant": "client_credentials" needs "clientId" and "clientSecret".`);
-    return null;
-  }
-  if (clientSecret !== undefined && clientId === undefined) {
-    errors.push(`${where}: "oauth.clientSecret" needs the "clientId" it belongs to.`);
-    return null;
-  }
-  if (clientId !== undefined) result.clientId = clientId;
-  if (clientSecret !== undefined) result.clientSecret = clientSecret;
-  if (clientMetadataUrl !== undefined) result.clientMetadataUrl = clientMetadataUrl;
-  if (grant !== undefined) result.grant = grant;
-  if (scope !== undefined) result.scope = scope;
-  return result;
 }
 
 /** Server names become part of tool names: keep letters, digits, `_` and `-`. */
@@ -205,7 +155,17 @@ export async function loadMcpConfig(file: string): Promise<McpConfig> {
     return { servers: [], errors: [`${file}: cannot be read (${(error as Error).message}).`] };
   }
   const config = parseMcpConfig(text);
-  return { servers: config.servers, errors: config.errors.map((error) => `${file}: ${error}`) };
+  return {
+    servers: config.servers.map((entry) => oauthFilesBesides(entry, file)),
+    errors: config.errors.map((error) => `${file}: ${error}`),
+  };
+}
+
+/** A relative file an `"oauth"` entry names is read from the folder of the config file. */
+function oauthFilesBesides(entry: McpNamedServer, file: string): McpNamedServer {
+  const oauth = 'url' in entry.server ? entry.server.oauth : undefined;
+  if (!oauth) return entry;
+  return { ...entry, server: { ...entry.server, oauth: oauthFilesIn(oauth, dirname(file)) } };
 }
 
 /** The environment values the apps read for MCP (the library never reads the environment itself). */

@@ -100,8 +100,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
   // A connection's own flow (see above): never written to the store.
   const flow: Pick<McpOAuthState, 'state' | 'codeVerifier' | 'clientInformation' | 'discovery'> = {};
   let authorizationUrl: URL | undefined;
-  let signInReason: McpSignInReason | undefined;
-  let missingScope: string | undefined;
+  const wait = createSignInWait();
   let hadTokens = false;
 
   const load = async () => {
@@ -147,14 +146,13 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       return authorizationUrl;
     },
     get signInReason() {
-      return signInReason;
+      return wait.reason;
     },
     get missingScope() {
-      return missingScope;
+      return wait.missingScope;
     },
     async askedForScope(scope) {
-      missingScope = notGranted(cached?.tokens, scope) || scope;
-      signInReason = 'scope';
+      wait.forScope(notGranted(cached?.tokens, scope) || scope);
       // Not a flow's state but a fact about the server: every sign-in from now on asks for it.
       await update((current) => ({ ...current, wantedScope: joinScopes(current.wantedScope, scope) }));
     },
@@ -177,11 +175,16 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
       await keep('clientInformation', configured?.clientSecret ? rest : clientInformation);
     },
     async tokens(): Promise<OAuthTokens | undefined> {
-      // Without tokens, read the store again: a sign-in elsewhere (`macstats mcp login`, the
-      // dashboard's) may have stored some since, and the next attempt then uses them.
-      if (!cached?.tokens) {
+      // Without tokens, or while the user is wanted (no sign-in yet, a refused refresh, a call
+      // that needs more scope), read the store again: a sign-in elsewhere (`macstats mcp login`,
+      // the dashboard's) may have stored new ones since, and the next attempt then uses them
+      // rather than the ones the server refused.
+      if (!cached?.tokens || wait.reason !== undefined) {
         await writes.settled();
+        const before = cached?.tokens;
         cached = await store.read();
+        if (cached.tokens && JSON.stringify(cached.tokens) !== JSON.stringify(before))
+          wait.tokensArrived(cached.tokens);
       }
       const tokens = cached.tokens;
       if (tokens) hadTokens = true;
@@ -189,12 +192,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
     },
     async saveTokens(tokens) {
       authorizationUrl = undefined;
-      // A refresh keeps the grant's scopes: a step-up still wants the user, until tokens that
-      // cover what the refused call needed arrive (a sign-in elsewhere, refreshed here).
-      if (signInReason !== 'scope' || notGranted(tokens, missingScope) === '') {
-        signInReason = undefined;
-        missingScope = undefined;
-      }
+      wait.tokensArrived(tokens);
       delete flow.state;
       delete flow.codeVerifier;
       // A sign-in is over once it has tokens; a connection's refresh leaves a sign-in's flow be.
@@ -211,7 +209,7 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
         url.searchParams.set('scope', joinScopes(url.searchParams.get('scope') ?? undefined, wanted));
       authorizationUrl = url;
       // The URL is only worth printing where someone will open it; a connection just records it.
-      if (signInReason !== 'scope') signInReason = hadTokens ? 'expired' : 'needed';
+      wait.forSignIn(hadTokens ? 'expired' : 'needed');
       await options.onAuthorizationUrl?.(url);
     },
     async saveCodeVerifier(codeVerifier) {
@@ -240,6 +238,34 @@ export function createMcpOAuthProvider(options: McpOAuthProviderOptions): McpOAu
           if (JSON.stringify(next[key]) === JSON.stringify(mine?.[key])) delete next[key];
         return next;
       });
+    },
+  };
+}
+
+/** Why a provider waits for the user, if it does, and what scope a refused call missed. */
+function createSignInWait() {
+  let reason: McpSignInReason | undefined;
+  let missingScope: string | undefined;
+  return {
+    get reason() {
+      return reason;
+    },
+    get missingScope() {
+      return missingScope;
+    },
+    forScope(missing: string) {
+      reason = 'scope';
+      missingScope = missing;
+    },
+    /** A step-up still names the scope it wants; otherwise the sign-in is needed or expired. */
+    forSignIn(why: 'needed' | 'expired') {
+      if (reason !== 'scope') reason = why;
+    },
+    /** New tokens end the wait; a step-up's only once they cover what the refused call needed. */
+    tokensArrived(tokens: OAuthTokens) {
+      if (reason === 'scope' && notGranted(tokens, missingScope) !== '') return;
+      reason = undefined;
+      missingScope = undefined;
     },
   };
 }

@@ -87,6 +87,15 @@ export function createFileOAuthStore(file: string): McpOAuthStore {
   return store;
 }
 
+/** Changes a store's state through its `update` when it has one, else by a read and a write. */
+export async function updateStore(
+  store: McpOAuthStore,
+  change: (state: McpOAuthState) => McpOAuthState,
+): Promise<void> {
+  if (store.update) await store.update(change);
+  else await store.write(change(await store.read()));
+}
+
 /** A store in memory, for tests and one-off runs. */
 export function createMemoryOAuthStore(initial: McpOAuthState = {}): McpOAuthStore {
   let state = structuredClone(initial);

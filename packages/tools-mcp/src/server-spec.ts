@@ -47,17 +47,36 @@ export interface McpServerOAuth {
   /** That client's secret (a confidential client); sent as the authorization server asks. */
   clientSecret?: string;
   /**
+   * With `grant: 'client_credentials'`, instead of a secret: a PEM file holding the client's
+   * private key (PKCS#8, RSA or EC), which signs each token request (`private_key_jwt`, RFC 7523).
+   * The file is read at each token request; the signing algorithm follows the key.
+   */
+  privateKeyFile?: string;
+  /**
    * An HTTPS URL where this client's metadata document is published (OAuth Client ID Metadata
    * Document), used as the client id by authorization servers that accept one.
    */
   clientMetadataUrl?: string;
   /**
-   * `client_credentials`: no user and no browser; the client's id and secret get the token
-   * (a service account). Default `authorization_code` (the user signs in).
+   * `client_credentials`: no user and no browser; the client's id and secret (or key) get the
+   * token (a service account). `enterprise`: enterprise-managed sign-in (cross-app access,
+   * SEP-990), the user's ID token from the company's identity provider exchanged for the token.
+   * Default `authorization_code` (the user signs in in a browser).
    */
-  grant?: 'authorization_code' | 'client_credentials';
+  grant?: 'authorization_code' | 'client_credentials' | 'enterprise';
   /** Scope to ask for besides what the server names. */
   scope?: string;
+  /** With `grant: 'enterprise'`: the token endpoint of the identity provider the user signed in to. */
+  idpTokenEndpoint?: string;
+  /** With `grant: 'enterprise'`: this client's id at the identity provider, when it wants one. */
+  idpClientId?: string;
+  /** With `grant: 'enterprise'`: that client's secret at the identity provider, when it has one. */
+  idpClientSecret?: string;
+  /**
+   * With `grant: 'enterprise'`: a file holding the user's ID token from the identity provider
+   * (kept fresh by the company's sign-in tool), read at each exchange.
+   */
+  idTokenFile?: string;
 }
 
 /** Where an MCP server is: a child process (stdio) or a URL. */

@@ -2,13 +2,18 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createClientCredentialsProvider } from './client-credentials.js';
 import { MCP_DEFAULTS } from './defaults.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { mcpError } from './mcp-errors.js';
 import { isUnauthorized } from './oauth-failure.js';
 import { createMcpOAuthProvider } from './oauth-provider.js';
-import { createMemoryOAuthStore, type McpOAuthState, type McpOAuthStore } from './oauth-store.js';
+import {
+  createMemoryOAuthStore,
+  type McpOAuthState,
+  type McpOAuthStore,
+  updateStore,
+} from './oauth-store.js';
+import { withoutBrowserFor } from './server-auth.js';
 import type { McpUrlServer } from './server-spec.js';
 
 /** Options of `signInMcpServer`. */
@@ -61,7 +66,8 @@ export async function signInMcpServer(
   server: McpUrlServer,
   options: McpSignInOptions,
 ): Promise<McpSignInResult> {
-  if (server.oauth?.grant === 'client_credentials') return signInWithClientCredentials(server, options);
+  const grant = server.oauth?.grant;
+  if (grant === 'client_credentials' || grant === 'enterprise') return signInWithoutBrowser(server, options);
   const redirect = await listenForRedirect(options.redirectPort ?? 0);
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(options.signal?.reason ?? new Error('aborted'));
@@ -118,26 +124,25 @@ export async function signInMcpServer(
 }
 
 /**
- * A service account (mcp.json's `"grant": "client_credentials"`): no browser; a token is fetched
- * with the client's id and secret and kept once the probe succeeds with it.
+ * A service account (mcp.json's `"grant": "client_credentials"`) or enterprise-managed sign-in
+ * (`"grant": "enterprise"`): no browser; a token is fetched with the client's id and its secret or
+ * signed assertion, or for the user's ID token, and kept once the probe succeeds with it.
  */
-async function signInWithClientCredentials(
+async function signInWithoutBrowser(
   server: McpUrlServer,
   options: McpSignInOptions,
 ): Promise<McpSignInResult> {
-  const { clientId, clientSecret, scope } = server.oauth ?? {};
   const clientName = options.clientName ?? MCP_DEFAULTS.clientName;
   const flow = createMemoryOAuthStore({});
-  const provider = createClientCredentialsProvider({
-    store: flow,
-    clientId: clientId as string,
-    clientSecret: clientSecret as string,
-    scope,
-    clientName,
-  });
+  const provider = withoutBrowserFor(server.oauth, flow, clientName);
+  if (!provider)
+    throw mcpError('MCP_AUTH_FAILED', `A ${server.oauth?.grant} sign-in is missing its client settings.`);
   const probe = options.probe ?? ((client: Client) => client.listTools());
   if (!(await succeeds(await transportFor(server, provider), clientName, probe, options.signal)))
-    throw mcpError('MCP_AUTH_FAILED', 'The MCP server refused the token its client credentials got.');
+    throw mcpError(
+      'MCP_AUTH_FAILED',
+      `The MCP server refused the token ${server.oauth?.grant === 'enterprise' ? "the identity provider's grant" : 'its client credentials'} got.`,
+    );
   await commit(options.store, await flow.read());
   return { status: 'signed-in' };
 }
@@ -166,8 +171,7 @@ async function commit(store: McpOAuthStore, done: McpOAuthState): Promise<void> 
     const { state: _oldState, codeVerifier: _oldVerifier, ...kept } = current;
     return { ...kept, ...signedIn };
   };
-  if (store.update) await store.update(apply);
-  else await store.write(apply(await store.read()));
+  await updateStore(store, apply);
 }
 
 type AuthTransport = StreamableHTTPClientTransport | SSEClientTransport;

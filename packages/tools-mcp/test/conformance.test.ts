@@ -38,7 +38,8 @@ const passing = [
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
-  // Machine-to-machine grants, through `oauth.provider` and the SDK's providers.
+  // Machine-to-machine grants, through `oauth.provider`: the SDK's secret-based provider and the
+  // library's `createClientCredentialsProvider` signing with a private key (private_key_jwt).
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
   // Enterprise-managed authorization (SEP-990), through createEnterpriseAccessProvider.

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEnterpriseAccessProvider } from '../src/index.js';
+import { createEnterpriseAccessProvider, createMemoryOAuthStore } from '../src/index.js';
 
 // The conformance suite runs the whole flow (auth/cross-app-access-complete-flow); this pins what
 // goes to the identity provider and what a refusal says.
@@ -79,5 +79,20 @@ describe('createEnterpriseAccessProvider', () => {
     await expect(provider.prepareTokenRequest?.()).rejects.toThrow(
       /^The identity provider at http:\/\/127\.0\.0\.1:\d+ refused to exchange the ID token: invalid_grant\.$/,
     );
+  });
+
+  it('keeps its token in the store it is given, for the next run, and drops it there when refused', async () => {
+    const store = createMemoryOAuthStore({ wantedScope: 'mcp:read' });
+    const options = {
+      clientId: 'macstats',
+      idpTokenEndpoint: 'https://idp.example.test/token',
+      idToken: 'id',
+    };
+    const tokens = { access_token: 'at', token_type: 'Bearer' };
+    await createEnterpriseAccessProvider({ ...options, store }).saveTokens(tokens);
+    const next = createEnterpriseAccessProvider({ ...options, store });
+    expect(await next.tokens()).toEqual(tokens);
+    await next.invalidateCredentials?.('tokens');
+    expect(await store.read()).toEqual({ wantedScope: 'mcp:read' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeOAuthMcpServer, startFakeOAuthMcpServer } from '@macstats/testing';
@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   connectMcp,
   createFileOAuthStore,
+  loadMcpConfig,
   type McpOAuthStore,
   parseMcpConfig,
   signInMcpServer,
@@ -109,12 +110,95 @@ describe('a client configured in mcp.json', () => {
       parseMcpConfig(
         JSON.stringify({ mcpServers: { remote: { url: 'https://mcp.example/mcp', oauth: entry } } }),
       );
-    expect(bad({ grant: 'client_credentials', clientId: 'svc' }).errors).toEqual([
-      'MCP server "remote": "oauth.grant": "client_credentials" needs "clientId" and "clientSecret".',
+    const needs =
+      'MCP server "remote": "oauth.grant": "client_credentials" needs "clientId" and one of "clientSecret" or "privateKeyFile".';
+    expect(bad({ grant: 'client_credentials', clientId: 'svc' }).errors).toEqual([needs]);
+    expect(
+      bad({ grant: 'client_credentials', clientId: 'svc', clientSecret: 'x', privateKeyFile: 'svc.pem' })
+        .errors,
+    ).toEqual([needs]);
+    expect(bad({ clientId: 'svc', privateKeyFile: 'svc.pem' }).errors).toEqual([
+      'MCP server "remote": "oauth.privateKeyFile" signs client-credentials requests: add "grant": "client_credentials".',
     ]);
     expect(bad({ clientMetadataUrl: 'http://example.com/client.json' }).errors).toEqual([
       'MCP server "remote": "oauth.clientMetadataUrl" must be an https:// URL with a path.',
     ]);
     expect(bad({ clientSecrit: 'x' }).servers).toEqual([]);
+  });
+
+  it('refuses an enterprise sign-in it cannot follow, in one sentence', () => {
+    const bad = (entry: object) =>
+      parseMcpConfig(
+        JSON.stringify({ mcpServers: { remote: { url: 'https://mcp.example/mcp', oauth: entry } } }),
+      ).errors;
+    const enterprise = {
+      grant: 'enterprise',
+      clientId: 'macstats',
+      idpTokenEndpoint: 'https://idp.example/token',
+      idTokenFile: 'id-token',
+    };
+    expect(bad(enterprise)).toEqual([]);
+    expect(bad({ ...enterprise, idTokenFile: undefined })).toEqual([
+      'MCP server "remote": "oauth.grant": "enterprise" needs "clientId", "idpTokenEndpoint" and "idTokenFile".',
+    ]);
+    // The user's ID token never goes in the clear beyond this computer.
+    expect(bad({ ...enterprise, idpTokenEndpoint: 'http://idp.example/token' })).toEqual([
+      'MCP server "remote": "oauth.idpTokenEndpoint" must be an https:// URL (http:// only to this computer).',
+    ]);
+    expect(bad({ ...enterprise, idpTokenEndpoint: 'http://127.0.0.1:8080/token' })).toEqual([]);
+    expect(bad({ clientId: 'macstats', idTokenFile: 'id-token' })).toEqual([
+      'MCP server "remote": "oauth.idTokenFile" belongs to enterprise-managed sign-in: add "grant": "enterprise".',
+    ]);
+    expect(bad({ ...enterprise, grant: 'password' })).toEqual([
+      'MCP server "remote": "oauth.grant" must be "authorization_code", "client_credentials" or "enterprise".',
+    ]);
+  });
+
+  it('reads the files an oauth entry names from beside mcp.json, or where an absolute path says', async () => {
+    const config = join(dir, 'mcp.json');
+    const account = (privateKeyFile: string) => ({
+      url: 'https://mcp.example/mcp',
+      oauth: { grant: 'client_credentials', clientId: 'svc', privateKeyFile },
+    });
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          near: account('keys/svc.pem'),
+          far: account('/etc/macstats/svc.pem'),
+          company: {
+            url: 'https://mcp.example/mcp',
+            oauth: {
+              grant: 'enterprise',
+              clientId: 'macstats',
+              idpTokenEndpoint: 'https://idp.example/token',
+              idTokenFile: 'sso/id-token',
+            },
+          },
+        },
+      }),
+    );
+    const { servers, errors } = await loadMcpConfig(config);
+    expect(errors).toEqual([]);
+    const oauthOf = (name: string) => {
+      const server = servers.find((entry) => entry.name === name)?.server;
+      return server && 'url' in server ? server.oauth : undefined;
+    };
+    const keyOf = (name: string) => oauthOf(name)?.privateKeyFile;
+    expect(keyOf('near')).toBe(join(dir, 'keys', 'svc.pem'));
+    expect(keyOf('far')).toBe('/etc/macstats/svc.pem');
+    expect(oauthOf('company')?.idTokenFile).toBe(join(dir, 'sso', 'id-token'));
+  });
+
+  it('says in one sentence that a service account cannot sign in when its key file cannot be read', async () => {
+    const spec = configured({
+      grant: 'client_credentials',
+      clientId: 'svc',
+      privateKeyFile: join(dir, 'none.pem'),
+    });
+    await expect(signInMcpServer(spec, { store, onAuthorizationUrl: browse })).rejects.toThrow(
+      `The private key file ${join(dir, 'none.pem')} cannot be read (ENOENT).`,
+    );
+    expect(await store.read()).toEqual({});
   });
 });

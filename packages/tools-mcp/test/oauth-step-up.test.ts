@@ -56,6 +56,25 @@ describe('a server that asks for more scope when a tool is called', () => {
     }
   });
 
+  it('uses the wider tokens a sign-in elsewhere stored at the next call, with no refresh to lean on', async () => {
+    await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
+    const connection = await connectMcp({ url: server.url }, { name: 'notes', oauth: oauth() });
+    try {
+      expect(await connection.callTool('private_notes', { query: 'milk' })).toMatchObject({ isError: true });
+      // The user signs in again (`macstats mcp login`, another process); this server's old grants
+      // cannot be refreshed, as with an authorization server that issues no refresh tokens.
+      await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
+      server.revokeRefreshTokens();
+      const signedIn = (await store.read()).tokens;
+      expect(await connection.callTool('private_notes', { query: 'milk' })).toMatchObject({
+        text: 'Private notes matching "milk": none',
+      });
+      expect((await store.read()).tokens).toEqual(signedIn);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('still says "expired" when tokens are refused for a scope they were granted', async () => {
     await signInMcpServer({ url: server.url }, { store, onAuthorizationUrl: browse });
     server.expireAccessTokens();

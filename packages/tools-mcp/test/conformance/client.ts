@@ -4,13 +4,11 @@
 // It runs @macstats/tools-mcp from source (compiled to one file by the test before the scenarios, run
 // with plain node) as the app uses it; the test plays the user's browser
 // by opening the authorization URL, whose redirect reaches the loopback listener.
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-} from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   connectMcp,
+  createClientCredentialsProvider,
   createEnterpriseAccessProvider,
   createMemoryOAuthStore,
   elicitationThroughApproval,
@@ -36,7 +34,7 @@ const store = createMemoryOAuthStore(initial);
 const browse = async (authorizationUrl: URL) => {
   await (await fetch(authorizationUrl)).text();
 };
-// Machine-to-machine scenarios: the app passes the SDK's client-credentials providers.
+// Machine-to-machine scenarios: the SDK's client-credentials provider, and the library's signer.
 const provider = () => {
   if (scenario === 'auth/client-credentials-basic') {
     return new ClientCredentialsProvider({
@@ -45,10 +43,11 @@ const provider = () => {
     });
   }
   if (scenario === 'auth/client-credentials-jwt') {
-    return new PrivateKeyJwtProvider({
+    // mcp.json's `privateKeyFile`: the library signs, with the algorithm the key is for.
+    return createClientCredentialsProvider({
+      store: createMemoryOAuthStore(),
       clientId: context.client_id,
       privateKey: context.private_key_pem,
-      algorithm: context.signing_algorithm ?? 'ES256',
     });
   }
   // Enterprise-managed authorization: the suite's identity provider issued the user's ID token.
