@@ -185,15 +185,12 @@ export function createApprovalRuleStore(
     },
     clear() {
       return serial(async () => {
-        let removed = 0;
-        for (const [store, rules] of [
-          [always, await always.read()],
-          [conversations, await conversations.read()],
-        ] as const) {
-          if (rules.length > 0) await store.write([]);
-          removed += store === always ? rules.length : rules.filter(live).length;
-        }
-        return removed;
+        // Both read first: a file that cannot be read refuses before anything is removed.
+        const rules = await always.read();
+        const answers = await conversations.read();
+        if (rules.length > 0) await always.write([]);
+        if (answers.length > 0) await conversations.write([]);
+        return rules.length + answers.filter(live).length;
       });
     },
     forgetConversation(conversationId) {

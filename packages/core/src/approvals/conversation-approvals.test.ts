@@ -107,6 +107,17 @@ describe('"this conversation" answers kept with their conversation', () => {
     expect(await readFile(join(home, CONVERSATION_APPROVALS_FILE), 'utf8')).toBe('[1]');
   });
 
+  it('is cleared with the rules, and a broken file clears nothing', async () => {
+    await store().add(page);
+    await store().add(page, 'c1');
+    expect(await store().clear()).toBe(2);
+    expect(await store().list()).toEqual([]);
+    await store().add(page);
+    await writeFile(join(home, CONVERSATION_APPROVALS_FILE), '{');
+    await expect(store().clear()).rejects.toThrow(/is not valid JSON/);
+    expect(JSON.parse(await readFile(join(home, APPROVAL_RULES_FILE), 'utf8')).rules).toHaveLength(1);
+  });
+
   it('never covers a scope that may not be remembered', async () => {
     await store().add(page, 'c1');
     expect(await store().find({ ...page, remember: 'none' }, 'c1')).toBeUndefined();
