@@ -7,7 +7,9 @@ type Run = (logTo: 'file-only', body: (config: AppConfig, io: CommandIo) => Prom
 const EXIT_CODES = `
 Exit codes:
   0  done
-  3  no such rule, or approval-rules.json cannot be read (nothing changed)
+  2  an answer that is none of once, conversation, always, deny
+  3  no such rule or waiting approval, an approval answered already, or a rules file
+     that cannot be read (nothing changed)
 `;
 
 /** Registers `macstats approvals [list] | revoke <id> | clear` on the program. */
@@ -16,27 +18,41 @@ export function registerApprovalsCommands(program: Command, run: Run): void {
   const approvals = program
     .command('approvals')
     .description(
-      'the saved "Always" approval rules ($MACSTATS_HOME/approval-rules.json): list, revoke, clear',
+      'approvals waiting in any macstats process on this data folder, and the saved rules: list, answer, revoke, clear',
     );
   // `approvals` alone lists; `approvals frob` is a mistyped subcommand, not arguments for list.
   approvals.hook('preSubcommand', (command, subcommand) => {
     const [first] = command.args;
     if (first !== undefined && first !== subcommand.name())
       command.error(
-        `error: unknown command '${first}' for 'macstats approvals' (it takes list, revoke or clear)`,
+        `error: unknown command '${first}' for 'macstats approvals' (it takes list, answer, revoke or clear)`,
         { code: 'commander.unknownCommand', exitCode: 2 },
       );
   });
   approvals
     .command('list', { isDefault: true })
-    .description('list the saved rules: id, what each allows, when it was saved')
+    .description(
+      'list the approvals waiting (id, call, where asked, when denied) and the saved rules: "Always" ones and "this conversation" answers with their end',
+    )
     .option('--json', 'print them as a JSON array')
     .addHelpText(
       'after',
-      `\nCards still waiting for an answer live in the process that asked: /approvals in Discord, the dashboard's chat.${EXIT_CODES}`,
+      `\nThe waiting approvals are those of every macstats process on this data folder (the bot, the dashboard); --json prints the rules only.${EXIT_CODES}`,
     )
     .action((options: { json?: boolean }) =>
       run('file-only', async (config, io) => (await load()).approvalsListCommand(config, io, options)),
+    );
+  approvals
+    .command('answer')
+    .description('answer a waiting approval: the process that asked runs or refuses the call')
+    .argument('<id>', 'the approval, as `macstats approvals` lists it')
+    .argument(
+      '<answer>',
+      'once, conversation, always or deny (the card may allow less: then the widest it allows)',
+    )
+    .addHelpText('after', EXIT_CODES)
+    .action((id: string, answer: string) =>
+      run('file-only', async (config, io) => (await load()).approvalsAnswerCommand(config, io, id, answer)),
     );
   approvals
     .command('revoke')

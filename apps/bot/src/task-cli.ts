@@ -57,8 +57,16 @@ export function registerTaskCommands(program: Command, run: Run, positive: (valu
     )
     .argument('<id>')
     .option('--deny', 'refuse the call instead')
+    .option(
+      '--task',
+      'approve every call of the same tool and destination (or operation) for the rest of this task',
+    )
+    .option(
+      '--always',
+      'approve it and save a rule for such calls (`macstats approvals` lists it); a persisting call is approved for this task',
+    )
     .addHelpText('after', codes('answered: the task resumes'))
-    .action((id: string, options: { deny?: boolean }) =>
+    .action((id: string, options: { deny?: boolean; task?: boolean; always?: boolean }) =>
       run('file-only', async (config, io) =>
         (await load()).taskApproveCommand(config, io, { id, ...options }),
       ),

@@ -64,7 +64,8 @@ export function discordTasks(store: () => Promise<TaskStore>): DiscordTasks {
 }
 
 /**
- * Asks a task's owner in Discord to approve a step's call: Approve and Deny buttons in the channel
+ * Asks a task's owner in Discord to approve a step's call: Approve once, This task and Always (as
+ * the call's scope allows) and Deny buttons in the channel
  * the task reports to, addressed to the owner (`discord:<user id>`), who alone decides; the call
  * itself is shown to them alone. A task owned from the CLI is answered with `macstats task approve`
  * or in the dashboard.
@@ -74,7 +75,7 @@ export function createTaskAskOwner(bot: DiscordBot): TaskAskOwner {
     const userId = ownerUser(task);
     const channelId = /^discord:(\d{1,20})$/.exec(task.owner.reportTo ?? '')?.[1];
     if (!userId || !channelId) return undefined;
-    const decision = await bot.askOwner({
+    const answer = await bot.askOwner({
       channelId,
       userId,
       tool: approval.tool,
@@ -84,7 +85,8 @@ export function createTaskAskOwner(bot: DiscordBot): TaskAskOwner {
       expiresAt: new Date(approval.expiresAt),
       signal,
       where: { task: task.id, approval: approval.id },
+      ...(approval.scope ? { scope: approval.scope } : {}),
     });
-    return decision ? { decision, by: `discord:${userId}` } : undefined;
+    return answer ? { ...answer, by: `discord:${userId}` } : undefined;
   };
 }

@@ -10,6 +10,7 @@ import {
   type TaskStore,
 } from '@macstats/tasks';
 import type { AppConfig } from './app-config.js';
+import { approvalRules } from './commands/approvals-command.js';
 import { tasksDir } from './commands/task-command.js';
 import type { Runtime } from './runtime.js';
 
@@ -80,6 +81,8 @@ export async function startTaskRunner(
     ...(database ? {} : { lockFile: join(tasksDir(config), '.runner.lock') }),
     ...(deliver ? { deliver } : {}),
     ...(askOwner ? { askOwner } : {}),
+    // An owner's "Always" is saved with the chats' rules; a call one covers runs without asking.
+    approvalRules: approvalRules(config),
     onEvent: (event) => logTaskEvent(logger, event),
   });
   await runner.start();

@@ -86,6 +86,35 @@ describe('macstats ask approvals', () => {
     expect(ask.screen()).toMatch(/Last tool said: .*Saved note 1 in this conversation\./);
   });
 
+  it('keeps a "this conversation" answer for the next macstats ask in that conversation, and lists it', async () => {
+    const env = await startPageAndModel();
+    const home = await tempHome();
+    const terminal = (conversation: string) =>
+      startCliInPty(['ask', '-c', conversation, 'Read the agenda and remember the time'], home, {
+        HOME: home,
+        MACSTATS_HOME: home,
+        ...env,
+      });
+    const first = terminal('agenda');
+    await first.waitFor(/Allow it\? \[y\/c\/N\]/);
+    first.type('c\r');
+    expect(await first.exited).toBe(0);
+    // A new process, the same conversation: the answer holds, nothing is asked.
+    const second = terminal('agenda');
+    expect(await second.exited).toBe(0);
+    expect(second.screen()).not.toContain('needs your approval');
+    expect(second.screen()).toMatch(/Last tool said: .*Saved note 2 in this conversation\./);
+    // Another conversation asks.
+    const other = terminal('elsewhere');
+    await other.waitFor(/Allow it\? \[y\/c\/N\]/);
+    other.type('\r');
+    expect(await other.exited).toBe(0);
+    const listed = await runCli(['approvals'], home, env);
+    expect(listed.stdout).toMatch(
+      /MEMORY may change saved state \(add\) in conversation agenda until \d{4}-/,
+    );
+  });
+
   it('stops the answer on Ctrl-C at the prompt, exiting 130', async () => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
     await ask.waitFor(/Allow it\? \[y\/c\/N\] \(y once, c this conversation; denied in \d+ s\)/);

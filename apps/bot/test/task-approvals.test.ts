@@ -65,9 +65,26 @@ function script(url: string) {
   };
 }
 
-async function setup() {
+/**
+ * As {@link script}, but the task adds two follow-ups: the second (the same tool and operation)
+ * runs without asking once the owner approved the first "for this task".
+ */
+function twoAdds(url: string) {
+  return (request: FakeChatRequest): string => {
+    const text = request.messages.map((message) => message.content).join('\n');
+    const added = text.split('Added task').length - 1;
+    if (text.includes('will be marked done')) return 'Finished.';
+    if (added >= 2) return 'TASK: done Two follow-ups added.';
+    if (added === 1) return 'TASK: add Check once more.';
+    if (text.includes('The price is 180 today')) return 'TASK: add Check the price again tomorrow.';
+    if (text.includes('Check')) return 'TASK: done Checked.';
+    return `FETCH_URL: ${url}`;
+  };
+}
+
+async function setup(model: (url: string) => (request: FakeChatRequest) => string = script) {
   const url = await startPage();
-  ollama = await startFakeOllama({ reply: script(url) });
+  ollama = await startFakeOllama({ reply: model(url) });
   discord = await startFakeDiscord({ token: TOKEN });
   const channelId = discord.guilds[0]?.channels[0]?.id ?? '';
   const home = await tempHome();
@@ -205,6 +222,70 @@ describe("a task's call that needs approval, put to its owner", () => {
     const empty = terminal(['add', ' ']);
     expect(await empty.exited).toBe(2);
     expect(empty.screen().trim()).toBe('A task needs instructions: say what the agent should do.');
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  }, 60_000);
+
+  it('offers the owner This task in Discord: the next call of the same scope in the task runs without asking', async () => {
+    const { fake, channelId, home, env } = await setup(twoAdds);
+    const bot = startCli(['start'], home, env);
+    await bot.waitForOutput(/macstats is running/);
+    const id = await addByAlice(fake, channelId);
+    await waitUntil(
+      () => fake.channelMessages(channelId).some((message) => (message.components?.length ?? 0) > 0),
+      'the approval prompt',
+    );
+    const prompt = fake.channelMessages(channelId).find((message) => (message.components?.length ?? 0) > 0);
+    const buttons = prompt?.components?.[0]?.components ?? [];
+    // A persisting call: This task, never Always (no standing rule lets a later page plant state).
+    expect(buttons.map((button) => button.label)).toEqual([
+      'Approve once',
+      'This task',
+      'Deny',
+      'Show the call',
+    ]);
+    fake.clickButton({
+      messageId: prompt?.id ?? '',
+      customId: buttons.find((button) => button.label === 'This task')?.custom_id ?? '',
+      user: { id: '555', username: 'alice' },
+    });
+    await waitUntil(() => readTask(home, id)?.state === 'done', 'the task done after the approval');
+    const done = readTask(home, id);
+    expect(done?.approvals).toHaveLength(1);
+    expect(done?.approvals?.[0]).toMatchObject({
+      decision: 'approved',
+      remember: 'task',
+      decidedBy: 'discord:555',
+    });
+    expect(done?.result).toBe('Two follow-ups added');
+    expect(readTask(home, `${id}-1-2`)?.instructions).toBe('Check once more');
+    expect(fake.message(prompt?.id ?? '')?.content).toContain('Approved for this task by <@555>');
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  }, 60_000);
+
+  it('takes This task from macstats task approve --task on a pseudo-terminal, and refuses two answers at once', async () => {
+    const { home, env } = await setup(twoAdds);
+    const bot = startCli(['start'], home, env);
+    await bot.waitForOutput(/macstats is running/);
+    const terminal = (args: string[]) =>
+      startCliInPty(['task', ...args], home, { HOME: home, MACSTATS_HOME: home, ...env });
+    const add = terminal(['add', 'Watch the price page and tell me the price.']);
+    expect(await add.exited).toBe(0);
+    const id = add.screen().trim();
+    await waitUntil(() => readTask(home, id)?.approvals?.length === 1, 'the pending approval');
+    const both = terminal(['approve', id, '--task', '--deny']);
+    expect(await both.exited).toBe(2);
+    expect(both.screen().trim()).toBe('macstats: give one of --deny, --task and --always.');
+    expect(readTask(home, id)?.approvals?.[0]?.decision).toBeUndefined();
+    const approve = terminal(['approve', id, '--task']);
+    expect(await approve.exited).toBe(0);
+    expect(approve.screen().trim()).toBe(
+      `Approved TASK for the rest of the task: task ${id} resumes and runs it.`,
+    );
+    await waitUntil(() => readTask(home, id)?.state === 'done', 'the task done after the approval');
+    expect(readTask(home, id)?.approvals).toHaveLength(1);
+    expect(readTask(home, `${id}-1-2`)?.instructions).toBe('Check once more');
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   }, 60_000);

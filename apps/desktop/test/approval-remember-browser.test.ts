@@ -95,10 +95,20 @@ describe('remembered approvals in the dashboard', () => {
     await item.waitFor();
     expect(await item.locator('.approval-rule-text').textContent()).toBe('POST may send to mcp:notes/post');
     await item.locator('.approval-rule-revoke').click();
-    await page.locator('.approval-rules-empty').waitFor();
+    await item.waitFor({ state: 'detached' });
     expect(await page.locator('#settings-approvals .form-message').textContent()).toBe(
       'Revoked: POST may send to mcp:notes/post asks again.',
     );
-    expect(await rules.list()).toEqual([]);
+    expect((await rules.list()).map((saved) => saved.id)).not.toContain(rule.id);
+  });
+
+  it('lists the chats\' "This conversation" answers in Settings with their end (they outlive a restart)', async () => {
+    await page.goto(`${dashboard.origin}/#settings`);
+    const kept = page.locator('.approval-rules li', { hasText: 'SAVE may change saved state' }).first();
+    await kept.waitFor();
+    expect(await kept.locator('.approval-rule-text').textContent()).toMatch(
+      /^SAVE may change saved state.* in conversation \S+ until \S+$/,
+    );
+    expect(await kept.locator('.note').textContent()).toMatch(/^until /);
   });
 });

@@ -21,6 +21,16 @@ const pageTool: Tool = {
 /** The scripted model: read the page, add a follow-up (held for approval), then end; or wait a day. */
 function script(request: FakeChatRequest): string {
   const text = request.messages.map((message) => message.content).join('\n');
+  // Two follow-ups of one task: the second runs without asking once the first is approved for the task.
+  if (text.includes('Watch the price twice')) {
+    const added = text.split('Added task').length - 1;
+    if (text.includes('will be marked done')) return 'Noted.';
+    if (added >= 2) return 'TASK: done Two follow-ups added.';
+    if (added === 1) return 'TASK: add Look once more.';
+    if (text.includes('The price is 180 today')) return 'TASK: add Look again tomorrow.';
+    return 'FETCH_URL: https://shop.example/price';
+  }
+  if (text.includes('Look once more') || text.includes('Look again tomorrow')) return 'TASK: wait 1d';
   if (text.includes('will be marked done') || text.includes('The task will wait until')) return 'Noted.';
   if (text.includes('Added task')) return 'TASK: done The price is 180; a follow-up is added.';
   if (text.includes('Not run:')) return 'TASK: done The price is 180; no follow-up.';
@@ -110,6 +120,43 @@ describe('the Tasks view', () => {
       return { status: response.status, body: await response.json() };
     }, task.id);
     expect(refused).toEqual({ status: 409, body: { error: `Task ${task.id} waits for no approval.` } });
+    await page.close();
+  });
+
+  it('offers the owner This task: the same kind of call later in the task runs without asking', async () => {
+    const store = createTaskStore({ dir: join(home, 'tasks') });
+    const task = await store.add({ instructions: 'Watch the price twice.' });
+    const page = await browser.newPage();
+    await page.goto(dashboard.url);
+    await page.goto(`${dashboard.origin}/#tasks`);
+    const row = page.locator(`li.task[data-task-id="${task.id}"]`);
+    await row.locator('.task-approval').waitFor();
+    // A persisting call after outside content: This task, never Always.
+    expect(await row.locator('.task-approval button').allTextContents()).toEqual([
+      'Approve once',
+      'This task',
+      'Deny',
+    ]);
+    await row.locator('button[data-action="approve-task"]').click();
+    await page.locator(`li.task[data-task-id="${task.id}"][data-state="done"]`).waitFor();
+    const saved = await store.get(task.id);
+    expect(saved?.approvals).toHaveLength(1);
+    expect(saved?.approvals?.[0]).toMatchObject({
+      decision: 'approved',
+      remember: 'task',
+      decidedBy: 'dashboard',
+    });
+    expect((await store.get(`${task.id}-1-2`))?.instructions).toBe('Look once more');
+    const refused = await page.evaluate(async (id) => {
+      const response = await fetch(`/api/tasks/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ remember: 'forever' }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, task.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^Say how long the approval holds/);
     await page.close();
   });
 });

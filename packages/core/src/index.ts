@@ -19,9 +19,15 @@ export type {
 } from './agent/agent-types.js';
 export { createAgent } from './agent/create-agent.js';
 export type { LinkChoiceOptions } from './agent/link-budget.js';
-export type { ApprovalRule, ApprovalRuleStore } from './approvals/approval-rules.js';
+export type {
+  ApprovalRule,
+  ApprovalRuleStore,
+  ApprovalRuleStoreOptions,
+} from './approvals/approval-rules.js';
 export {
+  APPROVAL_RULE_DEFAULTS,
   APPROVAL_RULES_FILE,
+  CONVERSATION_APPROVALS_FILE,
   createApprovalRuleStore,
   describeRule,
   ruleCovers,
@@ -40,6 +46,14 @@ export type {
   RememberApprovalsOptions,
 } from './approvals/remember-approvals.js';
 export { createApprovalMemory, rememberApprovals } from './approvals/remember-approvals.js';
+export type {
+  SharedPendingApprovals,
+  SharedPendingApprovalsOptions,
+} from './approvals/shared-pending-approvals.js';
+export {
+  createSharedPendingApprovals,
+  PENDING_APPROVALS_DIR,
+} from './approvals/shared-pending-approvals.js';
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,

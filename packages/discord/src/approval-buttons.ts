@@ -11,6 +11,8 @@ export interface RememberChoices {
   conversation: boolean;
   /** "Always": the scope may be remembered and the app keeps saved rules. */
   always: boolean;
+  /** What "this conversation" is on this card: a task's owner is asked about "This task". */
+  span?: 'conversation' | 'task' | undefined;
 }
 
 /** A button's key in its `custom_id`. `yes` is Approve once (the id older cards carry). */
@@ -56,6 +58,7 @@ export function approvalButtons(
   const button = (key: ButtonKey): APIButtonComponentWithCustomId => ({
     type: ComponentType.Button,
     ...BUTTONS[key],
+    ...(key === 'conversation' && remember.span === 'task' ? { label: 'This task' } : {}),
     custom_id: `${APPROVAL_CUSTOM_ID_PREFIX}${promptId}:${key}`,
     disabled,
   });

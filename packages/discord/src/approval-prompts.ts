@@ -41,6 +41,8 @@ export interface ApprovalPlace {
   inServer: boolean;
   /** Log fields of the answer. */
   where: object;
+  /** What "this conversation" means here: a task's owner approves for the rest of the task. */
+  span?: 'conversation' | 'task' | undefined;
 }
 
 /** What the prompts share with the rest of the app: saved rules, and the pending cards of every surface. */
@@ -62,7 +64,7 @@ interface Pending {
 }
 
 /** How a card ended, with the answer behind it. */
-interface Ended {
+export interface Ended {
   outcome: ApprovalOutcome | 'not posted';
   answer: ApprovalAnswer;
 }
@@ -118,6 +120,11 @@ export class ApprovalPrompts {
     return (await this.prompt(place, request)).outcome;
   }
 
+  /** As {@link outcomeOf}, with the answer behind it (`once`, `conversation`, `always`, `deny`). */
+  endOf(place: ApprovalPlace, request: ApprovalRequest): Promise<Ended> {
+    return this.prompt(place, request);
+  }
+
   private prompt(place: ApprovalPlace, request: ApprovalRequest): Promise<Ended> {
     const { logger } = this;
     if (request.signal.aborted) return Promise.resolve({ outcome: 'stopped', answer: 'deny' });
@@ -128,7 +135,7 @@ export class ApprovalPrompts {
     const text = place.inServer
       ? sharedPromptText(request, place.askerId, expiresAt)
       : approvalPromptText(request, place.askerId, expiresAt);
-    const remember = rememberChoices(request, this.rules !== undefined);
+    const remember = { ...rememberChoices(request, this.rules !== undefined), span: place.span };
     // Open before the prompt is posted: the asker may click before Discord's answer arrives.
     this.open.set(promptId, {
       askerId: place.askerId,
@@ -192,7 +199,7 @@ export class ApprovalPrompts {
           closeCard(
             by && given !== 'expired'
               ? `${text.split('\n').slice(0, -1).join('\n')}\n-# ${outcome === 'approved' ? '✅ Approved' : '⛔ Denied'} on ${by}.`
-              : decidedPromptText(text, outcome, place.askerId, remembered),
+              : decidedPromptText(text, outcome, place.askerId, remembered, place.span),
           );
         resolve({ outcome, answer: given === 'expired' ? 'deny' : given });
       });
@@ -249,6 +256,7 @@ export class ApprovalPrompts {
         answer === 'deny' ? 'denied' : 'approved',
         prompt.askerId,
         remembered,
+        prompt.remember.span,
       ),
       components: approvalButtons(promptId, true, prompt.inServer, prompt.remember),
       allowedMentions: { parse: [] },

@@ -69,13 +69,14 @@ export function decidedPromptText(
   outcome: ApprovalOutcome,
   askerId: string,
   remembered?: 'conversation' | 'always',
+  span: 'conversation' | 'task' = 'conversation',
 ): string {
   const body = promptText.split('\n').slice(0, -1).join('\n');
   const how =
     remembered === 'always'
       ? ' always (a saved rule: `/approvals` lists and revokes it)'
       : remembered === 'conversation'
-        ? ' for this conversation'
+        ? ` for this ${span}`
         : '';
   const line = {
     approved: `✅ Approved${how} by <@${askerId}>: it runs.`,

@@ -11,6 +11,7 @@ export type {
   DiscordBot,
   DiscordBotEvent,
   DiscordBotOptions,
+  OwnerApprovalAnswer,
   OwnerApprovalRequest,
 } from './types.js';
 export type {

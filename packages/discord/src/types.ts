@@ -1,4 +1,4 @@
-import type { Agent, Logger } from '@macstats/core';
+import type { Agent, ApprovalScope, Logger } from '@macstats/core';
 import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
 
 /** What the bot reports for metrics: reconnects, rate limits, 429s and its queue. */
@@ -91,6 +91,17 @@ export interface OwnerApprovalRequest {
   signal: AbortSignal;
   /** Log fields (the task's id, say). */
   where?: object | undefined;
+  /**
+   * What a remembered answer would cover and the widest it may be: with it, the prompt offers
+   * **This task** and **Always** as the scope allows (Always only with `approvalRules`).
+   */
+  scope?: ApprovalScope | undefined;
+}
+
+/** A task owner's answer: approved or denied, and an approval remembered for the task or always. */
+export interface OwnerApprovalAnswer {
+  decision: 'approved' | 'denied';
+  remember?: 'task' | 'always' | undefined;
 }
 
 /** A running Discord bot. */
@@ -126,9 +137,10 @@ export interface DiscordBot {
     options?: { nonce?: string; linkPreviews?: boolean; postedSince?: Date },
   ): Promise<string[]>;
   /**
-   * Asks one user to approve a call with Approve and Deny buttons (see {@link OwnerApprovalRequest});
-   * resolves with that user's click, or undefined when the request expired, was aborted, or the
-   * prompt could not be posted. Clicks are taken while the bot runs.
+   * Asks one user to approve a call with Approve once, This task and Always (as the request's
+   * scope allows) and Deny buttons (see {@link OwnerApprovalRequest}); resolves with that user's
+   * answer, or undefined when the request expired, was aborted, or the prompt could not be
+   * posted. Clicks are taken while the bot runs.
    */
-  askOwner(request: OwnerApprovalRequest): Promise<'approved' | 'denied' | undefined>;
+  askOwner(request: OwnerApprovalRequest): Promise<OwnerApprovalAnswer | undefined>;
 }

@@ -45,6 +45,7 @@ export {
   type TaskNotify,
   type TaskOutcome,
   type TaskOwner,
+  type TaskRemember,
   type TaskState,
   type TaskStep,
 } from './task-types.js';

@@ -1,18 +1,22 @@
 import type { Logger } from '@macstats/core';
 import { decideApproval, pendingApproval } from './task-approval.js';
 import type { TaskStore } from './task-store.js';
-import { FINAL_STATES, type Task, type TaskApproval } from './task-types.js';
+import { FINAL_STATES, type Task, type TaskApproval, type TaskRemember } from './task-types.js';
 
 /**
  * Asks a task's owner to approve a step's call (Discord buttons in the task's channel, say).
- * Resolves with the owner's answer and who gave it (`discord:<user id>`), or undefined when there
- * was none (the signal aborted, the prompt could not be posted).
+ * Resolves with the owner's answer, who gave it (`discord:<user id>`) and whether an approval is
+ * remembered (`task`: the rest of the task; `always`: a saved rule; narrowed to what the
+ * approval's `scope` allows), or undefined when there was none (the signal aborted, the prompt
+ * could not be posted).
  */
 export type TaskAskOwner = (
   task: Task,
   approval: TaskApproval,
   signal: AbortSignal,
-) => Promise<{ decision: 'approved' | 'denied'; by: string } | undefined>;
+) => Promise<
+  { decision: 'approved' | 'denied'; by: string; remember?: TaskRemember | undefined } | undefined
+>;
 
 /** The runner's side of approvals: expiries, and one ask of the owner per pending approval. */
 export interface OwnerAsks {

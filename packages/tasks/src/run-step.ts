@@ -1,4 +1,11 @@
-import { type Agent, type AgentAnswer, TOKEN_BUDGET_SPENT, type Tool } from '@macstats/core';
+import {
+  type Agent,
+  type AgentAnswer,
+  type ApprovalRuleStore,
+  type Logger,
+  TOKEN_BUDGET_SPENT,
+  type Tool,
+} from '@macstats/core';
 import { stepContext, stepLabels, stepQuestion } from './step-prompt.js';
 import { createStepRecorder } from './step-recorder.js';
 import { createStepApprover } from './task-approval.js';
@@ -19,6 +26,9 @@ export interface StepInput {
   retryMs: number;
   /** How long the owner has to approve a call, in milliseconds. */
   approvalTtlMs: number;
+  /** The saved "Always" approval rules. */
+  approvalRules?: ApprovalRuleStore | undefined;
+  logger?: Logger | undefined;
 }
 
 /** How a step went: the task as saved after it, or why it did not finish. */
@@ -86,6 +96,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
     step: number,
     now,
     ttlMs: input.approvalTtlMs,
+    rules: input.approvalRules,
+    logger: input.logger,
     onWait: () => paused.abort(new Error("the task waits for its owner's approval")),
   });
   const agent = input.agentFor(task.agent, recorder.wrap([...input.tools, taskTool]));

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { ApproveFunction } from '@macstats/core';
+import {
+  type ApprovalRuleStore,
+  type ApprovalScope,
+  type ApproveFunction,
+  type Logger,
+  ruleCovers,
+} from '@macstats/core';
 import type { TaskStore } from './task-store.js';
-import { FINAL_STATES, type Task, type TaskApproval } from './task-types.js';
+import { FINAL_STATES, type Task, type TaskApproval, type TaskRemember } from './task-types.js';
 
 /** The approval a task waits for (at most one is undecided), or undefined. */
 export function pendingApproval(task: Task): TaskApproval | undefined {
@@ -25,6 +31,21 @@ export interface ApprovalDecision {
   by: string;
   /** The approval answered; without it, the one pending. */
   approvalId?: string | undefined;
+  /**
+   * An approval remembered beyond this call: `task` (the rest of this task) or `always` (a saved
+   * rule). Narrowed to what the approval's scope allows; ignored on a denial.
+   */
+  remember?: TaskRemember | undefined;
+}
+
+/** `remember`, narrowed to what a card of `scope` may be given (`task` stands for "this conversation"). */
+export function allowedRemember(
+  remember: TaskRemember | undefined,
+  scope: ApprovalScope | undefined,
+): TaskRemember | undefined {
+  const widest = scope?.remember ?? 'none';
+  if (remember === undefined || widest === 'none') return undefined;
+  return remember === 'always' && widest !== 'always' ? 'task' : remember;
 }
 
 /**
@@ -46,6 +67,9 @@ export async function decideApproval(
       return;
     }
     pending.decision = answer.decision;
+    const remember =
+      answer.decision === 'approved' ? allowedRemember(answer.remember, pending.scope) : undefined;
+    if (remember) pending.remember = remember;
     pending.decidedBy = answer.by;
     pending.decidedAt = now().toISOString();
     if (answer.decision === 'expired') current.notes.push(expiredNote(pending));
@@ -68,6 +92,30 @@ export interface StepApproverOptions {
   ttlMs: number;
   /** The approval is recorded and the task waits: the runner stops the step (it resumes once answered). */
   onWait: () => void;
+  /** The saved "Always" rules: a call one covers runs without asking, and an `always` answer is saved here. */
+  rules?: ApprovalRuleStore | undefined;
+  logger?: Logger | undefined;
+}
+
+/** True when an approval remembered earlier in the task (`task` or `always`) covers `scope`. */
+function rememberedInTask(task: Task | undefined, scope: ApprovalScope): boolean {
+  return (task?.approvals ?? []).some(
+    (approval) =>
+      approval.decision === 'approved' &&
+      approval.remember !== undefined &&
+      approval.scope !== undefined &&
+      ruleCovers(approval.scope, scope),
+  );
+}
+
+/** Whether a saved rule covers `scope`; a rules file that cannot be read counts as none (the owner is asked). */
+async function savedRule(options: StepApproverOptions, scope: ApprovalScope): Promise<boolean> {
+  try {
+    return (await options.rules?.find(scope)) !== undefined;
+  } catch (error) {
+    options.logger?.warn({ err: error }, 'saved approval rules could not be read; asking the owner');
+    return false;
+  }
 }
 
 /**
@@ -82,7 +130,24 @@ export function createStepApprover(options: StepApproverOptions): ApproveFunctio
       approval.step === step && approval.tool === request.tool && approval.argument === request.argument;
     const task = await store.get(taskId);
     const decided = task?.approvals?.filter(same).find((approval) => approval.decision !== undefined);
-    if (decided) return decided.decision === 'approved';
+    if (decided) {
+      if (decided.remember === 'always' && decided.scope && options.rules)
+        await options.rules
+          .add(decided.scope)
+          .catch((error: unknown) =>
+            options.logger?.warn({ err: error }, 'the approval rule could not be saved; approved this once'),
+          );
+      return decided.decision === 'approved';
+    }
+    // A remembered answer is consulted only for a call the policy asks about, and only when its
+    // scope may be remembered: never for a destination only outside content named.
+    const scope = request.scope;
+    if (
+      scope &&
+      scope.remember !== 'none' &&
+      (rememberedInTask(task, scope) || (await savedRule(options, scope)))
+    )
+      return true;
     const saved = await store.update(taskId, (current) => {
       if (FINAL_STATES.includes(current.state)) return;
       const list = current.approvals ?? [];
@@ -94,6 +159,7 @@ export function createStepApprover(options: StepApproverOptions): ApproveFunctio
           argument: request.argument,
           rule: request.rule,
           reason: request.reason,
+          ...(request.scope ? { scope: request.scope } : {}),
           askedAt: now().toISOString(),
           expiresAt: new Date(now().getTime() + options.ttlMs).toISOString(),
         });

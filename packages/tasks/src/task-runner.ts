@@ -1,5 +1,5 @@
 import { type FSWatcher, watch } from 'node:fs';
-import { type Agent, type Logger, silentLogger, type Tool } from '@macstats/core';
+import { type Agent, type ApprovalRuleStore, type Logger, silentLogger, type Tool } from '@macstats/core';
 import { ensurePrivateDir } from '@macstats/core/internal';
 import { budgetSentence } from './budget.js';
 import { TASK_DEFAULTS } from './defaults.js';
@@ -46,6 +46,12 @@ export interface TaskRunnerOptions {
   deliver?: TaskDeliver | undefined;
   /** How long a task's owner has to approve a step's call, in milliseconds. Default {@link TASK_DEFAULTS}.approvalTtlMs (24 h). */
   approvalTtlMs?: number | undefined;
+  /**
+   * The saved "Always" approval rules (`approval-rules.json`): a step's call one covers runs
+   * without asking, and an owner's "Always" answer is saved here. Without it, "Always" holds
+   * for the rest of the task, as "This task" does.
+   */
+  approvalRules?: ApprovalRuleStore | undefined;
   /**
    * Asks the owner of a task waiting for approval (Discord buttons in its channel, say): called
    * once per pending approval while this runner runs; its signal aborts when the approval is
@@ -270,6 +276,8 @@ function leasedStep(
       signal: AbortSignal.any([context.signal, lost]),
       retryMs: context.options.retryMs ?? 60_000,
       approvalTtlMs: context.options.approvalTtlMs ?? TASK_DEFAULTS.approvalTtlMs,
+      approvalRules: context.options.approvalRules,
+      logger: context.options.logger,
     });
   });
 }

@@ -1,4 +1,4 @@
-import type { ToolResult } from '@macstats/core';
+import type { ApprovalScope, ToolResult } from '@macstats/core';
 
 /**
  * Where a task is: `open` (ready, or waiting for its dependencies), `running` (a step is under
@@ -124,12 +124,25 @@ export interface TaskApproval {
   askedAt: string;
   /** Past it, the call is refused (`expired`). */
   expiresAt: string;
+  /**
+   * What a remembered answer to it would cover (the tool, the rule, the destination or
+   * operation) and the widest answer it may be given: see core's `ApprovalScope`.
+   */
+  scope?: ApprovalScope | undefined;
   /** Unset while the owner has not answered. */
   decision?: 'approved' | 'denied' | 'expired' | undefined;
+  /**
+   * An approval remembered beyond this call: `task`, every call of the same scope for the rest
+   * of this task; `always`, a saved rule (the runner saves it). Never wider than `scope` allows.
+   */
+  remember?: TaskRemember | undefined;
   /** Who decided: `cli`, `dashboard`, `discord:<user id>`, `runner` for an expiry. */
   decidedBy?: string | undefined;
   decidedAt?: string | undefined;
 }
+
+/** An owner's approval remembered beyond one call: for the rest of the task, or always. */
+export type TaskRemember = 'task' | 'always';
 
 /** A task: work that takes more than one answer. */
 export interface Task {

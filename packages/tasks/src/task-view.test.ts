@@ -48,6 +48,8 @@ describe('the task views', () => {
       rule: 'persist',
       reason: 'It would change saved state.',
       expiresAt: '2026-11-29T09:00:00.000Z',
+      // Recorded without a scope (before scopes were kept): once or deny only.
+      choices: { task: false, always: false },
     });
     expect(view.waiting).toMatch(/\w/);
   });

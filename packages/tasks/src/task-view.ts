@@ -11,6 +11,11 @@ export interface TaskApprovalView {
   rule: string;
   reason: string;
   expiresAt: string;
+  /**
+   * The remembered answers it may be given besides once and deny: `task` (every call of the same
+   * scope for the rest of the task) and `always` (a saved rule), as its scope allows.
+   */
+  choices: { task: boolean; always: boolean };
 }
 
 /** A task in a list: `macstats task list --json`, the dashboard's `GET /api/tasks`. */
@@ -68,6 +73,10 @@ export function taskSummaryView(task: Task): TaskSummaryView {
             rule: pending.rule,
             reason: pending.reason,
             expiresAt: pending.expiresAt,
+            choices: {
+              task: (pending.scope?.remember ?? 'none') !== 'none',
+              always: pending.scope?.remember === 'always',
+            },
           },
         }
       : {}),

@@ -7,7 +7,7 @@ import { discordModelOptions } from '../discord-models.js';
 import type { Runtime } from '../runtime.js';
 import { discordTasks } from '../task-delivery.js';
 import { type DiscordVoiceWiring, loadDiscordVoice } from '../voice-wiring.js';
-import { approvalRules } from './approvals-command.js';
+import { approvalRules, pendingApprovals } from './approvals-command.js';
 import { openTaskStore } from './task-command.js';
 
 /** The Discord side of `macstats start`: the bot, when a token is set, and whether a start failure was Discord refusing it. */
@@ -53,8 +53,10 @@ export async function createStartDiscord(
     channelsFile: paths(config).channels,
     stateFile: paths(config).discordState,
     postsFile: paths(config).discordPosts,
-    // Approval cards offer Always; /approvals lists and revokes the saved rules.
+    // Approval cards offer Always; /approvals lists and revokes the saved rules. The cards wait
+    // in the data folder: the dashboard and `macstats approvals` list and answer them too.
     approvalRules: approvalRules(config),
+    pendingApprovals: pendingApprovals(config),
     logger,
     // /model offers the chat models installed now; images go to a vision model only.
     ...discordModelOptions(config, runtime),

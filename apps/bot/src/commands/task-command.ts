@@ -196,12 +196,20 @@ export async function taskStateCommand(
   });
 }
 
-/** `macstats task approve <id> [--deny]`: answers the approval a task waits for; it resumes. */
+/**
+ * `macstats task approve <id> [--deny | --task | --always]`: answers the approval a task waits
+ * for (once, for the rest of the task, or always, as its scope allows); it resumes.
+ */
 export async function taskApproveCommand(
   config: AppConfig,
   io: CommandIo,
-  options: { id: string; deny?: boolean },
+  options: { id: string; deny?: boolean; task?: boolean; always?: boolean },
 ): Promise<number> {
+  if ([options.deny, options.task, options.always].filter(Boolean).length > 1) {
+    io.err('macstats: give one of --deny, --task and --always.');
+    return EXIT.usage;
+  }
+  const remember = options.always ? 'always' : options.task ? 'task' : undefined;
   return withTaskStore(config, io, async (store) => {
     const before = await store.get(options.id);
     const pending = before ? pendingApproval(before) : undefined;
@@ -209,15 +217,18 @@ export async function taskApproveCommand(
       decision: options.deny ? 'denied' : 'approved',
       by: 'cli',
       ...(pending ? { approvalId: pending.id } : {}),
+      ...(remember ? { remember } : {}),
     });
     if ('refusal' in decided) {
       io.err(await refusalOf(store, options.id, decided.refusal));
       return EXIT.usage;
     }
+    const given = decided.task.approvals?.find((approval) => approval.id === pending?.id)?.remember;
+    const how = given === 'always' ? ' always' : given === 'task' ? ' for the rest of the task' : '';
     io.out(
       options.deny
         ? `Denied ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes without it.`
-        : `Approved ${pending?.tool ?? 'the call'}: task ${decided.task.id} resumes and runs it.`,
+        : `Approved ${pending?.tool ?? 'the call'}${how}: task ${decided.task.id} resumes and runs it.`,
     );
     return EXIT.ok;
   });

@@ -51,7 +51,7 @@ const stream = openStream((state) => {
 });
 
 const showBanner = createOllamaBanner(byId('banner'));
-const settings = createSettingsView(byId('view-settings'), (status) => showBanner(status));
+const settings = createSettingsView(byId('view-settings'), (status) => showBanner(status), stream);
 const views = new Map<ViewName, View>([
   ['metrics', createMetricsView(byId('view-metrics'), stream)],
   ['chat', createChatView(byId('view-chat'), stream)],

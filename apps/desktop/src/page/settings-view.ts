@@ -7,12 +7,15 @@ import type { View } from './main.js';
 import { renderInlineMarkdown } from './markdown.js';
 import { createMcpServersSection } from './mcp-servers.js';
 import { createSpeechServersSection } from './speech-servers.js';
+import type { LiveStream } from './stream.js';
 
 /** Settings: the Ollama host and the model, chosen from what Ollama lists. */
 export function createSettingsView(
   root: HTMLElement,
   /** Told the status a save came back with: the banner follows it even when the stream missed the event. */
   onSaved: (status: OllamaStatus) => void = () => {},
+  /** The live stream: the approvals waiting follow its `approvals` events. */
+  stream?: LiveStream,
 ): View & { ollamaChanged(status: OllamaStatus): void } {
   const host = h('input', {
     id: 'settings-host',
@@ -40,7 +43,7 @@ export function createSettingsView(
   const evaluation = h('section', { class: 'settings-eval', id: 'settings-eval' });
   const mcpServers = createMcpServersSection();
   const speech = createSpeechServersSection();
-  const approvals = createApprovalRulesSection();
+  const approvals = createApprovalRulesSection(stream);
   replaceChildren(
     root,
     h('h2', {}, 'Ollama'),

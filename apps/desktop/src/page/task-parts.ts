@@ -34,7 +34,21 @@ function approvalCard(task: TaskSummary, approval: TaskApprovalView, actions: Ta
     h(
       'div',
       { class: 'task-actions' },
-      button('Approve', 'approve', () => actions.act(task.id, 'approve', { approval: approval.id })),
+      button('Approve once', 'approve', () => actions.act(task.id, 'approve', { approval: approval.id })),
+      ...(approval.choices.task
+        ? [
+            button('This task', 'approve-task', () =>
+              actions.act(task.id, 'approve', { approval: approval.id, remember: 'task' }),
+            ),
+          ]
+        : []),
+      ...(approval.choices.always
+        ? [
+            button('Always', 'approve-always', () =>
+              actions.act(task.id, 'approve', { approval: approval.id, remember: 'always' }),
+            ),
+          ]
+        : []),
       button(
         'Deny',
         'deny',

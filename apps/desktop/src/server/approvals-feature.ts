@@ -1,5 +1,5 @@
 import { type ApprovalRuleStore, describeRule, type PendingApprovals } from '@macstats/core';
-import type { ApprovalRuleView } from '../shared/chat-types.js';
+import type { ApprovalRuleView, PendingApprovalView } from '../shared/chat-types.js';
 import { checkId, HttpError, sendJson } from './http-helpers.js';
 import type { DashboardFeature } from './start-dashboard.js';
 
@@ -7,22 +7,32 @@ import type { DashboardFeature } from './start-dashboard.js';
 export interface ApprovalsFeatureOptions {
   /** The cards waiting for an answer (the chat's registry). */
   pending: PendingApprovals;
-  /** The saved "Always" rules (`approval-rules.json`). */
+  /** The saved "Always" rules and "this conversation" answers. */
   rules: ApprovalRuleStore;
+  /** Tells every open page the waiting cards changed (an `approvals` event). */
+  broadcast?(event: 'approvals', data: { at: number }): void;
 }
 
 /**
- * The approvals seen from Settings: `GET /api/approvals` lists the cards waiting (id, tool, rule,
- * where asked, expiry; never the call) and the saved rules; `DELETE /api/approvals/rules/:id`
- * revokes one, so calls it covered ask again.
+ * The approvals seen from Settings: `GET /api/approvals` lists the cards waiting in every
+ * process on the data folder (id, tool, rule, the call, where asked, expiry, the answers it may
+ * be given; `POST /api/chat/approvals/:id` answers one) and the saved rules with the "this
+ * conversation" answers; `DELETE /api/approvals/rules/:id` revokes one, so calls it covered ask
+ * again. Every card opened or ended anywhere is an `approvals` event to the pages.
  */
 export function createApprovalsFeature(options: ApprovalsFeatureOptions): DashboardFeature {
   const { pending, rules } = options;
+  if (options.broadcast) {
+    const broadcast = options.broadcast;
+    pending.subscribe(() => broadcast('approvals', { at: Date.now() }));
+  }
   const ruleViews = async (): Promise<ApprovalRuleView[]> =>
     (await rules.list()).map((rule) => ({
       id: rule.id,
       text: describeRule(rule),
       createdAt: rule.createdAt,
+      ...(rule.conversationId !== undefined ? { conversationId: rule.conversationId } : {}),
+      ...(rule.expiresAt !== undefined ? { expiresAt: rule.expiresAt } : {}),
     }));
   const readRules = async () => {
     try {
@@ -38,13 +48,21 @@ export function createApprovalsFeature(options: ApprovalsFeatureOptions): Dashbo
         path: /^\/api\/approvals$/,
         kind: 'read',
         async handle({ response }) {
-          const waiting = pending.list().map((card) => ({
-            id: card.id,
-            tool: card.tool,
-            rule: card.rule,
-            where: card.where,
-            expiresAt: card.expiresAt.getTime(),
-          }));
+          const waiting = pending.list().map(
+            (card): PendingApprovalView => ({
+              id: card.id,
+              tool: card.tool,
+              rule: card.rule,
+              argument: card.argument,
+              reason: card.reason,
+              where: card.where,
+              expiresAt: card.expiresAt.getTime(),
+              choices: {
+                conversation: (card.scope?.remember ?? 'none') !== 'none',
+                always: card.scope?.remember === 'always',
+              },
+            }),
+          );
           sendJson(response, 200, { pending: waiting, rules: await readRules() });
         },
       },

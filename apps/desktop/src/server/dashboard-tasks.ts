@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AppRuntime } from '@macstats/app-runtime';
-import type { Logger } from '@macstats/core';
+import { APPROVAL_RULES_FILE, createApprovalRuleStore, type Logger } from '@macstats/core';
 import type { TaskRunner, TaskStore } from '@macstats/tasks';
 
 /**
@@ -22,6 +22,8 @@ export function createDashboardTaskRunner(options: {
     store: options.store,
     ...(options.store.dir ? { lockFile: join(options.home, 'tasks', '.runner.lock') } : {}),
     ...(options.onChange ? { onEvent: options.onChange } : {}),
+    // An owner's "Always" is saved with the chats' rules; a call one covers runs without asking.
+    approvalRules: createApprovalRuleStore(join(options.home, APPROVAL_RULES_FILE)),
     logger: options.logger,
   });
 }

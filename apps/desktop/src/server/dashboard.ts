@@ -3,7 +3,9 @@ import {
   APPROVAL_RULES_FILE,
   createApprovalRuleStore,
   createMemoryStore,
-  createPendingApprovals,
+  createSharedPendingApprovals,
+  PENDING_APPROVALS_DIR,
+  type SharedPendingApprovals,
   silentLogger,
 } from '@macstats/core';
 import { createInferenceRecorder, formatSummaryLine } from '@macstats/metrics';
@@ -46,6 +48,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let model: DashboardModel | undefined;
   let scheduler: Scheduler | undefined;
   let taskRunner: TaskRunner | undefined;
+  // The cards waiting in every process on this data folder (`macstats start`'s bot among them):
+  // listed in Settings and answerable here, and this dashboard's cards answerable there.
+  const pending = createSharedPendingApprovals({ dir: join(options.home, PENDING_APPROVALS_DIR), logger });
   // Skills and agent profiles, read once at start; a broken one is skipped with a sentence.
   const found = await loadSkillsAndAgents(options.home);
   for (const problem of found.problems) logger.warn({}, problem);
@@ -58,7 +63,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       model = createDashboardModel(core, options, state, found);
       state.setToolNames(model.runtime.toolsFor('chat').map((tool) => tool.name));
       const features = [
-        ...modelFeatures(core, options, state, model),
+        ...modelFeatures(core, options, state, model, pending),
         createNotesFeature(state.notes),
         createMcpFeature(options.mcp, options.mcpSignIn, logger, options.mcpProblems ?? []),
         createSkillsFeature({ found, routes: () => model!.router.table(), home: options.home }),
@@ -93,6 +98,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       await scheduler?.stop();
       await taskRunner?.stop();
       await server.close();
+      pending.close();
       if (state.ownCollector) await state.collector.stop();
     },
   };
@@ -104,6 +110,7 @@ function modelFeatures(
   options: DashboardOptions,
   state: DashboardState,
   model: DashboardModel,
+  pending: SharedPendingApprovals,
 ): DashboardFeature[] {
   const { appMetrics, home, shared } = options;
   const { collector, logger } = state;
@@ -113,10 +120,7 @@ function modelFeatures(
     ...(appMetrics ? { today: () => appMetrics.today() } : {}),
   });
   // One registry and one rules file for the chat's cards and Settings' list.
-  const approvals = {
-    pending: createPendingApprovals(),
-    rules: createApprovalRuleStore(join(home, APPROVAL_RULES_FILE)),
-  };
+  const approvals = { pending, rules: createApprovalRuleStore(join(home, APPROVAL_RULES_FILE)) };
   const chat = createChatFeature(core, {
     store: createConversationStore(join(home, 'desktop', 'conversations')),
     approvalRules: approvals.rules,
@@ -139,7 +143,12 @@ function modelFeatures(
       return parts.length > 0 ? parts.join('\n\n') : undefined;
     },
   });
-  return [metrics, model.ollama, chat, createApprovalsFeature(approvals)];
+  return [
+    metrics,
+    model.ollama,
+    chat,
+    createApprovalsFeature({ ...approvals, broadcast: (event, data) => core.hub.broadcast(event, data) }),
+  ];
 }
 
 /**

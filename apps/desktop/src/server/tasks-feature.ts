@@ -122,10 +122,17 @@ export function createTasksFeature(
           else if (action === 'resume') sendJson(response, 200, answered(await resumeTask(store, id)));
           else {
             const approvalId = typeof body['approval'] === 'string' ? body['approval'] : undefined;
+            const remember = body['remember'];
+            if (remember !== undefined && remember !== 'task' && remember !== 'always')
+              throw new HttpError(
+                400,
+                'Say how long the approval holds: {"remember": "task"} or "always" (or leave it out: once).',
+              );
             const decided = await decideApproval(store, id, {
               decision: body['deny'] === true ? 'denied' : 'approved',
               by: 'dashboard',
               ...(approvalId ? { approvalId } : {}),
+              ...(remember ? { remember } : {}),
             });
             sendJson(response, 200, answered(decided));
           }

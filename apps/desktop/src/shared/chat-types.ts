@@ -43,6 +43,26 @@ export interface ApprovalRuleView {
   text: string;
   /** When it was saved (ISO 8601). */
   createdAt: string;
+  /** A "this conversation" answer's conversation; absent for an "Always" rule. */
+  conversationId?: string;
+  /** When a "this conversation" answer ends (ISO 8601). */
+  expiresAt?: string;
+}
+
+/** A card waiting for an answer, as Settings lists it (from any process on the data folder). */
+export interface PendingApprovalView {
+  id: string;
+  tool: string;
+  rule: string;
+  /** The call, as the card shows it. */
+  argument: string;
+  reason: string;
+  /** Where it was asked: `discord`, `the dashboard`, … */
+  where: string;
+  /** When it is denied unanswered (milliseconds since the epoch). */
+  expiresAt: number;
+  /** The remembered answers it may be given, besides once and deny. */
+  choices: { conversation: boolean; always: boolean };
 }
 
 /** How a pending approval ended. */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { coreError } from '../errors.js';
 import type { ApprovalScope, ContainmentRule } from '../types.js';
 import { writePrivateFile } from '../util/private-files.js';
@@ -13,22 +14,55 @@ export interface ApprovalRule {
   target?: string;
   /** When it was saved (ISO 8601). */
   createdAt: string;
+  /** A "this conversation" answer: the conversation it holds in (absent: an "Always" rule). */
+  conversationId?: string;
+  /** When a "this conversation" answer ends (ISO 8601). */
+  expiresAt?: string;
 }
 
-/** The saved rules of one data folder (`approval-rules.json`), read afresh on every use. */
+/**
+ * The saved rules of one data folder, read afresh on every use: the "Always" rules
+ * (`approval-rules.json`) and the "this conversation" answers
+ * (`approval-conversation-rules.json`, each with its conversation and its end).
+ */
 export interface ApprovalRuleStore {
-  /** The file the rules live in. */
+  /** The file the "Always" rules live in. */
   readonly file: string;
+  /** The "Always" rules, then the "this conversation" answers still in force. */
   list(): Promise<ApprovalRule[]>;
-  /** The saved rule covering `scope`, if any; never one for a scope that may not be remembered. */
-  find(scope: ApprovalScope): Promise<ApprovalRule | undefined>;
-  /** Saves a rule for `scope` (the one already saved when there is one). */
-  add(scope: ApprovalScope): Promise<ApprovalRule>;
+  /**
+   * The saved rule covering `scope`, if any: an "Always" rule, or one of `conversationId`'s
+   * answers still in force; never one for a scope that may not be remembered.
+   */
+  find(scope: ApprovalScope, conversationId?: string): Promise<ApprovalRule | undefined>;
+  /**
+   * Saves a rule for `scope` (the one already saved when there is one): an "Always" rule, or,
+   * with `conversationId`, a "this conversation" answer that ends after `conversationTtlMs`.
+   */
+  add(scope: ApprovalScope, conversationId?: string): Promise<ApprovalRule>;
   /** Removes the rule with this id; false when there is none. */
   revoke(id: string): Promise<boolean>;
   /** Removes every rule; resolves how many there were. */
   clear(): Promise<number>;
+  /** Removes a conversation's answers (it was reset or deleted); resolves how many there were. */
+  forgetConversation(conversationId: string): Promise<number>;
 }
+
+/** Options of {@link createApprovalRuleStore}. */
+export interface ApprovalRuleStoreOptions {
+  now?: () => Date;
+  /** How long a "this conversation" answer holds, in milliseconds. Default 24 hours. */
+  conversationTtlMs?: number;
+}
+
+/** Defaults of {@link createApprovalRuleStore}. */
+export const APPROVAL_RULE_DEFAULTS = {
+  /**
+   * A "this conversation" answer holds a day at most: a Discord channel, a conversation here,
+   * never ends by itself, and an answer given for one talk must not become a standing rule.
+   */
+  conversationTtlMs: 24 * 60 * 60 * 1000,
+};
 
 /** What a rule or a scope names: the tool, the rule and the target. */
 export interface RuleShape {
@@ -39,6 +73,11 @@ export interface RuleShape {
 
 /** The name of the rules file in the data folder. */
 export const APPROVAL_RULES_FILE = 'approval-rules.json';
+/**
+ * The "this conversation" answers, beside the rules file. A file of their own: a program that
+ * knows only "Always" rules never reads one of them as a rule for every conversation.
+ */
+export const CONVERSATION_APPROVALS_FILE = 'approval-conversation-rules.json';
 
 /** True when `rule` covers `scope`: the same tool and rule, and the same target (or none saved). */
 export function ruleCovers(rule: RuleShape, scope: ApprovalScope): boolean {
@@ -49,49 +88,41 @@ export function ruleCovers(rule: RuleShape, scope: ApprovalScope): boolean {
   );
 }
 
-/** One line a person reads: `send to mcp:files/write_file with MCP_FILES`. */
-export function describeRule(rule: RuleShape): string {
-  if (rule.rule === 'send') return `${rule.tool} may send to ${rule.target ?? 'any destination'}`;
-  return `${rule.tool} may change saved state${rule.target ? ` (${rule.target})` : ''}`;
+/** One line a person reads: `POST may send to mcp:notes/post`, and for which conversation. */
+export function describeRule(
+  rule: RuleShape & { conversationId?: string | undefined; expiresAt?: string | undefined },
+): string {
+  const what =
+    rule.rule === 'send'
+      ? `${rule.tool} may send to ${rule.target ?? 'any destination'}`
+      : `${rule.tool} may change saved state${rule.target ? ` (${rule.target})` : ''}`;
+  if (rule.conversationId === undefined) return what;
+  return `${what} in conversation ${rule.conversationId}${rule.expiresAt ? ` until ${rule.expiresAt}` : ''}`;
 }
 
 /**
- * The saved approval rules in `file` (0600, written whole through a temporary file). A file
- * that is not what this writes is refused with one sentence, and is never overwritten.
+ * The saved approval rules beside `file` (each file 0600, written whole through a temporary
+ * file). A file that is not what this writes is refused with one sentence, and is never
+ * overwritten; answers past their end are dropped.
  *
  * @example
  * const rules = createApprovalRuleStore(join(home, APPROVAL_RULES_FILE));
  * const lines = (await rules.list()).map((rule) => `${rule.id}: ${describeRule(rule)}`);
  */
-export function createApprovalRuleStore(file: string): ApprovalRuleStore {
-  async function read(): Promise<ApprovalRule[]> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw coreError(
-        'INVALID_OPTION',
-        `${file} is not valid JSON; fix or remove it to use saved approval rules.`,
-      );
-    }
-    const rules = (parsed as { rules?: unknown } | null)?.rules;
-    if (!Array.isArray(rules) || !rules.every(isRule))
-      throw coreError(
-        'INVALID_OPTION',
-        `${file} does not hold a list of approval rules; fix or remove it to use saved approval rules.`,
-      );
-    return rules;
-  }
-  async function write(rules: ApprovalRule[]): Promise<void> {
-    await writePrivateFile(file, `${JSON.stringify({ version: 1, rules }, null, 2)}\n`);
-  }
+export function createApprovalRuleStore(
+  file: string,
+  options: ApprovalRuleStoreOptions = {},
+): ApprovalRuleStore {
+  const now = options.now ?? (() => new Date());
+  const ttlMs = options.conversationTtlMs ?? APPROVAL_RULE_DEFAULTS.conversationTtlMs;
+  const always = ruleFile(file, 'approval rules');
+  const conversations = ruleFile(
+    join(dirname(file), CONVERSATION_APPROVALS_FILE),
+    '"this conversation" approvals',
+  );
+  const live = (rule: ApprovalRule) =>
+    rule.expiresAt !== undefined && Date.parse(rule.expiresAt) > now().getTime();
+  const readConversations = async () => (await conversations.read()).filter(live);
   // Writes of one process happen one at a time, so two answers never lose one another's rule.
   let queue: Promise<unknown> = Promise.resolve();
   function serial<T>(work: () => Promise<T>): Promise<T> {
@@ -99,46 +130,110 @@ export function createApprovalRuleStore(file: string): ApprovalRuleStore {
     queue = next.catch(() => undefined);
     return next;
   }
+  async function addTo(target: 'always' | 'conversation', scope: ApprovalScope, conversationId?: string) {
+    const store = target === 'always' ? always : conversations;
+    const rules = target === 'always' ? await always.read() : await readConversations();
+    const same = rules.find(
+      (rule) =>
+        rule.tool === scope.tool &&
+        rule.rule === scope.rule &&
+        rule.target === scope.target &&
+        rule.conversationId === conversationId,
+    );
+    if (same && target === 'always') return same;
+    const rule: ApprovalRule = {
+      id: same?.id ?? newId([...(await always.read()), ...rules]),
+      tool: scope.tool,
+      rule: scope.rule,
+      ...(scope.target !== undefined ? { target: scope.target } : {}),
+      createdAt: now().toISOString(),
+      ...(conversationId !== undefined
+        ? { conversationId, expiresAt: new Date(now().getTime() + ttlMs).toISOString() }
+        : {}),
+    };
+    await store.write([...rules.filter((saved) => saved !== same), rule]);
+    return rule;
+  }
   return {
     file,
-    list: read,
-    async find(scope) {
-      if (scope.remember !== 'always') return undefined;
-      return (await read()).find((rule) => ruleCovers(rule, scope));
+    list: async () => [...(await always.read()), ...(await readConversations())],
+    async find(scope, conversationId) {
+      if (scope.remember === 'always') {
+        const rule = (await always.read()).find((saved) => ruleCovers(saved, scope));
+        if (rule) return rule;
+      }
+      if (scope.remember === 'none' || conversationId === undefined) return undefined;
+      return (await readConversations()).find(
+        (saved) => saved.conversationId === conversationId && ruleCovers(saved, scope),
+      );
     },
-    add(scope) {
-      return serial(async () => {
-        const rules = await read();
-        const same = rules.find(
-          (rule) => rule.tool === scope.tool && rule.rule === scope.rule && rule.target === scope.target,
-        );
-        if (same) return same;
-        const rule: ApprovalRule = {
-          id: newId(rules),
-          tool: scope.tool,
-          rule: scope.rule,
-          ...(scope.target !== undefined ? { target: scope.target } : {}),
-          createdAt: new Date().toISOString(),
-        };
-        await write([...rules, rule]);
-        return rule;
-      });
-    },
+    add: (scope, conversationId) =>
+      serial(() =>
+        conversationId === undefined ? addTo('always', scope) : addTo('conversation', scope, conversationId),
+      ),
     revoke(id) {
       return serial(async () => {
-        const rules = await read();
-        const kept = rules.filter((rule) => rule.id !== id);
-        if (kept.length === rules.length) return false;
-        await write(kept);
-        return true;
+        for (const store of [always, conversations]) {
+          const rules = await store.read();
+          const kept = rules.filter((rule) => rule.id !== id);
+          if (kept.length === rules.length) continue;
+          await store.write(kept.filter((rule) => rule.expiresAt === undefined || live(rule)));
+          return true;
+        }
+        return false;
       });
     },
     clear() {
       return serial(async () => {
-        const rules = await read();
-        if (rules.length > 0) await write([]);
-        return rules.length;
+        // Both read first: a file that cannot be read refuses before anything is removed.
+        const rules = await always.read();
+        const answers = await conversations.read();
+        if (rules.length > 0) await always.write([]);
+        if (answers.length > 0) await conversations.write([]);
+        return rules.length + answers.filter(live).length;
       });
+    },
+    forgetConversation(conversationId) {
+      return serial(async () => {
+        const rules = await conversations.read();
+        const kept = rules.filter((rule) => rule.conversationId !== conversationId && live(rule));
+        if (kept.length !== rules.length) await conversations.write(kept);
+        return rules.filter((rule) => rule.conversationId === conversationId && live(rule)).length;
+      });
+    },
+  };
+}
+
+/** One file of rules: read whole (none when missing), written whole. */
+function ruleFile(file: string, what: string) {
+  return {
+    async read(): Promise<ApprovalRule[]> {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw coreError(
+          'INVALID_OPTION',
+          `${file} is not valid JSON; fix or remove it to use saved ${what}.`,
+        );
+      }
+      const rules = (parsed as { rules?: unknown } | null)?.rules;
+      if (!Array.isArray(rules) || !rules.every(isRule))
+        throw coreError(
+          'INVALID_OPTION',
+          `${file} does not hold a list of ${what}; fix or remove it to use saved ${what}.`,
+        );
+      return rules;
+    },
+    async write(rules: ApprovalRule[]): Promise<void> {
+      await writePrivateFile(file, `${JSON.stringify({ version: 1, rules }, null, 2)}\n`);
     },
   };
 }
@@ -152,6 +247,8 @@ function isRule(value: unknown): value is ApprovalRule {
     typeof rule.tool === 'string' &&
     (rule.rule === 'send' || rule.rule === 'persist') &&
     (rule.target === undefined || typeof rule.target === 'string') &&
+    (rule.conversationId === undefined || typeof rule.conversationId === 'string') &&
+    (rule.expiresAt === undefined || typeof rule.expiresAt === 'string') &&
     typeof rule.createdAt === 'string'
   );
 }

@@ -65,7 +65,6 @@ export function createPendingApprovals(options: { now?: () => Date } = {}): Pend
   const waiting = new Map<string, { approval: PendingApproval; resolve: (answer: ApprovalAnswer) => void }>();
   const closed = new Map<string, ApprovalOutcome>();
   const listeners = new Set<(event: PendingApprovalEvent) => void>();
-  let counter = 0;
 
   function emit(event: PendingApprovalEvent): void {
     for (const listener of listeners) listener(event);
@@ -83,21 +82,8 @@ export function createPendingApprovals(options: { now?: () => Date } = {}): Pend
 
   return {
     open(request, where) {
-      counter += 1;
-      const id = `a${counter.toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-      const askedAt = now();
-      const approval: PendingApproval = {
-        id,
-        tool: request.tool,
-        argument: request.argument,
-        rule: request.rule,
-        reason: request.reason,
-        ...(request.conversationId !== undefined ? { conversationId: request.conversationId } : {}),
-        ...(request.scope ? { scope: request.scope } : {}),
-        where,
-        askedAt,
-        expiresAt: new Date(askedAt.getTime() + request.timeoutMs),
-      };
+      const approval = pendingApprovalOf(request, newApprovalId(), where, now());
+      const { id } = approval;
       const answered = new Promise<ApprovalAnswer>((resolve) => {
         waiting.set(id, { approval, resolve });
       });
@@ -121,6 +107,35 @@ export function createPendingApprovals(options: { now?: () => Date } = {}): Pend
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+  };
+}
+
+let counter = 0;
+
+/** A new card id: short, unique in this process and unlikely to meet another process's. */
+export function newApprovalId(): string {
+  counter += 1;
+  return `a${counter.toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+}
+
+/** The card every surface lists for `request`, asked `where` at `askedAt`. */
+export function pendingApprovalOf(
+  request: ApprovalRequest,
+  id: string,
+  where: string,
+  askedAt: Date,
+): PendingApproval {
+  return {
+    id,
+    tool: request.tool,
+    argument: request.argument,
+    rule: request.rule,
+    reason: request.reason,
+    ...(request.conversationId !== undefined ? { conversationId: request.conversationId } : {}),
+    ...(request.scope ? { scope: request.scope } : {}),
+    where,
+    askedAt,
+    expiresAt: new Date(askedAt.getTime() + request.timeoutMs),
   };
 }
 

@@ -8,7 +8,11 @@ export type AskApprovalFunction = (request: ApprovalRequest) => Promise<Approval
 
 /** Options of {@link rememberApprovals}. */
 export interface RememberApprovalsOptions {
-  /** The saved "Always" rules; without it, `always` is remembered like `conversation`. */
+  /**
+   * The saved rules: "Always" answers, and "this conversation" answers (kept with their
+   * conversation, so a restart keeps them). Without it, both are remembered in this process only,
+   * per conversation.
+   */
   rules?: ApprovalRuleStore | undefined;
   /** Where a rule that allowed a call without asking is logged. */
   logger?: Logger | undefined;
@@ -29,7 +33,14 @@ export interface ApprovalMemory {
 export function createApprovalMemory(options: RememberApprovalsOptions = {}): ApprovalMemory {
   const byConversation = new Map<string, ApprovalScope[]>();
   return {
-    forgetConversation: (conversationId) => byConversation.delete(conversationId),
+    forgetConversation(conversationId) {
+      byConversation.delete(conversationId);
+      options.rules
+        ?.forgetConversation(conversationId)
+        .catch((error: unknown) =>
+          options.logger?.warn({ err: error }, "a conversation's approvals could not be forgotten"),
+        );
+    },
     approver: (ask) => async (request) => {
       const scope = request.scope;
       const conversation = request.conversationId;
@@ -37,7 +48,7 @@ export function createApprovalMemory(options: RememberApprovalsOptions = {}): Ap
         const remembered =
           (conversation !== undefined &&
             byConversation.get(conversation)?.some((saved) => ruleCovers(saved, scope))) ||
-          (await savedRule(options, scope));
+          (await savedRule(options, scope, conversation));
         if (remembered) {
           options.logger?.info(
             { tool: request.tool, rule: request.rule, target: scope.target },
@@ -49,7 +60,8 @@ export function createApprovalMemory(options: RememberApprovalsOptions = {}): Ap
       const answer = scope ? allowedAnswer(await ask(request), scope.remember) : await ask(request);
       if (answer === 'deny') return false;
       if (!scope || answer === 'once') return true;
-      if (answer === 'always' && options.rules) await saveRule(options, scope);
+      if (options.rules && (answer === 'always' || conversation !== undefined))
+        await saveRule(options, scope, answer === 'always' ? undefined : conversation);
       else if (conversation !== undefined) {
         const saved = byConversation.get(conversation) ?? [];
         saved.push(scope);
@@ -62,7 +74,7 @@ export function createApprovalMemory(options: RememberApprovalsOptions = {}): Ap
 
 /**
  * Turns a four-answer approval card into the agent's `approve` hook, remembering `conversation`
- * answers (in memory, per conversation) and `always` answers (saved rules). A remembered answer
+ * answers (per conversation, saved with `rules`) and `always` answers (saved rules). A remembered answer
  * is consulted only for a call the policy asks about (it never turns a refusal into a run) and
  * only when its scope may be remembered: never for a destination only outside content named.
  *
@@ -78,19 +90,27 @@ export function rememberApprovals(
 }
 
 /** Whether a saved rule covers `scope`; a rules file that cannot be read counts as none (the card asks). */
-async function savedRule(options: RememberApprovalsOptions, scope: ApprovalScope): Promise<boolean> {
+async function savedRule(
+  options: RememberApprovalsOptions,
+  scope: ApprovalScope,
+  conversationId: string | undefined,
+): Promise<boolean> {
   try {
-    return (await options.rules?.find(scope)) !== undefined;
+    return (await options.rules?.find(scope, conversationId)) !== undefined;
   } catch (error) {
     options.logger?.warn({ err: error }, 'saved approval rules could not be read; asking');
     return false;
   }
 }
 
-/** Saves an "Always" answer; the call the person approved runs even when the file cannot be written. */
-async function saveRule(options: RememberApprovalsOptions, scope: ApprovalScope): Promise<void> {
+/** Saves an "Always" or "this conversation" answer; the approved call runs even when it cannot be written. */
+async function saveRule(
+  options: RememberApprovalsOptions,
+  scope: ApprovalScope,
+  conversationId: string | undefined,
+): Promise<void> {
   try {
-    await options.rules?.add(scope);
+    await options.rules?.add(scope, conversationId);
   } catch (error) {
     options.logger?.warn({ err: error }, 'the approval rule could not be saved; approved this once');
   }
