@@ -69,8 +69,8 @@ describe('macstats ask --audio', () => {
     expect(askedOfModel(ollama)).toContain('What is the CPU load right now?');
     expect(speech.transcriptions[0]).toMatchObject({
       model: 'Systran/faster-whisper-small',
-      fileName: 'cpu-load.wav',
-      contentType: 'audio/wav',
+      fileName: 'cpu-load.ogg',
+      contentType: 'audio/ogg',
     });
   });
 

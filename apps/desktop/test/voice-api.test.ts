@@ -77,8 +77,8 @@ describe('/api/voice', () => {
       status: 200,
       json: { text: 'how much memory is free' },
     });
-    // Ogg Opus is decoded in-process and sent as 16 kHz mono WAV.
-    expect(speech.transcriptions.at(-1)?.contentType).toBe('audio/wav');
+    // The server reads Ogg Opus: the recording goes as it came, not decoded for it.
+    expect(speech.transcriptions.at(-1)?.contentType).toBe('audio/ogg');
   });
 
   it('answers one sentence for a corrupt recording (400), a type that is not audio (415), one too large (413), and none set up (503)', async () => {

@@ -64,8 +64,32 @@ describe('createTranscriber', () => {
       prompt: 'CPU, RAM',
       response_format: 'json',
     });
-    expect(received).toMatchObject({ fileName: 'voice-message.wav', contentType: 'audio/wav' });
-    expect(decodeWav(received?.bytes as Uint8Array).sampleRate).toBe(16_000);
+    // Sent as it came: the server reads Ogg Opus, so nothing was decoded for it.
+    expect(received).toMatchObject({ fileName: 'voice-message.ogg', contentType: 'audio/ogg' });
+    expect(received?.bytes).toEqual(fixture('cpu-load.ogg'));
+  });
+
+  it('sends 16 kHz WAV to a server that refuses the file as it came, and WAV from then on', async () => {
+    const fake = await server({ wavOnly: true, transcript: 'heard as wav' });
+    const transcriber = transcriberFor([fake]);
+    const first = await transcriber.transcribe({ bytes: fixture('cpu-load.ogg'), name: 'note.ogg' });
+    expect(first.text).toBe('heard as wav');
+    await transcriber.transcribe({ bytes: fixture('free-memory.ogg'), name: 'again.ogg' });
+    expect(fake.transcriptions.map((record) => record.fileName)).toEqual([
+      'note.ogg',
+      'note.wav',
+      'again.wav',
+    ]);
+    expect(decodeWav(fake.transcriptions[1]?.bytes as Uint8Array).sampleRate).toBe(16_000);
+  });
+
+  it('sends WAV first when told to', async () => {
+    const fake = await server();
+    await transcriberFor([fake], { sendAs: 'wav' }).transcribe({
+      bytes: fixture('cpu-load.ogg'),
+      name: 'n.ogg',
+    });
+    expect(fake.transcriptions[0]).toMatchObject({ fileName: 'n.wav', contentType: 'audio/wav' });
   });
 
   it('reads the tokens a server reports', async () => {
@@ -144,11 +168,14 @@ describe('createTranscriber', () => {
   });
 
   it('keeps a host that refused the request itself, and asks no other host', async () => {
-    const first = await server({ replies: [{ error: { status: 400, message: 'Invalid file format.' } }] });
+    const invalid = { error: { status: 400, message: 'Invalid file format.' } };
+    const first = await server({ replies: [invalid, invalid] });
     const second = await server();
     const transcriber = transcriberFor([first, second]);
     const error = await failure(transcriber.transcribe({ bytes: fixture('cpu-load.ogg') }));
     expect(error.message).toMatch(/: 400 Invalid file format\.$/);
+    // As it came, then as WAV, to the same host; never to the other.
+    expect(first.transcriptions.map((record) => record.contentType)).toEqual(['audio/ogg', 'audio/wav']);
     expect(second.transcriptions).toHaveLength(0);
     expect(transcriber.hosts().every((host) => host.healthy)).toBe(true);
   });
