@@ -43,8 +43,10 @@ export { createApprovalMemory, rememberApprovals } from './approvals/remember-ap
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,
+  TokenBudgetAccount,
   TokenBudgetEvent,
   TokenBudgetLine,
+  TokenBudgetRefusal,
   TokenBudgetScope,
   TokenBudgetStatus,
 } from './budget/daily-token-budget.js';
