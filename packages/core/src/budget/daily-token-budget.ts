@@ -1,4 +1,4 @@
-import type { Agent, AgentAnswer, AnswerOptions } from '../agent/agent-types.js';
+import type { Agent, AnswerOptions } from '../agent/agent-types.js';
 import { failedAnswer } from '../agent/failed-answer.js';
 import { formatDuration } from '../util/format-duration.js';
 import type { TokenLedger } from '../util/token-ledger.js';
