@@ -47,6 +47,8 @@ export interface AnswerContext {
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** The agent that answers in a channel: its `/agent` choice, its `agent` setting, or `agent`. */
   agentFor(where: { channelId: string; config: { agent?: string } }): Pick<Agent, 'answer'>;
+  /** The id of the agent profile that answers in a channel, or undefined for the bot's agent. */
+  agentIdFor(where: { channelId: string; config: { agent?: string } }): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
   /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */
@@ -111,6 +113,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const run: AnswerRun = {
     question: '',
     conversationId: `discord-${channelId}`,
+    // Transcripts count against the same budgets as the answer: its channel and agent.
+    account: { conversationId: `discord-${channelId}`, account: { agent: context.agentIdFor(turn) } },
     model: context.modelFor(turn),
     signal: controls.signal,
     where,
@@ -135,7 +139,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   let reply: string | undefined;
   let heard: TurnAudio = { questions: turn.questions, heard: [], problems: [] };
   try {
-    heard = await transcribeTurn(turn, context.voice, run.signal, logger, () =>
+    heard = await transcribeTurn(turn, context.voice, run.signal, logger, run.account, () =>
       status.update(DISCORD_BOT_DEFAULTS.transcribingStatus),
     );
     run.question = heard.questions.filter((text) => text !== '').join('\n');
@@ -202,7 +206,9 @@ async function replyText(
     ? await askTurnAgent(turn, cannotSee === undefined ? images : [], context, run)
     : '';
   const quote = (turn.config.quoteTranscripts ?? context.voice.quoteTranscripts) && heard.heard.length > 0;
-  return [quote ? quoteHeard(heard.heard) : '', lines.join('\n'), answer]
+  // A sentence the answer repeats (a spent budget refuses the voice note and the typed words alike) is said once.
+  const said = lines.filter((line) => line !== answer.trim());
+  return [quote ? quoteHeard(heard.heard) : '', said.join('\n'), answer]
     .filter((part) => part !== '')
     .join('\n\n');
 }

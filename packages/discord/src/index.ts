@@ -20,4 +20,6 @@ export type {
   DiscordTranscribe,
   DiscordVoiceOptions,
   SpeakReplies,
+  TranscriptBudget,
+  TranscriptTokens,
 } from './voice-options.js';

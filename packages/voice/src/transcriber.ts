@@ -74,7 +74,10 @@ export interface Transcript {
   model: string;
   /** The server that answered, as `maskUrl` shows it. */
   host: string;
-  /** Tokens the server reported (`usage`), for the token budget; absent when it reported none. */
+  /**
+   * Tokens the server reported (`usage`), for the token budget; `total` is input plus output when
+   * the server gave no total. Absent when it reported none.
+   */
   tokens?: { input: number | null; output: number | null; total: number | null } | undefined;
 }
 
@@ -247,12 +250,11 @@ function readTranscript(body: string, where: string): { text: string; tokens?: T
     throw voiceError('VOICE_BAD_RESPONSE', `The transcription server at ${where} answered without a text.`);
   const usage = parsed.usage;
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const tokens = usage
-    ? {
-        input: count(usage.input_tokens),
-        output: count(usage.output_tokens),
-        total: count(usage.total_tokens),
-      }
-    : undefined;
+  const input = count(usage?.input_tokens);
+  const output = count(usage?.output_tokens);
+  // A server that reports input and output but no total: their sum.
+  const sum = input === null && output === null ? null : (input ?? 0) + (output ?? 0);
+  const total = count(usage?.total_tokens) ?? sum;
+  const tokens = usage ? { input, output, total } : undefined;
   return { text: parsed.text.trim(), ...(tokens ? { tokens } : {}) };
 }

@@ -100,6 +100,19 @@ describe('createTranscriber', () => {
     expect(result.tokens).toEqual({ input: 14, output: 3, total: 17 });
   });
 
+  it('adds input and output up when a server reports no total, and reports no tokens when it gives no usage', async () => {
+    const fake = await server({
+      replies: [{ text: 'hi', usage: { input_tokens: 14, output_tokens: 3 } }, { text: 'hi' }],
+    });
+    const transcriber = transcriberFor([fake]);
+    expect((await transcriber.transcribe({ bytes: fixture('cpu-load.ogg') })).tokens).toEqual({
+      input: 14,
+      output: 3,
+      total: 17,
+    });
+    expect((await transcriber.transcribe({ bytes: fixture('cpu-load.ogg') })).tokens).toBeUndefined();
+  });
+
   it('sends the key a server wants', async () => {
     const fake = await server({ apiKey: 'sk-test' });
     const transcriber = createTranscriber({

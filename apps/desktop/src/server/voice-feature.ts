@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { DailyTokenBudget } from '@macstats/core';
 import { isClipProblem } from '@macstats/voice';
 import type { TranscribeResult, VoiceStatus } from '../shared/voice-types.js';
 import { HttpError, sendJson } from './http-helpers.js';
@@ -15,7 +16,7 @@ export interface DashboardVoice {
     | ((
         audio: { bytes: Uint8Array; name?: string; contentType?: string },
         options: { signal: AbortSignal },
-      ) => Promise<{ text: string }>)
+      ) => Promise<{ text: string; tokens?: { total: number | null } | undefined }>)
     | undefined;
   /** Stops the transcriber's pool; called when the dashboard closes. */
   close?: (() => void) | undefined;
@@ -57,9 +58,15 @@ async function readRecording(request: IncomingMessage): Promise<{ bytes: Uint8Ar
  * (addresses without credentials, whether a key is set), and `POST /api/voice/transcribe` takes
  * a recording (the request body, typed `audio/*`, up to 8 MiB) and answers `{ text }` from the
  * configured transcriber, or one sentence: 503 with none set, 400 for a recording it cannot
- * hear, 502 when the server failed. Behind the dashboard's token, Host and Origin checks.
+ * hear, 502 when the server failed, 429 when the daily token budget of the chat's agent (`?agent=`,
+ * the picker's choice; default `default`) is spent, with the sentence a typed question gets. The
+ * tokens the server reports for the transcript are counted against that budget. Behind the
+ * dashboard's token, Host and Origin checks.
  */
-export function createVoiceFeature(voice: DashboardVoice): DashboardFeature {
+export function createVoiceFeature(
+  voice: DashboardVoice,
+  budget?: Pick<DailyTokenBudget, 'check' | 'count'> | undefined,
+): DashboardFeature {
   return {
     routes: [
       {
@@ -72,22 +79,26 @@ export function createVoiceFeature(voice: DashboardVoice): DashboardFeature {
         method: 'POST',
         path: /^\/api\/voice\/transcribe$/,
         kind: 'write',
-        async handle({ request, response }) {
+        async handle({ request, response, url }) {
           const transcribe = voice.transcribe;
           if (!transcribe)
             throw new HttpError(
               503,
               'No transcription server is set up: set TRANSCRIBE_BASE_URL (see docs/voice.md).',
             );
+          const who = { account: { agent: url.searchParams.get('agent') || undefined } };
+          const refusal = await budget?.check(who);
+          if (refusal) throw new HttpError(429, refusal.message);
           const { bytes, contentType } = await readRecording(request);
           const abort = new AbortController();
           // The page gave up (closed, navigated away): stop the transcription too.
           response.on('close', () => abort.abort(new Error('The page went away.')));
           try {
-            const { text } = await transcribe(
+            const { text, tokens } = await transcribe(
               { bytes, name: 'recording', contentType },
               { signal: abort.signal },
             );
+            await budget?.count(who, tokens?.total ?? 0);
             const result: TranscribeResult = { text: text.trim() };
             sendJson(response, 200, result);
           } catch (error) {
