@@ -16,6 +16,7 @@ import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
 import { quoteHeard, type TurnAudio, transcribeTurn, type VoiceSupport } from './turn-audio.js';
 import { startTyping } from './typing.js';
+import type { SpeakReplies } from './voice-options.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
@@ -47,6 +48,8 @@ export interface AnswerContext {
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** The agent that answers in a channel: its `/agent` choice, its `agent` setting, or `agent`. */
   agentFor(where: { channelId: string; config: { agent?: string } }): Pick<Agent, 'answer'>;
+  /** When answers to a user are spoken, as they chose with `/speak`; undefined: not chosen. */
+  speakRepliesOf(userId: string): SpeakReplies | undefined;
   /** The id of the agent profile that answers in a channel, or undefined for the bot's agent. */
   agentIdFor(where: { channelId: string; config: { agent?: string } }): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
