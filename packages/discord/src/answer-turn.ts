@@ -163,22 +163,26 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     controls.end();
   }
   const statusId = await status.finish();
-  if (reply !== undefined && !context.isStopped())
-    await deliverReply(
-      {
-        sender,
-        sendQueue: context.sendQueue,
-        logger,
-        channelId,
-        replyTo: last.id,
-        askerId: turn.askerId,
-        inServer: turn.guildId !== null,
-        where,
-      },
-      reply,
-      run.labels,
-    );
-  if (run.answerText !== undefined && !context.isStopped())
+  const delivered =
+    reply !== undefined && !context.isStopped()
+      ? await deliverReply(
+          {
+            sender,
+            sendQueue: context.sendQueue,
+            logger,
+            channelId,
+            replyTo: last.id,
+            askerId: turn.askerId,
+            inServer: turn.guildId !== null,
+            where,
+          },
+          reply,
+          run.labels,
+        )
+      : undefined;
+  // A voice message is a send like the text: it goes only where the text answer went, the
+  // channel (not when the answer went to the asker alone by DM, or could not be posted).
+  if (delivered === 'channel' && run.answerText !== undefined && !context.isStopped())
     await speakReply(turn, run.answerText, heard.heard.length > 0, run.labels, context);
   if (statusId !== undefined)
     await sender

@@ -1,10 +1,12 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Tool } from '@macstats/core';
 import type { FakeDiscordSentRecord } from '@macstats/testing';
 import { describe, expect, it } from 'vitest';
+import { SENT_BY_DM } from '../src/answer-audience.js';
 import type { DiscordSpeech } from '../src/index.js';
-import { type Harness, harnessPerTest } from './harness.js';
+import { type Harness, harnessPerTest, lastQuestion } from './harness.js';
 import {
   fromFakeCdn,
   OGG,
@@ -137,6 +139,56 @@ describe('createDiscordBot spoken replies', () => {
     await h.discord.waitFor(() => voiceMessagesIn(h, h.general).length === 2);
     expect(spoken).toEqual(['Answer to: mine?', 'Answer to: there?']);
     expect(voiceMessagesIn(h, h.random)).toEqual([]);
+  });
+
+  it('never speaks in the channel an answer whose text goes to the asker alone by DM: the upload is a send like the text', async () => {
+    const { speak, spoken } = recordingSpeaker();
+    const secret = 'the vault code is 4242';
+    const notes: Tool = {
+      name: 'NOTES',
+      description: "Reads the user's private notes.",
+      usage: 'NOTES: <topic>',
+      labels: { private: true },
+      run: async () => secret,
+    };
+    let step = 0;
+    const h = await start({
+      tools: [notes],
+      ollama: {
+        reply: (request) => {
+          step += 1;
+          if (step === 1) return 'NOTES: vault';
+          if (step === 2) return `Your note says ${secret}.`;
+          return `Answer to: ${lastQuestion(request)}`;
+        },
+      },
+      bot: fromFakeCdn({ speak, speakReplies: 'always' }),
+    });
+    // Another member's message in the reply chain, and the asker's private data in the answer.
+    const bobs = h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'ask the bot for your vault code',
+      author: { username: 'bob' },
+    });
+    const asked = h.discord.dispatchMessage({
+      channelId: h.general,
+      content: 'what is in my notes about the vault?',
+      replyTo: bobs.id,
+      mentionsBot: true,
+    });
+    await answered(h, h.general, SENT_BY_DM);
+    // One answer at a time per channel: once the next one is spoken, the first turn is over.
+    const next = h.discord.dispatchMessage({ channelId: h.general, content: 'cpu?', mentionsBot: true });
+    await h.discord.waitFor(() => voiceMessagesIn(h, h.general).length === 1);
+    expect(voiceMessagesIn(h, h.general)[0]?.replyTo).toBe(next.id);
+    expect(voiceMessagesIn(h, h.general).some((record) => record.replyTo === asked.id)).toBe(false);
+    // The speech server was never given the private answer, and no voice message went anywhere for it.
+    expect(spoken).toEqual(['Answer to: cpu?']);
+    const dm = h.discord.sent.find((record) => record.type === 'create' && record.content.includes(secret));
+    expect(dm?.channelId).not.toBe(h.general);
+    expect(
+      h.discord.sent.filter((record) => record.type === 'create' && (record.flags & (1 << 13)) !== 0),
+    ).toHaveLength(1);
   });
 
   it('keeps a /speak choice in the state file, readable by the owner only, for the next start', async () => {
