@@ -99,8 +99,8 @@ type FormField = [name: string, value: string];
 
 /**
  * A transcriber over one or more OpenAI-compatible servers: each clip is checked against the
- * limits, decoded in-process when it is Ogg Opus (sent as 16 kHz mono WAV), and posted as
- * multipart `file`, `model`, `language`, `prompt`, `response_format=json` to
+ * limits and posted as it came (a server that refuses it is sent 16 kHz mono WAV, decoded here;
+ * see {@link SendAs}), as multipart `file`, `model`, `language`, `prompt`, `response_format=json` to
  * `<baseUrl>/audio/transcriptions`. Several hosts share core's model pool: the least busy
  * healthy one answers, and a failed request is retried once on another.
  *

@@ -1,6 +1,12 @@
 import { type FakeSpeechServer, startFakeSpeechServer } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTranscriber, decodeWav, type Transcriber, type VoiceEvent } from '../src/index.js';
+import {
+  createTranscriber,
+  decodeWav,
+  demuxOggOpus,
+  type Transcriber,
+  type VoiceEvent,
+} from '../src/index.js';
 import { fixture } from './fixtures.js';
 
 let servers: FakeSpeechServer[] = [];
@@ -81,6 +87,26 @@ describe('createTranscriber', () => {
       'again.wav',
     ]);
     expect(decodeWav(fake.transcriptions[1]?.bytes as Uint8Array).sampleRate).toBe(16_000);
+  });
+
+  it('says a clip that cannot be decoded for a server that reads WAV only is corrupt, and keeps that server', async () => {
+    const bytes = fixture('ten-seconds.ogg').slice();
+    // The packets after the first second made invalid in place (a frame count of zero), the pages
+    // around them intact: the checks hear speech at the start, the decode for WAV fails.
+    const { frames } = demuxOggOpus(bytes);
+    for (const frame of frames.slice(50)) {
+      if (frame.length < 2) continue;
+      frame[0] = (frame[0] as number) | 3;
+      frame[1] = 0;
+    }
+    const wavOnly = await server({ wavOnly: true });
+    const other = await server();
+    const transcriber = transcriberFor([wavOnly, other]);
+    const error = await failure(transcriber.transcribe({ bytes }));
+    expect(error.code).toBe('VOICE_CORRUPT');
+    expect(wavOnly.transcriptions.map((record) => record.contentType)).toEqual(['audio/ogg']);
+    expect(other.transcriptions).toHaveLength(0);
+    expect(transcriber.hosts().every((host) => host.healthy)).toBe(true);
   });
 
   it('sends WAV first when told to', async () => {
