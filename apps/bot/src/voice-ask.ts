@@ -96,7 +96,9 @@ export async function transcribeAudioQuestion(
     const name = options.source === '-' ? 'audio' : basename(options.source);
     io.err(`… Transcribing ${name === 'audio' ? 'standard input' : name}`);
     const { text, tokens } = await transcriber.transcribe({ bytes, name }, { signal: options.signal });
-    await ledger.budget?.count(who, tokens?.total ?? 0);
+    await ledger.budget?.count(who, tokens?.total ?? 0).catch((error: unknown) => {
+      io.logger.warn({ err: error }, "the transcript's tokens could not be counted");
+    });
     if (text === '') {
       io.err(
         'Nothing was heard in the recording: speak closer to the microphone, or check the transcription model.',

@@ -185,6 +185,11 @@ describe('/api/voice', () => {
       expect(counting.transcriptions).toHaveLength(1);
       // The default agent has its own budget left.
       expect((await upload(dashboard, VOICE_NOTE)).status).toBe(200);
+      // A name that is no agent id is no budget key.
+      expect(await upload(dashboard, VOICE_NOTE, 'audio/ogg', '?agent=%2E%2E%2Fx%20y')).toEqual({
+        status: 400,
+        json: { error: 'The agent named for the recording is not an agent id.' },
+      });
     } finally {
       heard.close();
       await counting.close();

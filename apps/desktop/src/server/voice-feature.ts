@@ -22,6 +22,9 @@ export interface DashboardVoice {
   close?: (() => void) | undefined;
 }
 
+/** What an agent profile's id may be (`?agent=`): the budget's key is made of it. */
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** No speech server set: Settings says so, the microphone answers 503. */
 export const NO_VOICE: DashboardVoice = { status: { transcribe: null, speak: null, speakReplies: 'off' } };
 
@@ -86,7 +89,10 @@ export function createVoiceFeature(
               503,
               'No transcription server is set up: set TRANSCRIBE_BASE_URL (see docs/voice.md).',
             );
-          const who = { account: { agent: url.searchParams.get('agent') || undefined } };
+          const agent = url.searchParams.get('agent') || undefined;
+          if (agent !== undefined && !AGENT_ID.test(agent))
+            throw new HttpError(400, 'The agent named for the recording is not an agent id.');
+          const who = { account: { agent } };
           const refusal = await budget?.check(who);
           if (refusal) throw new HttpError(429, refusal.message);
           const { bytes, contentType } = await readRecording(request);
@@ -98,7 +104,9 @@ export function createVoiceFeature(
               { bytes, name: 'recording', contentType },
               { signal: abort.signal },
             );
-            await budget?.count(who, tokens?.total ?? 0);
+            // A count that cannot be written loses the count, not the words: the ledger is
+            // checked again before the next answer or recording.
+            await budget?.count(who, tokens?.total ?? 0).catch(() => {});
             const result: TranscribeResult = { text: text.trim() };
             sendJson(response, 200, result);
           } catch (error) {
