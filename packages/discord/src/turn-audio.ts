@@ -171,6 +171,7 @@ export async function transcribeTurn(
 ): Promise<TurnAudio> {
   const result: TurnAudio = { questions: [...turn.questions], heard: [], problems: [] };
   let started = false;
+  let spent = false;
   for (const [index, message] of turn.messages.entries()) {
     const texts: string[] = [];
     for (const audio of audioCandidates(message)) {
@@ -179,14 +180,17 @@ export async function transcribeTurn(
       const heard = await listen(audio, voice, signal, logger, who);
       if ('text' in heard) texts.push(heard.text);
       else result.problems.push(heard.problem);
-      // The budget's sentence once for the turn: the other files would get the same.
-      if ('spent' in heard) return result;
+      // The budget's sentence once for the turn: the files after it would get the same.
+      spent = 'spent' in heard;
+      if (spent) break;
     }
-    if (texts.length === 0) continue;
-    result.heard.push(...texts);
-    result.questions[index] = [turn.questions[index] ?? '', ...texts]
-      .filter((text) => text !== '')
-      .join('\n');
+    if (texts.length > 0) {
+      result.heard.push(...texts);
+      result.questions[index] = [turn.questions[index] ?? '', ...texts]
+        .filter((text) => text !== '')
+        .join('\n');
+    }
+    if (spent) break;
   }
   return result;
 }

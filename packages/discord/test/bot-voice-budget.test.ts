@@ -62,4 +62,35 @@ describe('voice notes and the daily token budget', () => {
     expect((await settledReplies(h, dm, 5))[4]).toBe(sentence);
     expect(heard).toHaveLength(2);
   });
+
+  it('keeps what was heard before the budget ran out in the same message, and says the budget once', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'voice-budget-'));
+    const budget = createDailyTokenBudget({
+      ledger: createFileTokenLedger(join(dir, 'token-budget.json')),
+      perChannel: 20,
+      channelOf: (options: AnswerOptions) => /^discord-(\d+)$/.exec(options.conversationId ?? '')?.[1],
+      now: () => new Date('2026-11-29T21:00:00Z'),
+    });
+    const heard: DiscordAudio[] = [];
+    const transcribe = async (audio: DiscordAudio) => {
+      heard.push(audio);
+      return { text: `note ${heard.length}`, tokens: { total: 20 } };
+    };
+    const agent = budget.guard({
+      answer: async (question: string) => answerOf(`Answer to: ${question}`),
+    } as unknown as Agent);
+    const h = await start({
+      agent,
+      bot: fromFakeCdn({ transcribe, tokenBudget: budget, quoteTranscripts: true }),
+    });
+    const file = { filename: 'memo.mp3', contentType: 'audio/mpeg', data: new Uint8Array(64) };
+    const note = h.discord.dispatchMessage({
+      content: '',
+      dm: true,
+      attachments: [file, { ...file, filename: 'b.mp3' }, { ...file, filename: 'c.mp3' }],
+    });
+    const sentence = 'This channel has spent its daily budget of 20 tokens; it resets at 00:00 UTC, in 3 h.';
+    expect(await settledReplies(h, note.channelId)).toEqual([`> 🎙️ note 1\n\n${sentence}`]);
+    expect(heard.map((audio) => audio.name)).toEqual(['memo.mp3']);
+  });
 });
