@@ -127,6 +127,7 @@ program
                 audio: options.audio,
                 signal,
                 stdin: process.stdin,
+                agent: options.agent,
               });
         if ('exit' in heard) return heard.exit;
         return (await import('./commands/ask-command.js')).askCommand(config, io, {

@@ -13,6 +13,7 @@ import {
   createModelPool,
   createOllamaModel,
   createOllamaPoolMember,
+  type DailyTokenBudget,
   type Logger,
   type MemoryStore,
   type MessageArchive,
@@ -78,6 +79,8 @@ export interface Runtime {
   tools: AssembledTools;
   /** What the model's server said at start-up. */
   server: ModelServerCheck;
+  /** The daily token budget (`DAILY_TOKENS_*`), for what is spent outside answers (transcripts); undefined when off. */
+  budget: DailyTokenBudget | undefined;
   /** Ends the agent's background work, the metrics collector and the MCP servers. */
   close(): Promise<void>;
 }
@@ -357,6 +360,7 @@ export async function createRuntime(
     routes: router.table,
     tools,
     server,
+    budget,
     async close() {
       pool?.close();
       await Promise.allSettled([agent.close(), tools.close()]);

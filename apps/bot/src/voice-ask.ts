@@ -1,9 +1,31 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
+import { createAppTokenBudget } from '@macstats/app-config';
+import type { DailyTokenBudget, Logger } from '@macstats/core';
 import { checkClipSize, createVoiceClients, isVoiceError, VOICE_DEFAULTS } from '@macstats/voice';
 import type { AppConfig } from './app-config.js';
 import { type CommandIo, EXIT } from './command-io.js';
+import { connectSharedState } from './shared-state.js';
+
+/**
+ * The daily token budget `ask` answers under (`DAILY_TOKENS_*`), on the same ledger as its
+ * answers (`token-budget.json`, or the database's with `DATABASE_URL`); undefined when off.
+ */
+async function cliTokenBudget(
+  config: AppConfig,
+  logger: Logger,
+): Promise<{ budget: DailyTokenBudget | undefined; close(): Promise<void> }> {
+  const { perAgent, perChannel } = config.dailyTokens;
+  if (perAgent === undefined && perChannel === undefined) return { budget: undefined, close: async () => {} };
+  const shared = await connectSharedState(config, logger);
+  const budget = createAppTokenBudget({
+    home: config.home,
+    limits: config.dailyTokens,
+    ledger: shared.tokenLedger,
+  });
+  return { budget, close: () => shared.close() };
+}
 
 /**
  * Reads `--audio`'s clip: a file, or standard input for `-`. Never more than one byte over the
@@ -39,9 +61,10 @@ async function readClip(source: string, stdin: Readable): Promise<Uint8Array> {
 export async function transcribeAudioQuestion(
   config: AppConfig,
   io: CommandIo,
-  options: { source: string; signal: AbortSignal; stdin: Readable },
+  options: { source: string; signal: AbortSignal; stdin: Readable; agent?: string | undefined },
 ): Promise<{ question: string } | { exit: number }> {
   const clients = createVoiceClients(config.voice, { logger: io.logger });
+  let ledger: Awaited<ReturnType<typeof cliTokenBudget>> | undefined;
   const { transcriber } = clients;
   try {
     if (transcriber === undefined) {
@@ -61,9 +84,21 @@ export async function transcribeAudioQuestion(
         );
       return { exit: EXIT.usage };
     }
+    // The transcript counts against the budget the answer will (the agent's), and a spent one
+    // refuses it with the sentence the answer would get.
+    ledger = await cliTokenBudget(config, io.logger);
+    const who = { account: { agent: options.agent } };
+    const refusal = await ledger.budget?.check(who);
+    if (refusal) {
+      io.err(refusal.message);
+      return { exit: EXIT.failed };
+    }
     const name = options.source === '-' ? 'audio' : basename(options.source);
     io.err(`… Transcribing ${name === 'audio' ? 'standard input' : name}`);
-    const { text } = await transcriber.transcribe({ bytes, name }, { signal: options.signal });
+    const { text, tokens } = await transcriber.transcribe({ bytes, name }, { signal: options.signal });
+    await ledger.budget?.count(who, tokens?.total ?? 0).catch((error: unknown) => {
+      io.logger.warn({ err: error }, "the transcript's tokens could not be counted");
+    });
     if (text === '') {
       io.err(
         'Nothing was heard in the recording: speak closer to the microphone, or check the transcription model.',
@@ -79,6 +114,7 @@ export async function transcribeAudioQuestion(
     return { exit: EXIT.failed };
   } finally {
     clients.close();
+    await ledger?.close();
   }
 }
 
@@ -89,7 +125,13 @@ export async function transcribeAudioQuestion(
 export async function askedQuestion(
   config: AppConfig,
   io: CommandIo,
-  options: { words: string[]; audio: string; signal: AbortSignal; stdin: Readable },
+  options: {
+    words: string[];
+    audio: string;
+    signal: AbortSignal;
+    stdin: Readable;
+    agent?: string | undefined;
+  },
 ): Promise<{ question: string } | { exit: number }> {
   if (options.words.length > 0) {
     io.err('macstats ask: give a question or --audio <file>, not both.');
@@ -99,5 +141,6 @@ export async function askedQuestion(
     source: options.audio,
     signal: options.signal,
     stdin: options.stdin,
+    agent: options.agent,
   });
 }

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { readVoiceSettings } from '@macstats/app-config';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAppTokenBudget, readVoiceSettings } from '@macstats/app-config';
 import { type Agent, silentLogger } from '@macstats/core';
-import { createDiscordBot, type DiscordBot } from '@macstats/discord';
+import { createDiscordBot, type DiscordBot, type DiscordBotOptions } from '@macstats/discord';
 import {
   type FakeDiscord,
   type FakeDiscordSentRecord,
@@ -56,8 +59,12 @@ const echoAgent: Pick<Agent, 'answer'> = {
 };
 
 /** The bot as `macstats start` builds it, its voice from the settings, audio from the fake's CDN. */
-async function startBot(settings: Record<string, string>, custom?: (urls: string[]) => VoiceClients) {
-  speech = await startFakeSpeechServer({ recogniseSentences: [SPOKEN], transcript: SPOKEN });
+async function startBot(
+  settings: Record<string, string>,
+  custom?: (urls: string[]) => VoiceClients,
+  extra: Partial<DiscordBotOptions> = {},
+) {
+  speech = await startFakeSpeechServer({ recogniseSentences: [SPOKEN], transcript: SPOKEN, wavOnly: true });
   discord = await startFakeDiscord({ token: 'voice-token' });
   const config = {
     voice: readVoiceSettings(
@@ -76,6 +83,7 @@ async function startBot(settings: Record<string, string>, custom?: (urls: string
     mergeWindowMs: 0,
     audioOrigins: [discord.cdnOrigin],
     ...voice?.options,
+    ...extra,
   });
   await bot.start();
   return discord;
@@ -123,8 +131,12 @@ describe('Discord voice through the configured speech servers', () => {
     // Heard by pocketsphinx behind the fake when it is installed (lower case), else the fake's transcript.
     const [reply] = await textReplies(fake, note.channelId, 1);
     expect(reply?.toLowerCase()).toBe(`you asked: ${SPOKEN.toLowerCase()}`);
-    // The Ogg Opus voice note was decoded here and sent as 16 kHz mono WAV.
-    expect(speech?.transcriptions[0]?.contentType).toBe('audio/wav');
+    // The fake reads WAV only, as whisper.cpp's server without --convert: the voice note went as it
+    // came, was refused, and was decoded here and sent again as 16 kHz mono WAV.
+    expect(speech?.transcriptions.slice(0, 2).map((record) => record.contentType)).toEqual([
+      'audio/ogg',
+      'audio/wav',
+    ]);
     expect(speech?.speeches[0]?.input).toBe(reply);
     const voice = await fake.waitFor(() => fake.sent.find(isVoiceMessage));
     expect(voice).toMatchObject({ content: '', replyTo: note.id });
@@ -161,7 +173,8 @@ describe('Discord voice through the configured speech servers', () => {
     fake.dispatchMessage({ content: 'again please', dm: true, replyTo: note.id });
     const replies = await textReplies(fake, note.channelId, 2);
     expect(replies[1]).toBe('You asked: again please');
-    expect(speech?.transcriptions).toHaveLength(1);
+    // Heard once: sent as it came, refused (the fake reads WAV only), then sent as WAV.
+    expect(speech?.transcriptions.map((record) => record.contentType)).toEqual(['audio/ogg', 'audio/wav']);
   });
 
   it('gives one sentence each for a slow server, a corrupt file, an unsupported one and one too long', async () => {
@@ -202,5 +215,32 @@ describe('Discord voice through the configured speech servers', () => {
     );
     expect(replies[3]).toBe('"voice-message.ogg" is 301 seconds long; I transcribe up to 300 seconds.');
     for (const reply of replies) expect(reply).not.toContain('\n');
+  });
+
+  it("counts a voice note's transcript tokens, as the server reports them, against its channel's daily budget, and refuses the next one once it is spent", async () => {
+    const home = await mkdtemp(join(tmpdir(), 'voice-budget-'));
+    try {
+      // As `macstats start` makes it from DAILY_TOKENS_PER_CHANNEL=100.
+      const budget = createAppTokenBudget({ home, limits: { perAgent: undefined, perChannel: 100 } });
+      const fake = await startBot({}, undefined, { tokenBudget: budget });
+      const usage = { input_tokens: 50, output_tokens: 10, total_tokens: 60 };
+      for (let i = 0; i < 6; i += 1) speech?.replies.push({ text: SPOKEN, usage });
+      const note = await sendVoiceNote(fake);
+      await textReplies(fake, note.channelId, 1);
+      const spent = JSON.parse(await readFile(join(home, 'token-budget.json'), 'utf8')).spent;
+      expect(spent).toEqual({ 'agent:default': 60, [`channel:${note.channelId}`]: 60 });
+      await sendVoiceNote(fake);
+      await textReplies(fake, note.channelId, 2);
+      const heardBefore = speech?.transcriptions.length;
+      // 120 of 100: the third voice note is refused before it is sent anywhere.
+      await sendVoiceNote(fake);
+      const replies = await textReplies(fake, note.channelId, 3);
+      expect(replies[2]).toMatch(
+        /^This channel has spent its daily budget of 100 tokens; it resets at 00:00 UTC, in [\d.]+ (min|h|s)\.$/,
+      );
+      expect(speech?.transcriptions.length).toBe(heardBefore);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

@@ -69,9 +69,45 @@ describe('macstats ask --audio', () => {
     expect(askedOfModel(ollama)).toContain('What is the CPU load right now?');
     expect(speech.transcriptions[0]).toMatchObject({
       model: 'Systran/faster-whisper-small',
-      fileName: 'cpu-load.wav',
-      contentType: 'audio/wav',
+      fileName: 'cpu-load.ogg',
+      contentType: 'audio/ogg',
     });
+  });
+
+  it("counts the transcript's tokens in the daily budget, and refuses the recording once the budget is spent", async () => {
+    const usage = { input_tokens: 50, output_tokens: 10, total_tokens: 60 };
+    speech = await startFakeSpeechServer({
+      replies: [
+        { text: 'What is the CPU load?', usage },
+        { text: 'And now?', usage },
+      ],
+    });
+    ollama = await startFakeOllama({ replies: [{ content: 'Idle.', promptEvalCount: 10, evalCount: 5 }] });
+    const home = await tempHome();
+    const env = {
+      OLLAMA_HOST: ollama.url,
+      OLLAMA_MODEL: 'llama3.2:3b',
+      TRANSCRIBE_BASE_URL: speech.url,
+      DAILY_TOKENS_PER_AGENT: '100',
+    };
+    const first = await runCli(['ask', '--audio', NOTE], home, env);
+    expect(first.stdout.trim()).toBe('Idle.');
+    // The transcript's 60 tokens and the answer's 15.
+    expect(JSON.parse(await readFile(join(home, 'token-budget.json'), 'utf8')).spent).toEqual({
+      'agent:default': 75,
+    });
+    const sentence =
+      /The agent "default" has spent its daily budget of 100 tokens; it resets at 00:00 UTC, in [\d.]+ (min|h|s)\./;
+    // Heard (75 of 100 spent before it), and then the answer is refused: 135 of 100.
+    const second = await runCli(['ask', '--audio', NOTE], home, env);
+    expect(second.stderr).toMatch(sentence);
+    // Now the recording itself is refused, with the same sentence, before it is sent.
+    const third = await runCli(['ask', '--audio', NOTE], home, env);
+    expect(third.code).toBe(1);
+    expect(third.stderr).toMatch(sentence);
+    expect(third.stderr).not.toContain('Transcribing');
+    expect(speech.transcriptions).toHaveLength(2);
+    expect(ollama.requests.filter((request) => request.messages.length > 0)).toHaveLength(1);
   });
 
   it('hears real speech end to end when pocketsphinx is installed', async (context) => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '@macstats/core';
+import { createDailyTokenBudget, createFileTokenLedger, silentLogger } from '@macstats/core';
 import { createMetricsCollector } from '@macstats/metrics';
 import {
   type FakeOllama,
@@ -26,7 +26,10 @@ const homes: string[] = [];
 const dashboards: Dashboard[] = [];
 const collector = createMetricsCollector();
 
-async function start(voice: Parameters<typeof startDashboard>[0]['voice']): Promise<Dashboard> {
+async function start(
+  voice: Parameters<typeof startDashboard>[0]['voice'],
+  extra: Partial<Parameters<typeof startDashboard>[0]> = {},
+): Promise<Dashboard> {
   const home = mkdtempSync(join(tmpdir(), 'macstats-voice-'));
   homes.push(home);
   const dashboard = await startDashboard({
@@ -35,14 +38,15 @@ async function start(voice: Parameters<typeof startDashboard>[0]['voice']): Prom
     collector,
     scheduler: false,
     voice,
+    ...extra,
   });
   dashboards.push(dashboard);
   return dashboard;
 }
 
 /** Posts a recording as the page does: its token cookie, its Origin, the audio as the body. */
-async function upload(dashboard: Dashboard, body: Uint8Array, type = 'audio/ogg') {
-  const response = await fetch(`${dashboard.origin}/api/voice/transcribe`, {
+async function upload(dashboard: Dashboard, body: Uint8Array, type = 'audio/ogg', query = '') {
+  const response = await fetch(`${dashboard.origin}/api/voice/transcribe${query}`, {
     method: 'POST',
     headers: {
       cookie: `macstats_${dashboard.port}=${dashboard.token}`,
@@ -77,8 +81,8 @@ describe('/api/voice', () => {
       status: 200,
       json: { text: 'how much memory is free' },
     });
-    // Ogg Opus is decoded in-process and sent as 16 kHz mono WAV.
-    expect(speech.transcriptions.at(-1)?.contentType).toBe('audio/wav');
+    // The server reads Ogg Opus: the recording goes as it came, not decoded for it.
+    expect(speech.transcriptions.at(-1)?.contentType).toBe('audio/ogg');
   });
 
   it('answers one sentence for a corrupt recording (400), a type that is not audio (415), one too large (413), and none set up (503)', async () => {
@@ -142,5 +146,53 @@ describe('/api/voice', () => {
       speakReplies: 'voice',
     });
     expect(maskServerUrl('not a url')).toBe('(not a URL)');
+  });
+
+  it("counts the transcript's tokens against the chat agent's daily budget, and refuses once it is spent with the sentence a typed question gets", async () => {
+    const ledgerHome = mkdtempSync(join(tmpdir(), 'macstats-voice-budget-'));
+    homes.push(ledgerHome);
+    const file = join(ledgerHome, 'token-budget.json');
+    const budget = createDailyTokenBudget({
+      ledger: createFileTokenLedger(file),
+      perAgent: 30,
+      now: () => new Date('2026-11-29T21:00:00Z'),
+    });
+    const counting = await startFakeSpeechServer({
+      replies: [{ text: 'free memory', usage: { input_tokens: 25, output_tokens: 5, total_tokens: 30 } }],
+    });
+    const heard = createTranscriber({ hosts: [{ baseUrl: counting.url }], model: 'whisper-1' });
+    try {
+      const dashboard = await start(
+        {
+          status: { transcribe: null, speak: null, speakReplies: 'off' },
+          transcribe: (audio, options) => heard.transcribe(audio, options),
+        },
+        { tokenBudget: budget },
+      );
+      // The picker chose the agent profile "ops": its budget is the one counted.
+      expect(await upload(dashboard, VOICE_NOTE, 'audio/ogg', '?agent=ops')).toEqual({
+        status: 200,
+        json: { text: 'free memory' },
+      });
+      expect(JSON.parse(readFileSync(file, 'utf8')).spent).toEqual({ 'agent:ops': 30 });
+      const refused = await upload(dashboard, VOICE_NOTE, 'audio/ogg', '?agent=ops');
+      expect(refused).toEqual({
+        status: 429,
+        json: {
+          error: 'The agent "ops" has spent its daily budget of 30 tokens; it resets at 00:00 UTC, in 3 h.',
+        },
+      });
+      expect(counting.transcriptions).toHaveLength(1);
+      // The default agent has its own budget left.
+      expect((await upload(dashboard, VOICE_NOTE)).status).toBe(200);
+      // A name that is no agent id is no budget key.
+      expect(await upload(dashboard, VOICE_NOTE, 'audio/ogg', '?agent=%2E%2E%2Fx%20y')).toEqual({
+        status: 400,
+        json: { error: 'The agent named for the recording is not an agent id.' },
+      });
+    } finally {
+      heard.close();
+      await counting.close();
+    }
   });
 });

@@ -57,8 +57,10 @@ export {
 export type {
   DailyTokenBudget,
   DailyTokenBudgetOptions,
+  TokenBudgetAccount,
   TokenBudgetEvent,
   TokenBudgetLine,
+  TokenBudgetRefusal,
   TokenBudgetScope,
   TokenBudgetStatus,
 } from './budget/daily-token-budget.js';

@@ -119,4 +119,35 @@ describe('daily token budget', () => {
     );
     expect(fake.requests).toHaveLength(1);
   });
+
+  it('counts tokens spent outside an answer against the same agent and channel, and refuses with the sentence an answer gets', async () => {
+    fake = await startFakeOllama({ replies: [reply('One.')] });
+    const file = join(dir, 'token-budget.json');
+    const now = () => new Date('2026-11-27T21:00:00Z');
+    const budget = createDailyTokenBudget({ ledger: createFileTokenLedger(file), perChannel: 50, now });
+    const inChannel = { account: { agent: 'ops', channel: '42' } };
+    expect(await budget.check(inChannel)).toBeUndefined();
+    // A transcript's tokens, as the transcription server reported them.
+    await budget.count(inChannel, 50);
+    expect(JSON.parse(await readFile(file, 'utf8')).spent).toEqual({ 'agent:ops': 50, 'channel:42': 50 });
+    const sentence = 'This channel has spent its daily budget of 50 tokens; it resets at 00:00 UTC, in 3 h.';
+    expect(await budget.check(inChannel)).toEqual({
+      code: TOKEN_BUDGET_SPENT,
+      message: sentence,
+      retryAt: '2026-11-28T00:00:00.000Z',
+    });
+    // A typed message in the same channel gets the same sentence, and the model is not asked.
+    const answer = await budget.guard(agentOn(fake.url)).answer('hello', inChannel);
+    expect(answer.text).toBe(sentence);
+    expect(fake.requests).toHaveLength(0);
+    // Another channel has its own budget.
+    expect(await budget.check({ account: { channel: '7' } })).toBeUndefined();
+  });
+
+  it('counts nothing for no tokens', async () => {
+    const file = join(dir, 'token-budget.json');
+    const budget = createDailyTokenBudget({ ledger: createFileTokenLedger(file), perAgent: 10 });
+    await budget.count(undefined, 0);
+    await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
 });

@@ -16,6 +16,7 @@ import { minorStatusForEvent, statusForEvent } from './status-text.js';
 import type { Timers } from './timers.js';
 import { quoteHeard, type TurnAudio, transcribeTurn, type VoiceSupport } from './turn-audio.js';
 import { startTyping } from './typing.js';
+import type { SpeakReplies } from './voice-options.js';
 
 /** Everything the pipeline needs from the bot that runs it. */
 export interface AnswerContext {
@@ -47,6 +48,10 @@ export interface AnswerContext {
   modelFor(where: { channelId: string; config: { model?: string } }): string | undefined;
   /** The agent that answers in a channel: its `/agent` choice, its `agent` setting, or `agent`. */
   agentFor(where: { channelId: string; config: { agent?: string } }): Pick<Agent, 'answer'>;
+  /** When answers to a user are spoken, as they chose with `/speak`; undefined: not chosen. */
+  speakRepliesOf(userId: string): SpeakReplies | undefined;
+  /** The id of the agent profile that answers in a channel, or undefined for the bot's agent. */
+  agentIdFor(where: { channelId: string; config: { agent?: string } }): string | undefined;
   /** True once the bot is fully stopped: replies are no longer posted. */
   isStopped(): boolean;
   /** True once `stop()` was called (also while answers in flight may still finish): no new answers. */
@@ -111,6 +116,8 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   const run: AnswerRun = {
     question: '',
     conversationId: `discord-${channelId}`,
+    // Transcripts count against the same budgets as the answer: its channel and agent.
+    account: { conversationId: `discord-${channelId}`, account: { agent: context.agentIdFor(turn) } },
     model: context.modelFor(turn),
     signal: controls.signal,
     where,
@@ -135,7 +142,7 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
   let reply: string | undefined;
   let heard: TurnAudio = { questions: turn.questions, heard: [], problems: [] };
   try {
-    heard = await transcribeTurn(turn, context.voice, run.signal, logger, () =>
+    heard = await transcribeTurn(turn, context.voice, run.signal, logger, run.account, () =>
       status.update(DISCORD_BOT_DEFAULTS.transcribingStatus),
     );
     run.question = heard.questions.filter((text) => text !== '').join('\n');
@@ -156,22 +163,26 @@ export async function answerTurn(turn: Turn, context: AnswerContext): Promise<bo
     controls.end();
   }
   const statusId = await status.finish();
-  if (reply !== undefined && !context.isStopped())
-    await deliverReply(
-      {
-        sender,
-        sendQueue: context.sendQueue,
-        logger,
-        channelId,
-        replyTo: last.id,
-        askerId: turn.askerId,
-        inServer: turn.guildId !== null,
-        where,
-      },
-      reply,
-      run.labels,
-    );
-  if (run.answerText !== undefined && !context.isStopped())
+  const delivered =
+    reply !== undefined && !context.isStopped()
+      ? await deliverReply(
+          {
+            sender,
+            sendQueue: context.sendQueue,
+            logger,
+            channelId,
+            replyTo: last.id,
+            askerId: turn.askerId,
+            inServer: turn.guildId !== null,
+            where,
+          },
+          reply,
+          run.labels,
+        )
+      : undefined;
+  // A voice message is a send like the text: it goes only where the text answer went, the
+  // channel (not when the answer went to the asker alone by DM, or could not be posted).
+  if (delivered === 'channel' && run.answerText !== undefined && !context.isStopped())
     await speakReply(turn, run.answerText, heard.heard.length > 0, run.labels, context);
   if (statusId !== undefined)
     await sender
@@ -202,7 +213,9 @@ async function replyText(
     ? await askTurnAgent(turn, cannotSee === undefined ? images : [], context, run)
     : '';
   const quote = (turn.config.quoteTranscripts ?? context.voice.quoteTranscripts) && heard.heard.length > 0;
-  return [quote ? quoteHeard(heard.heard) : '', lines.join('\n'), answer]
+  // A sentence the answer repeats (a spent budget refuses the voice note and the typed words alike) is said once.
+  const said = lines.filter((line) => line !== answer.trim());
+  return [quote ? quoteHeard(heard.heard) : '', said.join('\n'), answer]
     .filter((part) => part !== '')
     .join('\n\n');
 }

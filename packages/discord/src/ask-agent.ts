@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@macstats/core';
+import type { AgentEvent, TokenBudgetAccount } from '@macstats/core';
 import { type AnswerLabels, forAskerOnly, REPLY_CHAIN_SOURCE } from './answer-audience.js';
 import { replyForAnswer } from './answer-controls.js';
 import type { AnswerContext } from './answer-turn.js';
@@ -24,6 +24,8 @@ export interface AnswerRun {
   labels: AnswerLabels | undefined;
   /** The agent's own text when it answered without an error: what a spoken reply says. */
   answerText?: string;
+  /** Whose daily token budget the turn's transcripts count against: its channel and agent. */
+  account: TokenBudgetAccount;
 }
 
 /**
@@ -35,7 +37,7 @@ async function hearChain(entries: ChainEntry[], context: AnswerContext, run: Ans
   for (const entry of entries) {
     if (entry.authorId === context.botId) continue;
     for (const audio of entry.audio ?? []) {
-      const heard = await listen(audio, context.voice, run.signal, context.logger);
+      const heard = await listen(audio, context.voice, run.signal, context.logger, run.account);
       entry.content = [
         entry.content,
         'text' in heard ? `(voice message: ${heard.text})` : '(a voice message)',

@@ -42,6 +42,8 @@ export function createAnswerContext(
     errorMessage: options.errorMessage ?? DISCORD_BOT_DEFAULTS.errorMessage,
     modelFor: (where) => botState.model(where.channelId) ?? where.config.model,
     agentFor: (where) => channelAgent(options, botState.agent(where.channelId) ?? where.config.agent),
+    agentIdFor: (where) => botState.agent(where.channelId) ?? where.config.agent,
+    speakRepliesOf: (userId) => botState.speakReplies(userId),
     isStopped: () => parts.state === 'stopped',
     isStopping: () => parts.state === 'draining' || parts.state === 'stopped',
     track: (controller: AbortController) => {

@@ -26,6 +26,7 @@ export function wireInteractions(
     agents: options.agents,
     tasks: options.tasks,
     remembered: options.remembered,
+    speakReplies: options.speak ? (options.speakReplies ?? DISCORD_BOT_DEFAULTS.speakReplies) : undefined,
     forget:
       typeof options.agent.forget === 'function'
         ? (conversationId) => options.agent.forget?.(conversationId) ?? Promise.resolve()

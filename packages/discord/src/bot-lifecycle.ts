@@ -52,6 +52,7 @@ export async function startBot(parts: BotParts): Promise<void> {
         options.agents !== undefined && options.agents.profiles.length > 0,
         options.tasks !== undefined,
         options.remembered !== undefined,
+        options.speak !== undefined,
       );
       logger.info({ count }, 'slash commands registered');
     } catch (error) {

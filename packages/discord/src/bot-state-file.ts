@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Logger, silentLogger } from '@macstats/core';
 import { CoalescedFile } from './coalesced-file.js';
+import type { SpeakReplies } from './voice-options.js';
 
 /** What the bot remembers of one channel across reconnects and restarts. */
 interface ChannelState {
@@ -14,21 +15,40 @@ interface ChannelState {
   agent?: string;
 }
 
-/** The file's shape: `{ "version": 1, "channels": { "<id>": ChannelState } }`. */
+/** What the bot remembers of one user: the choices they made for themselves. */
+interface UserState {
+  /** When their answers are spoken, chosen with `/speak`. */
+  speakReplies?: SpeakReplies;
+}
+
+/** The file's shape: `{ "version": 1, "channels": { "<id>": ChannelState }, "users": { "<id>": UserState } }`. */
 interface StateDocument {
   version: 1;
   channels: Record<string, ChannelState>;
+  users?: Record<string, UserState>;
 }
 
 /** Channels kept in the file; the least recently active ones beyond this are dropped. */
 const MAX_CHANNELS = 2000;
+/** Users kept in the file; the earliest choices beyond this are dropped. */
+const MAX_USERS = 5000;
+
+const SPEAK_MODES: readonly SpeakReplies[] = ['off', 'voice', 'always'];
+
+function parseUsers(document: Partial<StateDocument>): Map<string, UserState> {
+  const users = new Map<string, UserState>();
+  for (const [id, entry] of Object.entries(document.users ?? {})) {
+    if (isSnowflake(id) && SPEAK_MODES.includes(entry?.speakReplies as SpeakReplies))
+      users.set(id, { speakReplies: entry.speakReplies as SpeakReplies });
+  }
+  return users;
+}
 
 function isSnowflake(value: unknown): value is string {
   return typeof value === 'string' && /^\d{1,20}$/.test(value);
 }
 
-function parseState(text: string): Map<string, ChannelState> {
-  const document = JSON.parse(text) as Partial<StateDocument>;
+function parseState(document: Partial<StateDocument>): Map<string, ChannelState> {
   const channels = new Map<string, ChannelState>();
   for (const [id, entry] of Object.entries(document.channels ?? {})) {
     if (!isSnowflake(id) || !isSnowflake(entry?.lastSeenId) || typeof entry.activeAt !== 'number') continue;
@@ -44,13 +64,15 @@ function parseState(text: string): Map<string, ChannelState> {
 
 /**
  * The bot's own state (`discord_state.json`): per channel, the last message handled and when,
- * and the `/model` and `/agent` choices. It is the bot's file, not the owner's: written whole and atomically
+ * and the `/model` and `/agent` choices; per user, their `/speak` choice. It is the bot's file,
+ * not the owner's: written whole and atomically (mode 600)
  * (temp file + rename) after changes, coalesced so a burst of messages makes one or two writes.
  * Without a path it lives in memory only. A missing or unreadable file starts empty, said once in
  * the log.
  */
 export class BotStateFile {
   private readonly channels = new Map<string, ChannelState>();
+  private readonly users = new Map<string, UserState>();
   private readonly file: CoalescedFile;
 
   constructor(
@@ -77,7 +99,9 @@ export class BotStateFile {
       return;
     }
     try {
-      for (const [id, entry] of parseState(text)) this.channels.set(id, entry);
+      const document = JSON.parse(text) as Partial<StateDocument>;
+      for (const [id, entry] of parseState(document)) this.channels.set(id, entry);
+      for (const [id, entry] of parseUsers(document)) this.users.set(id, entry);
     } catch (error) {
       this.logger.warn(
         { path: this.path, err: error },
@@ -134,6 +158,19 @@ export class BotStateFile {
     this.save();
   }
 
+  /** When the user's answers are spoken, as they chose with `/speak`; undefined: not chosen. */
+  speakReplies(userId: string): SpeakReplies | undefined {
+    return this.users.get(userId)?.speakReplies;
+  }
+
+  /** Sets or (with `undefined`) clears the user's `/speak` choice. */
+  setSpeakReplies(userId: string, mode: SpeakReplies | undefined): void {
+    this.users.delete(userId);
+    if (mode !== undefined) this.users.set(userId, { speakReplies: mode });
+    if (this.users.size > MAX_USERS) this.users.delete(this.users.keys().next().value ?? '');
+    this.save();
+  }
+
   /** Resolves once every change so far is on disk. */
   async flush(): Promise<void> {
     await this.file.flush();
@@ -147,7 +184,11 @@ export class BotStateFile {
     const kept = [...this.channels.entries()]
       .sort(([, a], [, b]) => b.activeAt - a.activeAt)
       .slice(0, MAX_CHANNELS);
-    const document: StateDocument = { version: 1, channels: Object.fromEntries(kept) };
+    const document: StateDocument = {
+      version: 1,
+      channels: Object.fromEntries(kept),
+      ...(this.users.size > 0 ? { users: Object.fromEntries(this.users) } : {}),
+    };
     return `${JSON.stringify(document, null, 2)}\n`;
   }
 }

@@ -21,4 +21,6 @@ export type {
   DiscordTranscribe,
   DiscordVoiceOptions,
   SpeakReplies,
+  TranscriptBudget,
+  TranscriptTokens,
 } from './voice-options.js';

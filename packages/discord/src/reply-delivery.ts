@@ -25,6 +25,12 @@ export interface ReplyPlace {
   where: object;
 }
 
+/**
+ * Where a reply went: the channel, the asker's DM (the channel told so), `held` (private data, and
+ * the DM refused: the channel told it was not posted), or `failed` (nothing could be posted).
+ */
+export type ReplyOutcome = 'channel' | 'dm' | 'held' | 'failed';
+
 /** The labels of the bot's own fixed sentences: they hold nothing an answer read. */
 const NOTHING_READ = { outside: [], origins: [] };
 
@@ -33,12 +39,13 @@ const NOTHING_READ = { outside: [], origins: [] };
  * question, with link previews suppressed when outside content was in the answer's context; or,
  * when the answer holds the asker's private data and another member's words were in its context
  * ({@link forAskerOnly}), by DM to the asker, with one sentence in the channel saying so.
+ * Resolves with where it went: anything else the answer sends there (its spoken reply) follows it.
  */
 export async function deliverReply(
   place: ReplyPlace,
   reply: string,
   labels: AnswerLabels | undefined,
-): Promise<void> {
+): Promise<ReplyOutcome> {
   const { sender, sendQueue, logger, channelId, where } = place;
   const suppressEmbeds = !allowsLinkPreviews(labels);
   // Recorded with the posts: a reply to one of them restores what the answer read.
@@ -51,7 +58,7 @@ export async function deliverReply(
     if (!forAskerOnly(labels, place.inServer)) {
       const ids = await inChannel(reply, suppressEmbeds);
       logger.info({ ...where, parts: ids.length, chars: reply.length, suppressEmbeds }, 'reply sent');
-      return;
+      return 'channel';
     }
     let dmId: string;
     try {
@@ -62,14 +69,16 @@ export async function deliverReply(
     } catch (error) {
       logger.warn({ ...where, err: error }, 'reply held back: private data, and the DM failed');
       await inChannel(NOT_SENT, false, NOTHING_READ);
-      return;
+      return 'held';
     }
     await inChannel(SENT_BY_DM, false, NOTHING_READ);
     logger.info(
       { ...where, dmChannelId: dmId, chars: reply.length, suppressEmbeds },
       'reply sent by DM: private data',
     );
+    return 'dm';
   } catch (error) {
     logger.error({ ...where, err: error }, 'reply could not be sent');
+    return 'failed';
   }
 }

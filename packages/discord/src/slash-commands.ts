@@ -16,8 +16,10 @@ import type { BotStateFile } from './bot-state-file.js';
 import { channelConfig, isAllowed } from './channel-settings.js';
 import type { ChannelSettingsFile } from './channel-settings-file.js';
 import { type DiscordRememberedMessages, FORGET_COMMAND, forgetCommand } from './forget-command.js';
+import { SPEAK_COMMAND, speakCommand } from './speak-command.js';
 import { type DiscordTasks, TASK_COMMAND, taskCommand } from './task-command.js';
 import type { Timers } from './timers.js';
+import type { SpeakReplies } from './voice-options.js';
 
 /** Autocomplete offers at most this many choices (Discord's limit). */
 const MAX_CHOICES = 25;
@@ -26,13 +28,15 @@ const DEFAULT_MODEL = 'default';
 
 /**
  * The slash commands, as registered; `/model` only when the app can list the installed models,
- * `/agent` only when it has agent profiles, `/task` only when it has tasks.
+ * `/agent` only when it has agent profiles, `/task` only when it has tasks, `/speak` only when it
+ * can speak.
  */
 export function slashCommands(
   withModel: boolean,
   withAgents = false,
   withTasks = false,
   withRemembered = false,
+  withSpeak = false,
 ): RESTPutAPIApplicationCommandsJSONBody {
   const commands: RESTPutAPIApplicationCommandsJSONBody = [
     {
@@ -68,6 +72,7 @@ export function slashCommands(
   if (withAgents) commands.push(AGENT_COMMAND);
   if (withTasks) commands.push(TASK_COMMAND);
   if (withRemembered) commands.push(FORGET_COMMAND);
+  if (withSpeak) commands.push(SPEAK_COMMAND);
   return commands;
 }
 
@@ -85,6 +90,8 @@ export interface SlashContext {
   tasks?: DiscordTasks | undefined;
   /** The remembered messages, for `/forget`. */
   remembered?: DiscordRememberedMessages | undefined;
+  /** When the bot speaks replies (`speakReplies`), for `/speak`; undefined when it cannot speak. */
+  speakReplies?: SpeakReplies | undefined;
   /** Forgets a conversation (core's `agent.forget`); undefined when the agent cannot. */
   forget: Agent['forget'] | undefined;
   /** `/reset` adds that notes saved with the MEMORY tool are kept. */
@@ -102,9 +109,10 @@ export async function registerSlashCommands(
   withAgents = false,
   withTasks = false,
   withRemembered = false,
+  withSpeak = false,
 ): Promise<number> {
   const registered = await client.application.commands.set(
-    slashCommands(withModel, withAgents, withTasks, withRemembered),
+    slashCommands(withModel, withAgents, withTasks, withRemembered, withSpeak),
   );
   return registered.size;
 }
@@ -213,6 +221,17 @@ async function runCommand(interaction: ChatInputCommandInteraction, context: Sla
     case 'task': {
       if (!context.tasks) break;
       const content = await taskCommand(interaction, context.tasks);
+      await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
+      return;
+    }
+    case 'speak': {
+      if (context.speakReplies === undefined) break;
+      const channelSetting = (await fileConfig(interaction, context)).speakReplies;
+      const content = speakCommand(
+        interaction,
+        { state: context.state, botSetting: context.speakReplies },
+        channelSetting,
+      );
       await interaction.reply({ content, allowedMentions: { parse: [] }, ...ephemeral });
       return;
     }

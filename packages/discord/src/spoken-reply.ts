@@ -1,13 +1,17 @@
-import { type AnswerLabels, forAskerOnly } from './answer-audience.js';
+import type { AnswerLabels } from './answer-audience.js';
 import type { AnswerContext } from './answer-turn.js';
 import type { Turn } from './decide-message.js';
+import { speakMode } from './speak-command.js';
 
 /**
  * Speaks an answer's text and posts it as a Discord voice message beside the text, replying to
- * the question, when the channel's `speak_replies` (else the bot's `speakReplies`) asks for it:
- * `always`, or `voice` when the turn had a voice note heard. A long answer is spoken in part (the
- * speaker decides how much); the text answer already holds all of it. Never for an answer sent to
- * the asker alone by DM. A failure is logged: the text answer is the answer.
+ * the question, when {@link speakMode} asks for it (the channel's `speak_replies` set to `off`
+ * never; else the asker's `/speak` choice, the channel's `speak_replies`, the bot's
+ * `speakReplies`): `always`, or `voice` when the turn had a voice note heard. A long answer is
+ * spoken in part (the speaker decides how much); the text answer already holds all of it. Called
+ * only once the text answer was posted in the channel (`deliverReply` said `channel`): never for
+ * an answer sent to the asker alone by DM, held back, or not posted. Recorded with the answer's
+ * labels, as its text is. A failure is logged: the text answer is the answer.
  */
 export async function speakReply(
   turn: Turn,
@@ -17,9 +21,9 @@ export async function speakReply(
   context: AnswerContext,
 ): Promise<void> {
   const { voice, logger } = context;
-  const mode = turn.config.speakReplies ?? voice.speakReplies;
+  const mode = speakMode(turn.config.speakReplies, context.speakRepliesOf(turn.askerId), voice.speakReplies);
   if (!voice.speak || mode === 'off' || (mode === 'voice' && !wasVoice)) return;
-  if (forAskerOnly(labels, turn.guildId !== null) || text.trim() === '') return;
+  if (text.trim() === '') return;
   const last = turn.messages.at(-1);
   if (!last) return;
   const where = { messageId: last.id, channelId: turn.channelId };

@@ -1,11 +1,17 @@
-import type { Logger } from '@macstats/core';
+import type { Logger, TokenBudgetAccount } from '@macstats/core';
 import { fetchAttachment } from './attachment-fetch.js';
 import { type AudioCandidate, audioCandidates } from './audio-input.js';
 import type { DiscordBotFeatureOptions } from './bot-feature-options.js';
 import type { Turn } from './decide-message.js';
 import { DISCORD_BOT_DEFAULTS } from './defaults.js';
 import { discordError } from './discord-errors.js';
-import type { DiscordSpeak, DiscordTranscribe, SpeakReplies } from './voice-options.js';
+import {
+  type DiscordSpeak,
+  type DiscordTranscribe,
+  type SpeakReplies,
+  type TranscriptBudget,
+  transcriptTokens,
+} from './voice-options.js';
 
 /** Longest piece of a transcription error shown to the asker. */
 const MAX_PROBLEM_CHARS = 300;
@@ -17,6 +23,7 @@ export interface VoiceSupport {
   speak: DiscordSpeak | undefined;
   speakReplies: SpeakReplies;
   quoteTranscripts: boolean;
+  budget: TranscriptBudget | undefined;
   maxBytes: number;
   maxSeconds: number;
   allowedOrigins: readonly string[];
@@ -45,6 +52,7 @@ export function voiceSupport(options: DiscordBotFeatureOptions): VoiceSupport {
     speak: options.speak,
     speakReplies: options.speakReplies ?? DISCORD_BOT_DEFAULTS.speakReplies,
     quoteTranscripts: options.quoteTranscripts ?? DISCORD_BOT_DEFAULTS.quoteTranscripts,
+    budget: options.tokenBudget,
     maxBytes: options.maxAudioBytes ?? DISCORD_BOT_DEFAULTS.maxAudioBytes,
     maxSeconds: options.maxAudioSeconds ?? DISCORD_BOT_DEFAULTS.maxAudioSeconds,
     allowedOrigins: (options.audioOrigins ?? options.imageOrigins ?? DISCORD_BOT_DEFAULTS.imageOrigins).map(
@@ -54,8 +62,11 @@ export function voiceSupport(options: DiscordBotFeatureOptions): VoiceSupport {
   };
 }
 
-/** What listening to one audio file gave: its text, or the one sentence saying why not. */
-export type Heard = { text: string } | { problem: string };
+/**
+ * What listening to one audio file gave: its text, or the one sentence saying why not (`spent`:
+ * the daily token budget, which refuses the turn's other files too).
+ */
+export type Heard = { text: string } | { problem: string; spent?: true };
 
 /** A size as people say it: `11 bytes`, `40 KB`, `8 MB`. */
 function sizeText(bytes: number): string {
@@ -79,6 +90,7 @@ export async function listen(
   voice: VoiceSupport,
   signal: AbortSignal,
   logger: Logger,
+  who: TokenBudgetAccount,
 ): Promise<Heard> {
   const name = `"${audio.name}"`;
   const key = attachmentKey(audio.url);
@@ -94,6 +106,9 @@ export async function listen(
     return {
       problem: `${name} is ${Math.round(audio.durationSecs)} seconds long; I transcribe up to ${voice.maxSeconds} seconds.`,
     };
+  // A spent budget refuses the transcription with the sentence a typed message gets.
+  const refusal = await voice.budget?.check(who);
+  if (refusal) return { problem: refusal.message, spent: true };
   let bytes: Uint8Array;
   let contentType: string;
   try {
@@ -112,7 +127,10 @@ export async function listen(
     return { problem: `I couldn't download ${name} from Discord; send it again to retry.` };
   }
   try {
-    const { text } = await voice.transcribe({ bytes, name: audio.name, contentType }, { signal });
+    const { text, tokens } = await voice.transcribe({ bytes, name: audio.name, contentType }, { signal });
+    await voice.budget?.count(who, transcriptTokens(tokens)).catch((error: unknown) => {
+      logger.warn({ err: error, name: audio.name }, "a transcript's tokens could not be counted");
+    });
     if (text.trim() === '') return { problem: `I heard nothing in ${name}.` };
     // Only what was heard is kept: a failure is tried again when the voice note comes up again.
     voice.heard.set(key, text.trim());
@@ -148,24 +166,31 @@ export async function transcribeTurn(
   voice: VoiceSupport,
   signal: AbortSignal,
   logger: Logger,
+  who: TokenBudgetAccount,
   onStart: () => void,
 ): Promise<TurnAudio> {
   const result: TurnAudio = { questions: [...turn.questions], heard: [], problems: [] };
   let started = false;
+  let spent = false;
   for (const [index, message] of turn.messages.entries()) {
     const texts: string[] = [];
     for (const audio of audioCandidates(message)) {
       if (!started) onStart();
       started = true;
-      const heard = await listen(audio, voice, signal, logger);
+      const heard = await listen(audio, voice, signal, logger, who);
       if ('text' in heard) texts.push(heard.text);
       else result.problems.push(heard.problem);
+      // The budget's sentence once for the turn: the files after it would get the same.
+      spent = 'spent' in heard;
+      if (spent) break;
     }
-    if (texts.length === 0) continue;
-    result.heard.push(...texts);
-    result.questions[index] = [turn.questions[index] ?? '', ...texts]
-      .filter((text) => text !== '')
-      .join('\n');
+    if (texts.length > 0) {
+      result.heard.push(...texts);
+      result.questions[index] = [turn.questions[index] ?? '', ...texts]
+        .filter((text) => text !== '')
+        .join('\n');
+    }
+    if (spent) break;
   }
   return result;
 }

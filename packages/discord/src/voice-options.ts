@@ -1,3 +1,5 @@
+import type { DailyTokenBudget } from '@macstats/core';
+
 /** One audio file a message carries, as given to {@link DiscordTranscribe}. */
 export interface DiscordAudio {
   bytes: Uint8Array;
@@ -15,7 +17,20 @@ export interface DiscordAudio {
 export type DiscordTranscribe = (
   audio: DiscordAudio,
   options: { signal: AbortSignal },
-) => Promise<{ text: string }>;
+) => Promise<{ text: string; tokens?: TranscriptTokens | undefined }>;
+
+/** Tokens a transcription server reported for one transcript (OpenAI's `usage`). */
+export interface TranscriptTokens {
+  input?: number | null | undefined;
+  output?: number | null | undefined;
+  total?: number | null | undefined;
+}
+
+/** The tokens to count for a transcript: its total, else its input and output. */
+export function transcriptTokens(tokens: TranscriptTokens | undefined): number {
+  if (tokens === undefined) return 0;
+  return tokens.total ?? (tokens.input ?? 0) + (tokens.output ?? 0);
+}
 
 /** A spoken reply: Ogg Opus and what Discord's voice message needs beside it. */
 export interface DiscordSpeech {
@@ -35,6 +50,13 @@ export interface DiscordSpeech {
  * error whose message is one sentence; the text answer is posted either way.
  */
 export type DiscordSpeak = (text: string, options: { signal: AbortSignal }) => Promise<DiscordSpeech>;
+
+/**
+ * The daily token budget a voice note's transcript counts against (core's `DailyTokenBudget`
+ * fits): checked before a voice note is transcribed, a spent budget refusing it with the sentence
+ * a typed message would get, and the tokens the server reported counted after.
+ */
+export type TranscriptBudget = Pick<DailyTokenBudget, 'check' | 'count'>;
 
 /** When a reply is also spoken: never, to a voice note, or to every message. */
 export type SpeakReplies = 'off' | 'voice' | 'always';
@@ -64,6 +86,11 @@ export interface DiscordVoiceOptions {
    * `discord_channels.json`'s `quote_transcripts` overrides it per channel. Default false.
    */
   quoteTranscripts?: boolean | undefined;
+  /**
+   * The daily token budget transcripts count against, under the channel and the agent that
+   * answers there (as the answers' own tokens). Default: none (nothing counted).
+   */
+  tokenBudget?: TranscriptBudget | undefined;
   /** Largest audio file, in bytes, checked from the attachment's size before downloading. Default 8 MiB. */
   maxAudioBytes?: number | undefined;
   /** Longest voice message, in seconds, checked from its `duration_secs`. Default 300. */

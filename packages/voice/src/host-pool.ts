@@ -1,5 +1,6 @@
 import { type ChatModel, type ChatReply, createModelPool, type Logger, type ModelPool } from '@macstats/core';
 import { isRequestRefusal, type VoiceHost } from './server-request.js';
+import { isClipProblem } from './voice-errors.js';
 
 /** One request of a {@link HostPool}: the work to do on whichever host the pool picks. */
 export type HostWork<T> = (host: VoiceHost, signal: AbortSignal | undefined) => Promise<T>;
@@ -48,8 +49,9 @@ export function createHostPool(
         try {
           entry.result = { value: await entry.work(host, request.signal), host };
         } catch (error) {
-          // The request's own fault: the pool must neither mark this host down nor try another.
-          if (!isRequestRefusal(error)) throw error;
+          // The request's own fault (a refusal, or a clip that cannot be turned into the WAV a
+          // server asked for): the pool must neither mark this host down nor try another.
+          if (!isRequestRefusal(error) && !isClipProblem(error)) throw error;
           entry.refusal = error;
         }
         const durationMs = performance.now() - startedAt;

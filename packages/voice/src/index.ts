@@ -1,8 +1,9 @@
 export type { AudioFormat } from './audio-format.js';
 export { AUDIO_FORMATS, sniffAudioFormat } from './audio-format.js';
 export { VOICE_DEFAULTS } from './defaults.js';
-export type { OpusSampleRate } from './ogg-opus.js';
-export { decodeOggOpus, oggOpusDeclaredSeconds } from './ogg-opus.js';
+export { decodeOggOpus, demuxOggOpus, oggOpusDeclaredSeconds } from './ogg-opus.js';
+export type { OpusSampleRate, OpusStream } from './opus-stream.js';
+export { opusPacketSamples, opusStreamSeconds } from './opus-stream.js';
 export type { PcmAudio } from './pcm.js';
 export { decodeWav, encodeWav, resample, rms, toMono } from './pcm.js';
 export type { AudioClip, ClipLimits, PreparedClip, SendAs } from './prepare-clip.js';

@@ -1,13 +1,11 @@
 import type { OggOpusDecoder } from 'ogg-opus-decoder';
+import { OPUS_RATE, type OpusSampleRate, type OpusStream } from './opus-stream.js';
 import type { PcmAudio } from './pcm.js';
 import { voiceError } from './voice-errors.js';
 
 // The decoder's module (its WebAssembly inlined) is loaded on the first decode, not on import:
 // an app that never hears a voice note does not pay for it.
 let decoderModule: Promise<typeof import('ogg-opus-decoder')> | undefined;
-
-/** Opus always decodes at 48 kHz, and its granule positions count 48 kHz samples. */
-const OPUS_RATE = 48_000;
 
 const corrupt = (detail: string) =>
   voiceError('VOICE_CORRUPT', `The Ogg Opus file could not be decoded (${detail}).`);
@@ -35,8 +33,63 @@ export function oggOpusDeclaredSeconds(bytes: Uint8Array): number | undefined {
   return Math.max(0, Number(granule) - preSkip) / OPUS_RATE;
 }
 
-/** The rates libopus decodes at. */
-export type OpusSampleRate = 8_000 | 12_000 | 16_000 | 24_000 | 48_000;
+/**
+ * The Opus stream of an Ogg file (its first logical stream), packets put together across pages
+ * (RFC 3533, RFC 7845), without decoding. Throws `VOICE_CORRUPT` for pages that are malformed or
+ * cut short, a missing or short `OpusHead`, or no audio packet.
+ *
+ * @example
+ * const stream = demuxOggOpus(await readFile('note.ogg'));
+ * opusStreamSeconds(stream); // 10.7
+ */
+export function demuxOggOpus(bytes: Uint8Array): OpusStream {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const packets: Uint8Array[] = [];
+  let pending: Uint8Array[] = [];
+  let serial: number | undefined;
+  let offset = 0;
+  while (offset < bytes.length) {
+    if (offset + 27 > bytes.length || view.getUint32(offset) !== 0x4f676753 /* OggS */)
+      throw corrupt(offset + 27 > bytes.length ? 'it is cut short' : 'a page is malformed');
+    const segments = bytes[offset + 26] as number;
+    const body = offset + 27 + segments;
+    if (body > bytes.length) throw corrupt('it is cut short');
+    const pageSerial = view.getUint32(offset + 14, true);
+    serial ??= pageSerial;
+    let at = body;
+    for (let i = 0; i < segments; i += 1) {
+      const size = bytes[offset + 27 + i] as number;
+      if (at + size > bytes.length) throw corrupt('it is cut short');
+      // Another logical stream multiplexed in the file is skipped.
+      if (pageSerial === serial) {
+        pending.push(bytes.subarray(at, at + size));
+        // A segment shorter than 255 bytes ends its packet.
+        if (size < 255) {
+          packets.push(pending.length === 1 ? (pending[0] as Uint8Array) : concat(pending));
+          pending = [];
+        }
+      }
+      at += size;
+    }
+    offset = at;
+  }
+  const head = packets[0];
+  if (head === undefined || head.length < 19) throw corrupt('its Opus header is missing or cut short');
+  // Packet 1 is OpusTags; the audio follows.
+  const frames = packets.slice(2);
+  if (frames.length === 0) throw corrupt('it holds no audio');
+  return { head, frames };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part, offset);
+    offset += part.length;
+  }
+  return all;
+}
 
 /**
  * Decodes a whole Ogg Opus file in-process with `ogg-opus-decoder` (WebAssembly: no native build,

@@ -78,6 +78,8 @@ export function rms(samples: Float32Array): number {
   return Math.sqrt(sum / samples.length);
 }
 
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
 /**
  * A 16-bit PCM mono WAV file of `samples` (−1…1, clipped) at `sampleRate`.
  *
@@ -103,9 +105,14 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array
   view.setUint16(34, 16, true);
   text(36, 'data');
   view.setUint32(40, samples.length * 2, true);
+  // WAV is little-endian, as are the machines Node runs on: a typed array writes it directly,
+  // several times faster than a DataView call per sample. The header's 44 bytes keep it aligned.
+  const pcm = LITTLE_ENDIAN ? new Int16Array(bytes.buffer, 44, samples.length) : undefined;
   for (let i = 0; i < samples.length; i += 1) {
-    const value = Math.max(-1, Math.min(1, samples[i] ?? 0));
-    view.setInt16(44 + i * 2, value < 0 ? value * 0x8000 : value * 0x7fff, true);
+    const value = Math.max(-1, Math.min(1, samples[i] as number));
+    const sample = value < 0 ? value * 0x8000 : value * 0x7fff;
+    if (pcm) pcm[i] = sample;
+    else view.setInt16(44 + i * 2, sample, true);
   }
   return bytes;
 }

@@ -65,6 +65,28 @@ export async function requestServer(
 const statuses = new WeakMap<Error, number>();
 
 /**
+ * A refusal a server wrote into a success: whisper.cpp's server answers 200 with
+ * `{"error": "failed to read WAV file"}` for audio it cannot read. Counted as a 400.
+ */
+export function refusedInBody(role: VoiceServerRole, where: string, detail: string): Error {
+  const refused = voiceError(
+    'VOICE_SERVER_REFUSED',
+    `The ${role} server refused the request: [POST] ${where}: ${oneLine(detail, 200).replace(/[.\s]+$/, '')}.`,
+  );
+  statuses.set(refused, 400);
+  return refused;
+}
+
+/**
+ * Whether `error` is a refusal that may be about the audio's format (400, 415, 422): a server that
+ * reads only WAV (whisper.cpp's without `--convert`) answers so for Ogg or WebM.
+ */
+export function isAudioRefusal(error: unknown): boolean {
+  const status = error instanceof Error ? statuses.get(error) : undefined;
+  return status === 400 || status === 415 || status === 422;
+}
+
+/**
  * Whether `error` is a server's refusal of this request itself (a 4xx other than 408 and 429: a
  * wrong model, a file it cannot read, a refused key), which another host of the same kind would
  * refuse too: the host is healthy, and trying another one only doubles the wait.

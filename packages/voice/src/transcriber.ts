@@ -3,8 +3,23 @@ import { maskUrl, oneLine, withSpan } from '@macstats/core/internal';
 import { trace } from '@opentelemetry/api';
 import { VOICE_DEFAULTS } from './defaults.js';
 import { createHostPool } from './host-pool.js';
-import { type AudioClip, type ClipLimits, prepareClip, type SendAs } from './prepare-clip.js';
-import { checkHosts, requestServer, type VoiceHost } from './server-request.js';
+import {
+  type AudioClip,
+  type CheckedClip,
+  type ClipLimits,
+  checkClip,
+  clipAsItCame,
+  clipAsWav,
+  type PreparedClip,
+  type SendAs,
+} from './prepare-clip.js';
+import {
+  checkHosts,
+  isAudioRefusal,
+  refusedInBody,
+  requestServer,
+  type VoiceHost,
+} from './server-request.js';
 import { voiceError } from './voice-errors.js';
 
 /** Options of {@link createTranscriber}; defaults in {@link VOICE_DEFAULTS}. */
@@ -17,7 +32,10 @@ export interface TranscriberOptions {
   language?: string | undefined;
   /** Size, duration and silence limits. */
   limits?: ClipLimits | undefined;
-  /** What is sent: see {@link SendAs}. Default: WAV for Ogg Opus, the file as it came otherwise. */
+  /**
+   * What is sent: see {@link SendAs}. Default `'auto'`: the file as it came, and 16 kHz mono WAV
+   * to a server that refuses it (remembered per server).
+   */
   sendAs?: SendAs | undefined;
   /** Time limit of one request, in milliseconds. Default 120 000. */
   requestTimeoutMs?: number | undefined;
@@ -56,7 +74,10 @@ export interface Transcript {
   model: string;
   /** The server that answered, as `maskUrl` shows it. */
   host: string;
-  /** Tokens the server reported (`usage`), for the token budget; absent when it reported none. */
+  /**
+   * Tokens the server reported (`usage`), for the token budget; `total` is input plus output when
+   * the server gave no total. Absent when it reported none.
+   */
   tokens?: { input: number | null; output: number | null; total: number | null } | undefined;
 }
 
@@ -73,10 +94,13 @@ export interface Transcriber {
 
 const tracer = () => trace.getTracer('@macstats/voice');
 
+/** A text field of the multipart form: `model`, `language`… */
+type FormField = [name: string, value: string];
+
 /**
  * A transcriber over one or more OpenAI-compatible servers: each clip is checked against the
- * limits, decoded in-process when it is Ogg Opus (sent as 16 kHz mono WAV), and posted as
- * multipart `file`, `model`, `language`, `prompt`, `response_format=json` to
+ * limits and posted as it came (a server that refuses it is sent 16 kHz mono WAV, decoded here;
+ * see {@link SendAs}), as multipart `file`, `model`, `language`, `prompt`, `response_format=json` to
  * `<baseUrl>/audio/transcriptions`. Several hosts share core's model pool: the least busy
  * healthy one answers, and a failed request is retried once on another.
  *
@@ -95,7 +119,19 @@ export function createTranscriber(options: TranscriberOptions): Transcriber {
   const timeoutMs = options.requestTimeoutMs ?? VOICE_DEFAULTS.requestTimeoutMs;
   const pool = createHostPool(hosts, model, options.logger);
 
-  async function send(host: VoiceHost, form: FormData, signal: AbortSignal | undefined) {
+  const sendAs = options.sendAs ?? 'auto';
+  /** Servers that refused a file as it came and took it as WAV: they are sent WAV from then on. */
+  const wantsWav = new Set<string>();
+
+  async function post(
+    host: VoiceHost,
+    clip: PreparedClip,
+    fields: FormField[],
+    signal: AbortSignal | undefined,
+  ) {
+    const form = new FormData();
+    form.append('file', new Blob([clip.bytes], { type: clip.contentType }), clip.name);
+    for (const [name, value] of fields) form.append(name, value);
     const url = `${host.baseUrl}/audio/transcriptions`;
     const response = await requestServer(
       url,
@@ -103,6 +139,35 @@ export function createTranscriber(options: TranscriberOptions): Transcriber {
       { role: 'transcription', timeoutMs, signal },
     );
     return readTranscript(await response.text(), maskUrl(url));
+  }
+
+  /**
+   * Sends the clip as `sendAs` says. With `'auto'`, a file this package can turn into WAV goes as it
+   * came first; a refusal that may be about its format is answered by sending it again as WAV,
+   * decoded only now, and the server is remembered as one that wants WAV.
+   */
+  async function send(
+    host: VoiceHost,
+    clip: CheckedClip,
+    asWav: () => Promise<PreparedClip>,
+    fields: FormField[],
+    signal: AbortSignal | undefined,
+  ) {
+    const convertible = clip.opus !== undefined || clip.mono !== undefined;
+    if (sendAs === 'wav' || (sendAs === 'auto' && convertible && wantsWav.has(host.baseUrl)))
+      return post(host, await asWav(), fields, signal);
+    try {
+      return await post(host, clipAsItCame(clip), fields, signal);
+    } catch (error) {
+      if (sendAs !== 'auto' || !convertible || !isAudioRefusal(error)) throw error;
+      const value = await post(host, await asWav(), fields, signal);
+      wantsWav.add(host.baseUrl);
+      options.logger?.info(
+        { host: maskUrl(host.baseUrl), refusal: (error as Error).message },
+        'the transcription server refused the file as it came and took WAV; it is sent WAV from now on',
+      );
+      return value;
+    }
   }
 
   async function transcribe(request: TranscribeRequest, asked: { signal?: AbortSignal | undefined } = {}) {
@@ -114,19 +179,24 @@ export function createTranscriber(options: TranscriberOptions): Transcriber {
         `transcribe ${model}`,
         { attributes: { 'gen_ai.request.model': model } },
         async (span) => {
-          const clip = await prepareClip(request, { limits: options.limits, sendAs: options.sendAs });
+          const clip = await checkClip(request, options.limits, sendAs === 'wav');
           audioSeconds = clip.audioSeconds;
           if (audioSeconds !== undefined) span.setAttribute('macstats.audio.seconds', audioSeconds);
           span.setAttribute('macstats.audio.format', clip.format);
-          const form = new FormData();
-          form.append('file', new Blob([clip.bytes], { type: clip.contentType }), clip.name);
-          form.append('model', model);
-          form.append('response_format', 'json');
+          let wav: Promise<PreparedClip> | undefined;
+          const asWav = () => {
+            wav ??= clipAsWav(clip);
+            return wav;
+          };
+          const fields: FormField[] = [
+            ['model', model],
+            ['response_format', 'json'],
+          ];
           const language = request.language ?? options.language;
-          if (language) form.append('language', language);
-          if (request.prompt) form.append('prompt', request.prompt);
+          if (language) fields.push(['language', language]);
+          if (request.prompt) fields.push(['prompt', request.prompt]);
           const { value, host } = await pool.run(
-            (chosen, signal) => send(chosen, form, signal),
+            (chosen, signal) => send(chosen, clip, asWav, fields, signal),
             asked.signal,
           );
           const result: Transcript = {
@@ -174,16 +244,17 @@ function readTranscript(body: string, where: string): { text: string; tokens?: T
       `The transcription server at ${where} answered something that is not JSON (${oneLine(body, 80)}).`,
     );
   }
+  if (typeof parsed?.text !== 'string' && typeof (parsed as { error?: unknown })?.error === 'string')
+    throw refusedInBody('transcription', where, (parsed as { error: string }).error);
   if (typeof parsed?.text !== 'string')
     throw voiceError('VOICE_BAD_RESPONSE', `The transcription server at ${where} answered without a text.`);
   const usage = parsed.usage;
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-  const tokens = usage
-    ? {
-        input: count(usage.input_tokens),
-        output: count(usage.output_tokens),
-        total: count(usage.total_tokens),
-      }
-    : undefined;
+  const input = count(usage?.input_tokens);
+  const output = count(usage?.output_tokens);
+  // A server that reports input and output but no total: their sum.
+  const sum = input === null && output === null ? null : (input ?? 0) + (output ?? 0);
+  const total = count(usage?.total_tokens) ?? sum;
+  const tokens = usage ? { input, output, total } : undefined;
   return { text: parsed.text.trim(), ...(tokens ? { tokens } : {}) };
 }

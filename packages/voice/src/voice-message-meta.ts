@@ -1,7 +1,7 @@
 import { sniffAudioFormat } from './audio-format.js';
 import { VOICE_DEFAULTS } from './defaults.js';
-import { decodeOggOpus } from './ogg-opus.js';
-import { toMono } from './pcm.js';
+import { demuxOggOpus } from './ogg-opus.js';
+import { decodeOpusMono } from './opus-stream.js';
 import { voiceError } from './voice-errors.js';
 
 /** What Discord wants beside an Ogg Opus voice message's attachment. */
@@ -28,9 +28,10 @@ export async function voiceMessageMeta(oggBytes: Uint8Array): Promise<VoiceMessa
       'VOICE_UNSUPPORTED_FORMAT',
       'A Discord voice message must be Ogg Opus audio, and this file is not.',
     );
-  // 16 kHz is plenty for a duration and 256 loudness values, and decodes faster than 48 kHz.
-  const pcm = await decodeOggOpus(oggBytes, { sampleRate: 16_000 });
-  const mono = toMono(pcm.channelData);
+  // 16 kHz is plenty for a duration and 256 loudness values, and decodes faster than 48 kHz;
+  // the same demuxer and decoder as a clip sent as WAV.
+  const pcm = await decodeOpusMono(demuxOggOpus(oggBytes), 16_000);
+  const mono = pcm.channelData[0] as Float32Array;
   const durationSecs = mono.length / pcm.sampleRate;
   const count = Math.max(1, Math.min(VOICE_DEFAULTS.waveformLength, Math.ceil(durationSecs * 10)));
   const peaks = new Float32Array(count);

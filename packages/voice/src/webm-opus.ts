@@ -1,5 +1,4 @@
-import type { OpusSampleRate } from './ogg-opus.js';
-import type { PcmAudio } from './pcm.js';
+import type { OpusStream } from './opus-stream.js';
 import { voiceError } from './voice-errors.js';
 
 // Matroska element ids (with their length marker, as written).
@@ -44,19 +43,13 @@ function cutInHeader(bytes: Uint8Array, offset: number): boolean {
   return sizeAt + sizeLength > bytes.length;
 }
 
-/** The Opus track of a WebM file: its `OpusHead` and its frames in order. */
-export interface WebmOpus {
-  head: Uint8Array;
-  frames: Uint8Array[];
-}
-
 /**
  * The Opus audio of a WebM (Matroska) file, as browsers' MediaRecorder writes it: the track whose
  * codec is `A_OPUS`, with its `OpusHead` and every frame of its blocks. `undefined` when the file
  * has no Opus track (Vorbis, video). A file cut short keeps the frames before the cut, as a
  * recording stopped abruptly still holds what was said.
  */
-export function demuxWebmOpus(bytes: Uint8Array): WebmOpus | undefined {
+export function demuxWebmOpus(bytes: Uint8Array): OpusStream | undefined {
   const tracks: Array<{ number?: number; codec?: string; head?: Uint8Array }> = [];
   const blocks: Array<{ track: number; frame: Uint8Array }> = [];
   let offset = 0;
@@ -107,36 +100,4 @@ function readBlock(body: Uint8Array): { track: number; frame: Uint8Array } {
       'The WebM file packs several Opus frames per block (lacing), which this cannot read: send it as Ogg Opus.',
     );
   return { track: track.value, frame: body.subarray(track.length + 3) };
-}
-
-/**
- * Decodes the Opus track of a WebM file (a browser's recording) in-process with `opus-decoder`
- * (WebAssembly), at `sampleRate`. Mono and stereo tracks (Opus channel mapping family 0).
- */
-export async function decodeWebmOpus(webm: WebmOpus, sampleRate: OpusSampleRate): Promise<PcmAudio> {
-  const { head, frames } = webm;
-  const channels = head[9] ?? 1;
-  const preSkip = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint16(10, true);
-  if (channels > 2 || (head[18] ?? 0) !== 0)
-    throw voiceError(
-      'VOICE_UNSUPPORTED_FORMAT',
-      `The WebM recording has ${channels} channels, and this reads mono and stereo only.`,
-    );
-  const { OpusDecoder } = await import('opus-decoder');
-  const decoder = new OpusDecoder({
-    sampleRate,
-    channels,
-    preSkip: Math.round((preSkip / 48_000) * sampleRate),
-  });
-  try {
-    await decoder.ready;
-    const decoded = decoder.decodeFrames(frames);
-    if (decoded.samplesDecoded === 0) throw corrupt('it holds no audio');
-    return {
-      channelData: decoded.channelData.map((channel) => channel.subarray(0, decoded.samplesDecoded)),
-      sampleRate: decoded.sampleRate,
-    };
-  } finally {
-    decoder.free();
-  }
 }

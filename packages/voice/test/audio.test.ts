@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeOggOpus,
   decodeWav,
+  demuxOggOpus,
   encodeWav,
   oggOpusDeclaredSeconds,
   prepareClip,
+  rms,
   sniffAudioFormat,
+  VOICE_DEFAULTS,
   voiceMessageMeta,
 } from '../src/index.js';
+import { decodeOpusMono, isOpusStreamSilent } from '../src/opus-stream.js';
 import { fixture } from './fixtures.js';
 
 /** The error a promise rejects with. */
@@ -29,7 +33,7 @@ describe('Ogg Opus to WAV', () => {
       const bytes = fixture(name);
       const declared = oggOpusDeclaredSeconds(bytes) as number;
       expect(declared).toBeGreaterThan(1);
-      const clip = await prepareClip({ bytes, name });
+      const clip = await prepareClip({ bytes, name }, { sendAs: 'wav' });
       expect(clip).toMatchObject({ contentType: 'audio/wav', format: 'ogg-opus' });
       expect(clip.name).toBe(name.replace('.ogg', '.wav'));
       const wav = decodeWav(clip.bytes);
@@ -40,6 +44,48 @@ describe('Ogg Opus to WAV', () => {
       expect(Math.abs((clip.audioSeconds as number) - declared) / declared).toBeLessThan(0.02);
     });
   }
+
+  it('sends Ogg Opus as it came by default, its length counted from its packets within 2%', async () => {
+    const bytes = fixture('ten-seconds.ogg');
+    const clip = await prepareClip({ bytes, name: 'note.ogg' });
+    expect(clip).toMatchObject({ contentType: 'audio/ogg', name: 'note.ogg', format: 'ogg-opus' });
+    expect(clip.bytes).toBe(bytes);
+    const declared = oggOpusDeclaredSeconds(bytes) as number;
+    expect(Math.abs((clip.audioSeconds as number) - declared) / declared).toBeLessThan(0.02);
+  });
+
+  it('counts the length from the packets, so a file that understates it is still refused', async () => {
+    const bytes = fixture('ten-seconds.ogg').slice();
+    const view = new DataView(bytes.buffer);
+    // Every page's granule position (its claim of the time so far) set to zero.
+    for (let at = 0; at + 27 <= bytes.length; ) {
+      view.setBigInt64(at + 6, 0n, true);
+      const segments = bytes[at + 26] as number;
+      let size = 0;
+      for (let i = 0; i < segments; i += 1) size += bytes[at + 27 + i] as number;
+      at += 27 + segments + size;
+    }
+    expect(oggOpusDeclaredSeconds(bytes)).toBe(0);
+    await expect(prepareClip({ bytes }, { limits: { maxDurationSecs: 5 } })).rejects.toMatchObject({
+      code: 'VOICE_TOO_LONG',
+      message: 'The recording is 11 seconds long, more than the 5 seconds limit.',
+    });
+  });
+
+  it('hears silence alike whether it decodes the whole clip or stops at the first sound', async () => {
+    for (const name of ['cpu-load.ogg', 'voice-message.ogg', 'ten-seconds.ogg', 'silent.ogg']) {
+      const stream = demuxOggOpus(fixture(name));
+      const whole = (await decodeOpusMono(stream, 16_000)).channelData[0] as Float32Array;
+      expect(await isOpusStreamSilent(stream, VOICE_DEFAULTS.silenceRms), name).toBe(
+        rms(whole) < VOICE_DEFAULTS.silenceRms,
+      );
+    }
+    // A threshold just under and just over the clip's own level: the early stop is exact.
+    const stream = demuxOggOpus(fixture('cpu-load.ogg'));
+    const level = rms((await decodeOpusMono(stream, 16_000)).channelData[0] as Float32Array);
+    expect(await isOpusStreamSilent(stream, level * 0.999)).toBe(false);
+    expect(await isOpusStreamSilent(stream, level * 1.001)).toBe(true);
+  });
 
   it('sends the file as it came when asked to', async () => {
     const bytes = fixture('cpu-load.ogg');
@@ -107,10 +153,12 @@ describe('what a clip must be', () => {
     });
   });
 
-  it('refuses a silent recording', async () => {
-    const error = await failure(prepareClip({ bytes: fixture('silent.ogg') }));
-    expect(error).toMatchObject({ code: 'VOICE_SILENT' });
-    expect(error.message).toMatch(ONE_SENTENCE);
+  it('refuses a silent recording, sent as it came or as WAV', async () => {
+    for (const sendAs of ['original', 'wav'] as const) {
+      const error = await failure(prepareClip({ bytes: fixture('silent.ogg') }, { sendAs }));
+      expect(error).toMatchObject({ code: 'VOICE_SILENT' });
+      expect(error.message).toMatch(ONE_SENTENCE);
+    }
   });
 });
 

@@ -1,6 +1,12 @@
 import { type FakeSpeechServer, startFakeSpeechServer } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTranscriber, decodeWav, type Transcriber, type VoiceEvent } from '../src/index.js';
+import {
+  createTranscriber,
+  decodeWav,
+  demuxOggOpus,
+  type Transcriber,
+  type VoiceEvent,
+} from '../src/index.js';
 import { fixture } from './fixtures.js';
 
 let servers: FakeSpeechServer[] = [];
@@ -64,8 +70,52 @@ describe('createTranscriber', () => {
       prompt: 'CPU, RAM',
       response_format: 'json',
     });
-    expect(received).toMatchObject({ fileName: 'voice-message.wav', contentType: 'audio/wav' });
-    expect(decodeWav(received?.bytes as Uint8Array).sampleRate).toBe(16_000);
+    // Sent as it came: the server reads Ogg Opus, so nothing was decoded for it.
+    expect(received).toMatchObject({ fileName: 'voice-message.ogg', contentType: 'audio/ogg' });
+    expect(received?.bytes).toEqual(fixture('cpu-load.ogg'));
+  });
+
+  it('sends 16 kHz WAV to a server that refuses the file as it came, and WAV from then on', async () => {
+    const fake = await server({ wavOnly: true, transcript: 'heard as wav' });
+    const transcriber = transcriberFor([fake]);
+    const first = await transcriber.transcribe({ bytes: fixture('cpu-load.ogg'), name: 'note.ogg' });
+    expect(first.text).toBe('heard as wav');
+    await transcriber.transcribe({ bytes: fixture('free-memory.ogg'), name: 'again.ogg' });
+    expect(fake.transcriptions.map((record) => record.fileName)).toEqual([
+      'note.ogg',
+      'note.wav',
+      'again.wav',
+    ]);
+    expect(decodeWav(fake.transcriptions[1]?.bytes as Uint8Array).sampleRate).toBe(16_000);
+  });
+
+  it('says a clip that cannot be decoded for a server that reads WAV only is corrupt, and keeps that server', async () => {
+    const bytes = fixture('ten-seconds.ogg').slice();
+    // The packets after the first second made invalid in place (a frame count of zero), the pages
+    // around them intact: the checks hear speech at the start, the decode for WAV fails.
+    const { frames } = demuxOggOpus(bytes);
+    for (const frame of frames.slice(50)) {
+      if (frame.length < 2) continue;
+      frame[0] = (frame[0] as number) | 3;
+      frame[1] = 0;
+    }
+    const wavOnly = await server({ wavOnly: true });
+    const other = await server();
+    const transcriber = transcriberFor([wavOnly, other]);
+    const error = await failure(transcriber.transcribe({ bytes }));
+    expect(error.code).toBe('VOICE_CORRUPT');
+    expect(wavOnly.transcriptions.map((record) => record.contentType)).toEqual(['audio/ogg']);
+    expect(other.transcriptions).toHaveLength(0);
+    expect(transcriber.hosts().every((host) => host.healthy)).toBe(true);
+  });
+
+  it('sends WAV first when told to', async () => {
+    const fake = await server();
+    await transcriberFor([fake], { sendAs: 'wav' }).transcribe({
+      bytes: fixture('cpu-load.ogg'),
+      name: 'n.ogg',
+    });
+    expect(fake.transcriptions[0]).toMatchObject({ fileName: 'n.wav', contentType: 'audio/wav' });
   });
 
   it('reads the tokens a server reports', async () => {
@@ -74,6 +124,19 @@ describe('createTranscriber', () => {
     });
     const result = await transcriberFor([fake]).transcribe({ bytes: fixture('cpu-load.ogg') });
     expect(result.tokens).toEqual({ input: 14, output: 3, total: 17 });
+  });
+
+  it('adds input and output up when a server reports no total, and reports no tokens when it gives no usage', async () => {
+    const fake = await server({
+      replies: [{ text: 'hi', usage: { input_tokens: 14, output_tokens: 3 } }, { text: 'hi' }],
+    });
+    const transcriber = transcriberFor([fake]);
+    expect((await transcriber.transcribe({ bytes: fixture('cpu-load.ogg') })).tokens).toEqual({
+      input: 14,
+      output: 3,
+      total: 17,
+    });
+    expect((await transcriber.transcribe({ bytes: fixture('cpu-load.ogg') })).tokens).toBeUndefined();
   });
 
   it('sends the key a server wants', async () => {
@@ -144,11 +207,14 @@ describe('createTranscriber', () => {
   });
 
   it('keeps a host that refused the request itself, and asks no other host', async () => {
-    const first = await server({ replies: [{ error: { status: 400, message: 'Invalid file format.' } }] });
+    const invalid = { error: { status: 400, message: 'Invalid file format.' } };
+    const first = await server({ replies: [invalid, invalid] });
     const second = await server();
     const transcriber = transcriberFor([first, second]);
     const error = await failure(transcriber.transcribe({ bytes: fixture('cpu-load.ogg') }));
     expect(error.message).toMatch(/: 400 Invalid file format\.$/);
+    // As it came, then as WAV, to the same host; never to the other.
+    expect(first.transcriptions.map((record) => record.contentType)).toEqual(['audio/ogg', 'audio/wav']);
     expect(second.transcriptions).toHaveLength(0);
     expect(transcriber.hosts().every((host) => host.healthy)).toBe(true);
   });

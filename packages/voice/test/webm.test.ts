@@ -4,8 +4,19 @@ import { demuxWebmOpus } from '../src/webm-opus.js';
 import { fixture } from './fixtures.js';
 
 describe('a browser recording (WebM Opus from MediaRecorder)', () => {
+  it('goes as it came by default, its length counted from its frames', async () => {
+    const bytes = fixture('dashboard-recording.webm');
+    const clip = await prepareClip({ bytes, name: 'recording' });
+    expect(clip).toMatchObject({ format: 'webm', contentType: 'audio/webm', name: 'recording.webm' });
+    expect(clip.bytes).toBe(bytes);
+    expect(clip.audioSeconds).toBeCloseTo(3, 1);
+  });
+
   it('is decoded here and sent as 16 kHz mono WAV as long as the recording', async () => {
-    const clip = await prepareClip({ bytes: fixture('dashboard-recording.webm'), name: 'recording.webm' });
+    const clip = await prepareClip(
+      { bytes: fixture('dashboard-recording.webm'), name: 'recording.webm' },
+      { sendAs: 'wav' },
+    );
     expect(clip).toMatchObject({ format: 'webm', contentType: 'audio/wav', name: 'recording.wav' });
     const wav = decodeWav(clip.bytes);
     expect(wav.sampleRate).toBe(16_000);

@@ -46,6 +46,8 @@ export async function createStartDiscord(
   started.voice = await loadDiscordVoice(config, logger, observability.metrics?.recordVoice);
   started.bot = discord.createDiscordBot({
     ...started.voice?.options,
+    // Transcripts count against the daily budgets of the channel and agent, as answers do.
+    ...(runtime.budget ? { tokenBudget: runtime.budget } : {}),
     token: config.discordToken,
     agent: runtime.agent,
     // A channel's /agent choice or its agent in discord_channels.json answers there.

@@ -197,7 +197,7 @@ function chatControls(onMicrophoneError: (failure: unknown) => void) {
   const fresh = h('button', { type: 'button', id: 'chat-new', class: 'ghost' }, 'New chat');
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const picker = createAgentPicker();
-  const microphone = createMicrophone(input, onMicrophoneError);
+  const microphone = createMicrophone(input, onMicrophoneError, () => picker.value());
   const form = h(
     'form',
     { class: 'composer' },

@@ -6,10 +6,12 @@ import { h } from './dom.js';
 const MAX_RECORDING_MS = 5 * 60_000;
 
 /** Posts a recording to the transcriber; resolves with what was heard, or throws the server's sentence. */
-async function transcribeRecording(recording: Blob): Promise<string> {
+async function transcribeRecording(recording: Blob, agent: string | undefined): Promise<string> {
   let response: Response;
+  // The chat's agent: the transcript counts against its daily token budget, as its answer will.
+  const query = agent === undefined ? '' : `?agent=${encodeURIComponent(agent)}`;
   try {
-    response = await fetch('/api/voice/transcribe', {
+    response = await fetch(`/api/voice/transcribe${query}`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': recording.type.split(';')[0] || 'audio/webm' },
@@ -33,6 +35,7 @@ async function transcribeRecording(recording: Blob): Promise<string> {
 export function createMicrophone(
   input: HTMLTextAreaElement,
   showError: (failure: unknown) => void,
+  agent: () => string | undefined,
 ): { element: HTMLButtonElement; load(): Promise<void> } {
   const button = h(
     'button',
@@ -59,7 +62,7 @@ export function createMicrophone(
   async function finish(chunks: Blob[], type: string): Promise<void> {
     setState('transcribing');
     try {
-      const text = await transcribeRecording(new Blob(chunks, { type }));
+      const text = await transcribeRecording(new Blob(chunks, { type }), agent());
       if (text !== '') input.value = input.value.trim() === '' ? text : `${input.value.trimEnd()} ${text}`;
       input.focus();
     } catch (failure) {

@@ -68,7 +68,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         createMcpFeature(options.mcp, options.mcpSignIn, logger, options.mcpProblems ?? []),
         createSkillsFeature({ found, routes: () => model!.router.table(), home: options.home }),
         createTasksFeature(core, { store: state.taskStore, logger, lookMs: options.shared?.tasksLookMs }),
-        createVoiceFeature(options.voice ?? NO_VOICE),
+        createVoiceFeature(options.voice ?? NO_VOICE, options.tokenBudget),
       ];
       if (options.tasks !== false)
         taskRunner = createDashboardTaskRunner({

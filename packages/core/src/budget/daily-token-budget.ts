@@ -1,4 +1,4 @@
-import type { Agent, AgentAnswer, AnswerOptions } from '../agent/agent-types.js';
+import type { Agent, AnswerOptions } from '../agent/agent-types.js';
 import { failedAnswer } from '../agent/failed-answer.js';
 import { formatDuration } from '../util/format-duration.js';
 import type { TokenLedger } from '../util/token-ledger.js';
@@ -54,10 +54,36 @@ export interface DailyTokenBudgetOptions {
   now?: (() => Date) | undefined;
 }
 
+/**
+ * Whose budget a piece of work counts against, as an answer's options name it: `account.agent`
+ * (default `default`) and the channel (`account.channel`, or what `channelOf` reads).
+ */
+export type TokenBudgetAccount = Pick<AnswerOptions, 'account' | 'conversationId'>;
+
+/** Why work may not start: a budget is spent. The same sentence a refused answer gives. */
+export interface TokenBudgetRefusal {
+  code: typeof TOKEN_BUDGET_SPENT;
+  /** One sentence naming the budget and when it resets. */
+  message: string;
+  /** When to try again, ISO: the next UTC midnight (a minute on, when the ledger could not be read). */
+  retryAt: string;
+}
+
 /** A daily token budget per agent and per channel, and the agents it guards. */
 export interface DailyTokenBudget {
   /** `agent` with the budget checked before each answer and each answer's usage counted after. */
   guard<A extends Agent>(agent: A): A;
+  /**
+   * The refusal for work done for `who` outside an answer (a voice note to transcribe) when its
+   * agent's or channel's budget is spent today, with the sentence an answer would get; undefined
+   * when there is budget left.
+   */
+  check(who?: TokenBudgetAccount): Promise<TokenBudgetRefusal | undefined>;
+  /**
+   * Adds tokens spent outside an answer (a transcript's, as the transcription server reported
+   * them) to `who`'s agent and channel, as an answer's usage is added.
+   */
+  count(who: TokenBudgetAccount | undefined, tokens: number): Promise<void>;
   /** Today's budgets. */
   status(): Promise<TokenBudgetStatus>;
 }
@@ -72,8 +98,8 @@ export function nextUtcMidnight(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1));
 }
 
-function refusal(message: string, retryAt: string): AgentAnswer {
-  return failedAnswer({ code: TOKEN_BUDGET_SPENT, message, retryAt });
+function refusal(message: string, retryAt: string): TokenBudgetRefusal {
+  return { code: TOKEN_BUDGET_SPENT, message, retryAt };
 }
 
 /**
@@ -93,7 +119,10 @@ export function createDailyTokenBudget(options: DailyTokenBudgetOptions): DailyT
   const channelOf = options.channelOf ?? ((answer: AnswerOptions) => answer.account?.channel);
   const limits = { agent: options.perAgent, channel: options.perChannel };
 
-  async function refused(agentId: string, channel: string | undefined): Promise<AgentAnswer | undefined> {
+  async function refused(
+    agentId: string,
+    channel: string | undefined,
+  ): Promise<TokenBudgetRefusal | undefined> {
     const time = now();
     const day = utcDay(time);
     const reset = nextUtcMidnight(time);
@@ -123,30 +152,47 @@ export function createDailyTokenBudget(options: DailyTokenBudgetOptions): DailyT
     return undefined;
   }
 
+  const whose = (who: TokenBudgetAccount | undefined) => ({
+    agentId: who?.account?.agent ?? 'default',
+    channel: channelOf(who ?? {}),
+  });
+
+  async function add(agentId: string, channel: string | undefined, tokens: number): Promise<void> {
+    if (!(tokens > 0)) return;
+    // Counted on the day the work ended.
+    const keys = [`agent:${agentId}`, ...(channel ? [`channel:${channel}`] : [])];
+    await options.ledger.add(utcDay(now()), keys, tokens);
+    options.onEvent?.({ type: 'counted', agent: agentId, channel, tokens });
+  }
+
   return {
     guard<A extends Agent>(agent: A): A {
       return {
         ...agent,
         async answer(question: string, answerOptions: AnswerOptions = {}) {
-          const agentId = answerOptions.account?.agent ?? 'default';
-          const channel = channelOf(answerOptions);
+          const { agentId, channel } = whose(answerOptions);
           const stop = await refused(agentId, channel);
           if (stop) {
-            const { code, message } = stop.error as { code: string; message: string };
-            answerOptions.onEvent?.({ type: 'error', code, message });
-            return stop;
+            answerOptions.onEvent?.({ type: 'error', code: stop.code, message: stop.message });
+            return failedAnswer(stop);
           }
           const answer = await agent.answer(question, answerOptions);
-          const tokens = (answer.usage.promptTokens ?? 0) + (answer.usage.completionTokens ?? 0);
-          if (tokens > 0) {
-            // Counted on the day the answer ended.
-            const keys = [`agent:${agentId}`, ...(channel ? [`channel:${channel}`] : [])];
-            await options.ledger.add(utcDay(now()), keys, tokens);
-            options.onEvent?.({ type: 'counted', agent: agentId, channel, tokens });
-          }
+          await add(
+            agentId,
+            channel,
+            (answer.usage.promptTokens ?? 0) + (answer.usage.completionTokens ?? 0),
+          );
           return answer;
         },
       } as A;
+    },
+    check(who) {
+      const { agentId, channel } = whose(who);
+      return refused(agentId, channel);
+    },
+    count(who, tokens) {
+      const { agentId, channel } = whose(who);
+      return add(agentId, channel, tokens);
     },
     async status() {
       const time = now();
