@@ -7,6 +7,7 @@ import {
   type ApproveFunction,
   describeRule,
   type Logger,
+  type PendingApprovals,
   rememberApprovals,
 } from '@macstats/core';
 import { oneLine } from '@macstats/core/internal';
@@ -50,6 +51,11 @@ export function createTerminalApprover(options: {
   logger: Logger;
   /** The saved "Always" rules; without them, `a` is not offered. */
   rules?: ApprovalRuleStore | undefined;
+  /**
+   * The cards of every process on the data folder: the question is listed there too, so the
+   * dashboard, Discord's `/approvals` or `macstats approvals answer` may answer it instead.
+   */
+  pending?: PendingApprovals | undefined;
 }): ApproveFunction | undefined {
   const { input, output, say, logger } = options;
   if (input.isTTY !== true) return undefined;
@@ -64,24 +70,46 @@ export function createTerminalApprover(options: {
     say(`? ${request.tool} needs your approval${argument === '' ? '.' : `: ${argument}`}`);
     say(`  ${oneLine(request.reason, 2000)}`);
     logger.info(log, 'approval asked');
+    const card = options.pending?.open(request, 'terminal');
+    if (card) say(`  (card ${card.approval.id}: \`macstats approvals\` and the dashboard can answer it too)`);
+    // An answer given elsewhere first ends the question here.
+    const elsewhere = new AbortController();
+    let answeredElsewhere: ApprovalAnswer | undefined;
+    void card?.answered.then((given) => {
+      answeredElsewhere = given;
+      elsewhere.abort();
+    });
     const lines = createInterface({ input, output, terminal: true });
     // Ctrl-C in raw mode reaches readline, not the process: pass it on, so it stops the answer.
     lines.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
-    let outcome: 'approved' | 'denied' | 'expired' | 'stopped';
+    let outcome: 'approved' | 'denied' | 'expired' | 'stopped' = 'stopped';
     let answer: ApprovalAnswer = 'deny';
+    let where = '';
     try {
-      answer = terminalAnswer(
-        await lines.question(prompt(request, remember), { signal: request.signal }),
-        remember,
-      );
+      const signal = card ? AbortSignal.any([request.signal, elsewhere.signal]) : request.signal;
+      answer = terminalAnswer(await lines.question(prompt(request, remember), { signal }), remember);
+      // Typed here, but another surface may have answered a moment before: the first answer counts.
+      if (card && options.pending?.answer(card.approval.id, answer, 'the terminal') !== 'answered') {
+        answer = await card.answered;
+        where = ' elsewhere';
+      }
       outcome = answer === 'deny' ? 'denied' : 'approved';
     } catch (error) {
-      if (!request.signal.aborted) throw error;
-      const reason = request.signal.reason as { name?: unknown } | undefined;
-      outcome = reason?.name === 'TimeoutError' ? 'expired' : 'stopped';
       output.write('\n');
+      if (answeredElsewhere !== undefined && !request.signal.aborted) {
+        answer = answeredElsewhere;
+        where = ' elsewhere';
+        outcome = answer === 'deny' ? 'denied' : 'approved';
+      } else {
+        if (!request.signal.aborted) throw error;
+        const reason = request.signal.reason as { name?: unknown } | undefined;
+        outcome = reason?.name === 'TimeoutError' ? 'expired' : 'stopped';
+      }
     } finally {
       lines.close();
+      // A card nobody answered (time up, Ctrl-C) closes everywhere as denied.
+      if (card && outcome !== 'approved' && outcome !== 'denied')
+        options.pending?.answer(card.approval.id, 'deny', 'the terminal');
     }
     const scope = request.scope;
     const remembered =
@@ -92,8 +120,8 @@ export function createTerminalApprover(options: {
           : '';
     say(
       {
-        approved: `✓ Approved: ${request.tool} runs.${remembered}`,
-        denied: `✗ Denied: ${request.tool} not run.`,
+        approved: `✓ Approved${where}: ${request.tool} runs.${remembered}`,
+        denied: `✗ Denied${where}: ${request.tool} not run.`,
         expired: `✗ No answer in time: ${request.tool} not run.`,
         stopped: `✗ Stopped: ${request.tool} not run.`,
       }[outcome],

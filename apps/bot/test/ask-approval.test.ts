@@ -115,6 +115,29 @@ describe('macstats ask approvals', () => {
     );
   });
 
+  it('lists the question as a card that another process answers, ending the prompt', async () => {
+    const env = await startPageAndModel();
+    const home = await tempHome();
+    const ask = startCliInPty(['ask', '-c', 'agenda', 'Read the agenda and remember the time'], home, {
+      HOME: home,
+      MACSTATS_HOME: home,
+      ...env,
+    });
+    await ask.waitFor(/Allow it\? \[y\/c\/N\]/);
+    const id = /\(card (\S+): `macstats approvals`/.exec(ask.screen())?.[1] ?? '';
+    const listed = await runCli(['approvals'], home, env);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).toMatch(/terminal/);
+    const answered = await runCli(['approvals', 'answer', id, 'once'], home, env);
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(await ask.exited).toBe(0);
+    expect(ask.screen()).toContain('✓ Approved elsewhere: MEMORY runs.');
+    expect(ask.screen()).toMatch(/Last tool said: .*Saved note 1 in this conversation\./);
+    // Answered once: a second answer is told so, and nothing runs twice.
+    const again = await runCli(['approvals', 'answer', id, 'deny'], home, env);
+    expect(again.code).toBe(3);
+  });
+
   it('stops the answer on Ctrl-C at the prompt, exiting 130', async () => {
     const ask = await askOnTerminal('Read the agenda and remember the time', await startPageAndModel());
     await ask.waitFor(/Allow it\? \[y\/c\/N\] \(y once, c this conversation; denied in \d+ s\)/);

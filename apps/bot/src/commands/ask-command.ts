@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { AgentEvent } from '@macstats/core';
+import type { AgentEvent, SharedPendingApprovals } from '@macstats/core';
 import { isContentCaptureOn } from '@macstats/observability';
 import { createAnswerStream } from '../answer-stream.js';
 import type { AppConfig } from '../app-config.js';
@@ -7,7 +7,7 @@ import { type CommandIo, EXIT } from '../command-io.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { connectSharedState } from '../shared-state.js';
 import { createTerminalApprover } from '../terminal-approval.js';
-import { approvalRules } from './approvals-command.js';
+import { approvalRules, pendingApprovals } from './approvals-command.js';
 
 /**
  * `macstats ask "<question>"`: one answer, streamed to standard output; tool activity on standard
@@ -37,6 +37,7 @@ export async function askCommand(
   }
   const shared = await connectSharedState(config, io.logger);
   let runtime: Runtime;
+  let pending: SharedPendingApprovals | undefined;
   try {
     // Prompts and replies go in its spans only when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT says so.
     const recordContent = isContentCaptureOn(config.setting);
@@ -81,12 +82,15 @@ export async function askCommand(
       }
       if (event.type === 'status') io.err(`… ${event.text}`);
     };
+    // The terminal's cards are listed with every process's: another surface may answer them.
+    pending = options.terminal?.input.isTTY === true ? pendingApprovals(config) : undefined;
     const approve = options.terminal
       ? createTerminalApprover({
           ...options.terminal,
           say: io.err,
           logger: io.logger,
           rules: approvalRules(config),
+          pending,
         })
       : undefined;
     const answer = await agent.answer(options.question, {
@@ -109,6 +113,7 @@ export async function askCommand(
     if (options.signal.aborted) return EXIT.interrupted;
     throw error;
   } finally {
+    pending?.close();
     await runtime.close();
     await shared.close();
   }
