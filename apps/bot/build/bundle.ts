@@ -5,12 +5,11 @@ import { build, type Plugin } from 'esbuild';
 
 /**
  * The packages the CLI does not bundle: the optional peers its libraries load only when a user
- * installed them (`importOptional`); `@opentelemetry/api`, which must be the one copy an
- * installed OpenTelemetry SDK registers with; and `codec-parser` (LGPL-3.0), which stays a
- * module of its own that a user can replace, as its licence asks of a combined work.
+ * installed them (`importOptional`), and `@opentelemetry/api`, which must be the one copy an
+ * installed OpenTelemetry SDK registers with.
  */
 export async function externalPackages(workspace: string): Promise<string[]> {
-  const names = new Set(['@opentelemetry/api', 'codec-parser']);
+  const names = new Set(['@opentelemetry/api']);
   for (const folder of await readdir(join(workspace, 'packages'))) {
     const manifest = JSON.parse(
       await readFile(join(workspace, 'packages', folder, 'package.json'), 'utf8').catch(() => '{}'),
@@ -116,11 +115,16 @@ export async function writeThirdPartyNotices(distDir: string, vendorInputs: stri
       name: string;
       version: string;
       license?: string;
+      author?: string | { name?: string };
     };
     if (manifest.name.startsWith('@macstats/')) continue;
     const text = (await licenseText(folder)) ?? (await licenseText(dirname(folder)));
-    const heading = `## ${manifest.name} ${manifest.version} (${manifest.license ?? 'see its package'})`;
-    sections.set(manifest.name, `${heading}\n\n${text ? `\`\`\`\n${text.trim()}\n\`\`\`` : ''}\n`);
+    const licence = manifest.license ?? 'see its package';
+    const author = typeof manifest.author === 'string' ? manifest.author : manifest.author?.name;
+    const body = text
+      ? `\`\`\`\n${text.trim()}\n\`\`\``
+      : `The package ships no licence file; its package.json declares ${licence}${author ? `, by ${author}` : ''}.`;
+    sections.set(manifest.name, `## ${manifest.name} ${manifest.version} (${licence})\n\n${body}\n`);
   }
   const ordered = [...sections.keys()].sort().map((name) => sections.get(name));
   const intro =

@@ -1,11 +1,6 @@
-import type { OggOpusDecoder } from 'ogg-opus-decoder';
-import { OPUS_RATE, type OpusSampleRate, type OpusStream } from './opus-stream.js';
+import { decodeOpusChannels, OPUS_RATE, type OpusSampleRate, type OpusStream } from './opus-stream.js';
 import type { PcmAudio } from './pcm.js';
 import { voiceError } from './voice-errors.js';
-
-// The decoder's module (its WebAssembly inlined) is loaded on the first decode, not on import:
-// an app that never hears a voice note does not pay for it.
-let decoderModule: Promise<typeof import('ogg-opus-decoder')> | undefined;
 
 const corrupt = (detail: string) =>
   voiceError('VOICE_CORRUPT', `The Ogg Opus file could not be decoded (${detail}).`);
@@ -92,9 +87,10 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * Decodes a whole Ogg Opus file in-process with `ogg-opus-decoder` (WebAssembly: no native build,
- * no ffmpeg), at `sampleRate` (default 48 kHz, Opus's own). Throws `VOICE_CORRUPT` when the file yields no audio or the decoder reports errors
- * for most of it.
+ * Decodes a whole Ogg Opus file in-process (its packets by {@link demuxOggOpus}, then
+ * `opus-decoder`, WebAssembly: no native build, no ffmpeg), at `sampleRate` (default 48 kHz,
+ * Opus's own), each channel apart. Throws `VOICE_CORRUPT` when the file is malformed, yields no
+ * audio or the decoder fails most of it.
  *
  * @example
  * const { channelData, sampleRate } = await decodeOggOpus(await readFile('note.ogg'));
@@ -103,26 +99,5 @@ export async function decodeOggOpus(
   bytes: Uint8Array,
   options: { sampleRate?: OpusSampleRate | undefined } = {},
 ): Promise<PcmAudio> {
-  // `sampleRate` is in the decoder's README but not (yet) in its type declarations. libopus
-  // decodes at 16 kHz directly, which costs less than decoding at 48 kHz and resampling.
-  const settings = { sampleRate: options.sampleRate ?? OPUS_RATE } as ConstructorParameters<
-    typeof OggOpusDecoder
-  >[0];
-  decoderModule ??= import('ogg-opus-decoder');
-  const decoder = new (await decoderModule).OggOpusDecoder(settings);
-  try {
-    await decoder.ready;
-    const decoded = await decoder.decodeFile(bytes).catch((error: unknown) => {
-      throw corrupt(error instanceof Error ? error.message : String(error));
-    });
-    if (decoded.samplesDecoded === 0 && decoded.errors.length > 0)
-      throw corrupt(decoded.errors[0]?.message ?? 'the decoder reported an error');
-    if (decoded.samplesDecoded === 0) throw corrupt('it holds no audio');
-    return {
-      channelData: decoded.channelData.map((channel) => channel.subarray(0, decoded.samplesDecoded)),
-      sampleRate: decoded.sampleRate,
-    };
-  } finally {
-    decoder.free();
-  }
+  return decodeOpusChannels(demuxOggOpus(bytes), options.sampleRate ?? OPUS_RATE);
 }

@@ -79,46 +79,89 @@ const corrupt = (detail: string) =>
  */
 const FIRST_BATCH = 8;
 
+/** What one batch of packets decoded to: each channel's samples, `samplesDecoded` long. */
+interface DecodedBatch {
+  channelData: Float32Array[];
+  samplesDecoded: number;
+}
+
 /**
- * Decodes an Opus stream in-process with `opus-decoder` (WebAssembly: no native build, no ffmpeg)
- * at `sampleRate`, averaged to mono. With `stopWhen`, it decodes a batch of packets at a time and
- * stops as soon as `stopWhen` says so of the mono samples decoded so far (the result then holds
- * only those). Throws `VOICE_CORRUPT` when nothing decodes, or the decoder fails most packets.
+ * Decodes an Opus stream in-process with `opus-decoder` (WebAssembly: no native build, no
+ * ffmpeg) at `sampleRate`, `first` packets in the first batch and twice as many in each next
+ * one, until `onBatch` returns true or the packets run out. Resolves with how many packets the
+ * decoder could not read.
  */
-export async function decodeOpusMono(
+async function decodeInBatches(
   stream: OpusStream,
   sampleRate: OpusSampleRate,
-  stopWhen?: (mono: Float32Array) => boolean,
-): Promise<PcmAudio> {
+  first: number,
+  onBatch: (batch: DecodedBatch) => boolean,
+): Promise<number> {
   const { OpusDecoder } = await import('opus-decoder');
   const decoder = new OpusDecoder({
     sampleRate,
     ...layout(stream.head),
     preSkip: Math.round((preSkip(stream.head) / OPUS_RATE) * sampleRate),
   });
-  const parts: Float32Array[] = [];
   let errors = 0;
-  let length = 0;
   try {
     await decoder.ready;
-    let step = stopWhen ? FIRST_BATCH : stream.frames.length;
-    for (let start = 0; start < stream.frames.length; start += step, step *= 2) {
+    for (let start = 0, step = first; start < stream.frames.length; start += step, step *= 2) {
       const decoded = decoder.decodeFrames(stream.frames.slice(start, start + step));
       errors += decoded.errors.length;
-      const mono = averaged(decoded.channelData, decoded.samplesDecoded);
-      parts.push(mono);
-      length += mono.length;
-      if (stopWhen?.(mono)) break;
+      if (onBatch(decoded)) break;
     }
   } finally {
     decoder.free();
   }
+  return errors;
+}
+
+/** Throws `VOICE_CORRUPT` when nothing decoded, or the decoder failed most packets. */
+function checkDecoded(stream: OpusStream, length: number, errors: number): void {
   if (length === 0 || errors > stream.frames.length / 2)
     throw corrupt(errors > 0 ? 'the decoder could not read most of it' : 'it holds no audio');
+}
+
+/**
+ * Decodes an Opus stream at `sampleRate`, averaged to mono. With `stopWhen`, it decodes a batch
+ * of packets at a time and stops as soon as `stopWhen` says so of the mono samples decoded so
+ * far (the result then holds only those). Throws `VOICE_CORRUPT` when nothing decodes, or the
+ * decoder fails most packets.
+ */
+export async function decodeOpusMono(
+  stream: OpusStream,
+  sampleRate: OpusSampleRate,
+  stopWhen?: (mono: Float32Array) => boolean,
+): Promise<PcmAudio> {
+  const parts: Float32Array[] = [];
+  let length = 0;
+  const first = stopWhen ? FIRST_BATCH : stream.frames.length;
+  const errors = await decodeInBatches(stream, sampleRate, first, (batch) => {
+    const mono = averaged(batch.channelData, batch.samplesDecoded);
+    parts.push(mono);
+    length += mono.length;
+    return stopWhen?.(mono) ?? false;
+  });
+  checkDecoded(stream, length, errors);
   return {
     channelData: [parts.length === 1 ? (parts[0] as Float32Array) : joined(parts, length)],
     sampleRate,
   };
+}
+
+/**
+ * Decodes a whole Opus stream at `sampleRate`, each channel apart. Throws `VOICE_CORRUPT` when
+ * nothing decodes, or the decoder fails most packets.
+ */
+export async function decodeOpusChannels(stream: OpusStream, sampleRate: OpusSampleRate): Promise<PcmAudio> {
+  let channelData: Float32Array[] = [];
+  const errors = await decodeInBatches(stream, sampleRate, stream.frames.length, (batch) => {
+    channelData = batch.channelData.map((channel) => channel.subarray(0, batch.samplesDecoded));
+    return true;
+  });
+  checkDecoded(stream, channelData[0]?.length ?? 0, errors);
+  return { channelData, sampleRate };
 }
 
 /** The first `count` samples of the channels, averaged, without a copy for mono. */
