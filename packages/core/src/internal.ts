@@ -33,3 +33,4 @@ export {
   writePrivateFile,
 } from './util/private-files.js';
 export { raceSignal } from './util/race-signal.js';
+export { readTextIfPresent } from './util/read-if-present.js';

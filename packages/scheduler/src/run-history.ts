@@ -1,5 +1,5 @@
-import { readFile, rename, stat } from 'node:fs/promises';
-import { appendPrivateFile } from '@macstats/core/internal';
+import { rename, stat } from 'node:fs/promises';
+import { appendPrivateFile, readTextIfPresent } from '@macstats/core/internal';
 import type { RunHistoryStore } from './scheduler-stores.js';
 
 /** How a run ended, or why a due run did not happen. */
@@ -67,13 +67,8 @@ export class RunHistory implements RunHistoryStore {
  * not JSON (a line cut short by a crash). A missing file reads as no runs.
  */
 export async function readRunHistory(path: string, limit = 100): Promise<RunRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readTextIfPresent(path);
+  if (text === undefined) return [];
   const records: RunRecord[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

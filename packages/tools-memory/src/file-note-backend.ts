@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Logger, silentLogger } from '@macstats/core';
-import { writePrivateFile } from '@macstats/core/internal';
+import { readTextIfPresent, writePrivateFile } from '@macstats/core/internal';
 import type { Note } from './note.js';
 import { isNoteList, type NoteBackend } from './note-backend.js';
 
@@ -50,13 +50,8 @@ export function createFileNoteBackend(options: FileNoteBackendOptions): NoteBack
 
   async function load(scope: string): Promise<Note[]> {
     const file = fileOf(scope);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const text = await readTextIfPresent(file);
+    if (text === undefined) return [];
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

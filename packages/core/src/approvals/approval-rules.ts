@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { coreError } from '../errors.js';
 import type { ApprovalScope, ContainmentRule } from '../types.js';
 import { writePrivateFile } from '../util/private-files.js';
+import { readTextIfPresent } from '../util/read-if-present.js';
 
 /** One saved "Always" answer: calls of `tool` under `rule` to `target` run without asking. */
 export interface ApprovalRule {
@@ -208,13 +208,8 @@ export function createApprovalRuleStore(
 function ruleFile(file: string, what: string) {
   return {
     async read(): Promise<ApprovalRule[]> {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
-      }
+      const text = await readTextIfPresent(file);
+      if (text === undefined) return [];
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
