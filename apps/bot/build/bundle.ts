@@ -59,8 +59,14 @@ export function vendorLazyRequires(vendored: Map<string, string>): Plugin {
 export async function buildVendored(vendored: Map<string, string>, distDir: string): Promise<string[]> {
   const inputs: string[] = [];
   for (const [specifier, requiredBy] of vendored) {
+    // The entry only re-exports the package, so the file's own top level sets nothing but
+    // `module.exports`; a package's `exports.default` and `__esModule` stay inside its module.
     const result = await build({
-      entryPoints: [createRequire(requiredBy).resolve(specifier)],
+      stdin: {
+        contents: `module.exports = require(${JSON.stringify(createRequire(requiredBy).resolve(specifier))});`,
+        loader: 'js',
+        resolveDir: dirname(requiredBy),
+      },
       outfile: join(distDir, 'vendor', `${vendorName(specifier)}.cjs`),
       bundle: true,
       platform: 'node',
