@@ -5,6 +5,7 @@ import {
   createLinkAllowance,
   LINK_CHOICE_BITS_PER_DAY,
   linkChoiceBits,
+  namedOriginsIn,
 } from '@macstats/core';
 import { secretForms } from './obedient-model.js';
 
@@ -110,8 +111,18 @@ function runSequence(random: () => number, index: number, result: AdversaryResul
   // One allowance for the day's link choices, shared by every answer of the sequence.
   let bitsSpent = 0;
   const allowance = createLinkAllowance(LINK_CHOICE_BITS_PER_DAY, LINK_CHOICE_BITS_PER_DAY, () => {});
-  const start = (text: string, input: ContextLabelsInput = {}) =>
-    new ContextLabels(text, contained ? { ...input, linkAllowance: allowance } : input);
+  // The day's record of the sites outside content came from, as the app keeps it per scope: a
+  // new answer starts with those its question (and the user's earlier words) name.
+  const daySites = new Set<string>();
+  const start = (text: string, input: ContextLabelsInput = {}) => {
+    if (!contained) return new ContextLabels(text, input);
+    const named = namedOriginsIn([text, ...(input.userTexts ?? [])]);
+    const dayOrigins = {
+      seen: named.filter((origin) => daySites.has(origin)),
+      add: (origin: string) => daySites.add(origin),
+    };
+    return new ContextLabels(text, { ...input, linkAllowance: allowance, dayOrigins });
+  };
   const stored: Stored[] = [];
   let labels = start(question);
   const outsideOrigins = new Set<string>();

@@ -65,8 +65,8 @@ export type {
   TokenBudgetStatus,
 } from './budget/daily-token-budget.js';
 export { createDailyTokenBudget, TOKEN_BUDGET_SPENT } from './budget/daily-token-budget.js';
-export type { ContainmentVerdict, ContextLabelsInput } from './containment/context-labels.js';
-export { ContextLabels } from './containment/context-labels.js';
+export type { ContainmentVerdict, ContextLabelsInput, DayOrigins } from './containment/context-labels.js';
+export { ContextLabels, namedOriginsIn } from './containment/context-labels.js';
 export { labelsOf, UNDECLARED_LABELS } from './containment/labels.js';
 export type { LinkAllowance } from './containment/link-allowance.js';
 export {

@@ -51,3 +51,43 @@ describe('link choices summed over a day', () => {
     expect(third?.containment?.reason).toContain("today's allowance for choosing among such links (8 bits");
   });
 });
+
+describe('the sites outside content came from, kept over a day', () => {
+  /** One answer on a new agent (a restart) in scope `conversation-1`, with the given model replies. */
+  async function answer(ledger: string, question: string, replies: string[]) {
+    fake = await startFakeOllama({ replies });
+    const agent = createAgent({
+      ollama: { host: fake.url, model: 'gemma2:2b' },
+      tools: tools(),
+      memory: false,
+      linkChoices: { ledger: createFileTokenLedger(ledger), bitsPerDay: 8 },
+    });
+    const result = await agent.answer(question, { linkScope: 'conversation-1' });
+    await fake.close();
+    fake = undefined;
+    return result.toolCalls.at(-1);
+  }
+
+  const question = 'Read news.example/thread and tell me what is new';
+  // The private file, then a page from another site, then a send under the site the user named.
+  const sendUnderNamed = [
+    'SECRET: read',
+    'OPEN: https://other.example/',
+    'OPEN: https://news.example/thread/hunter2',
+    'Done.',
+  ];
+
+  it('lets a send go under a site the user named when no answer today read that site', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'day-origins-'));
+    const sent = await answer(join(dir, 'ledger.json'), question, sendUnderNamed);
+    expect(sent?.containment).toBeUndefined();
+  });
+
+  it('refuses it after a restart once an earlier answer today read that site', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'day-origins-'));
+    const ledger = join(dir, 'ledger.json');
+    await answer(ledger, 'What is new?', ['OPEN: https://news.example/', 'Done.']);
+    const sent = await answer(ledger, question, sendUnderNamed);
+    expect(sent).toMatchObject({ skipped: 'contained', containment: { decision: 'refused', rule: 'send' } });
+  });
+});

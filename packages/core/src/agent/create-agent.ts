@@ -1,5 +1,4 @@
-import { ContextLabels } from '../containment/context-labels.js';
-import type { LinkAllowance } from '../containment/link-allowance.js';
+import { ContextLabels, namedOriginsIn } from '../containment/context-labels.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
@@ -14,7 +13,7 @@ import { createAgentMemory } from './agent-memory.js';
 import { AnswerTrace } from './agent-trace.js';
 import type { Agent, AgentAnswer, AgentEvent, AgentOptions, AnswerOptions } from './agent-types.js';
 import { answerTurn, sumUsage } from './answer-turn.js';
-import { openLinkAllowance } from './link-budget.js';
+import { type OpenedAllowance, openLinkAllowance } from './link-budget.js';
 import { createModelFacts } from './model-facts.js';
 
 /**
@@ -22,18 +21,22 @@ import { createModelFacts } from './model-facts.js';
  * descriptions an untrusted party wrote, and the remembered conversation (private, and outside
  * where an earlier answer had outside content in its context).
  */
-function startingLabels(
+async function startingLabels(
   question: string,
   answerOptions: AnswerOptions,
   tools: readonly Tool[],
   remembered: MemoryContext | null,
-  linkAllowance: LinkAllowance | undefined,
-): ContextLabels {
-  const given = { ...answerOptions.contextLabels, ...(linkAllowance ? { linkAllowance } : {}) };
+  links: OpenedAllowance | undefined,
+): Promise<ContextLabels> {
   const turns = remembered?.turns ?? [];
+  const given = answerOptions.contextLabels ?? {};
+  const userTexts = [...(given.userTexts ?? []), ...turns.map((turn) => turn.question)];
+  const dayOrigins = await links?.dayOrigins(namedOriginsIn([question, ...userTexts]));
   const labels = new ContextLabels(question, {
     ...given,
-    userTexts: [...(given.userTexts ?? []), ...turns.map((turn) => turn.question)],
+    ...(links ? { linkAllowance: links.allowance } : {}),
+    ...(dayOrigins ? { dayOrigins } : {}),
+    userTexts,
   });
   if (turns.length > 0) labels.addPrivate('the conversation history');
   if (remembered?.summary) labels.addPrivate('the conversation summary');
@@ -142,7 +145,7 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => facts.refusedNative(forModel),
-        containment: startingLabels(question, answerOptions, tools, remembered, links?.allowance),
+        containment: await startingLabels(question, answerOptions, tools, remembered, links),
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
         canSeeImages: () => facts.canSeeImages(forModel, signal),

@@ -1,3 +1,4 @@
+import type { DayOrigins } from '../containment/context-labels.js';
 import {
   createLinkAllowance,
   LINK_CHOICE_BITS_PER_DAY,
@@ -21,6 +22,13 @@ export interface LinkChoiceOptions {
 /** One answer's share of the day's link-choice allowance, and a way to wait for its counts to be written. */
 export interface OpenedAllowance {
   allowance: LinkAllowance;
+  /**
+   * The day's record of the sites outside content came from in this scope, read for the origins
+   * `named` (the sites the question and the user's earlier messages name: the only ones whose
+   * record changes a verdict), and recording this answer's. A ledger that cannot be read counts
+   * every named site as seen: the rule then holds at its strictest.
+   */
+  dayOrigins(named: readonly string[]): Promise<DayOrigins>;
   settled(): Promise<void>;
 }
 
@@ -52,5 +60,27 @@ export async function openLinkAllowance(
         logger.warn({ err: error }, 'a link choice could not be counted in the ledger'),
       );
   });
-  return { allowance, settled: () => writes };
+  const originKey = (origin: string) => `origin:${scope}:${origin}`;
+  const dayOrigins = async (named: readonly string[]): Promise<DayOrigins> => {
+    let seen: string[] = [...named];
+    if (named.length > 0)
+      try {
+        const counted = await options.ledger.spent(day, named.map(originKey));
+        seen = named.filter((origin) => (counted[originKey(origin)] ?? 0) > 0);
+      } catch (error) {
+        logger.warn(
+          { err: error },
+          "the day's outside sites could not be read; every site named counts as one",
+        );
+      }
+    return {
+      seen,
+      add: (origin) => {
+        writes = writes
+          .then(() => options.ledger.add(day, [originKey(origin)], 1))
+          .catch((error: unknown) => logger.warn({ err: error }, 'an outside site could not be recorded'));
+      },
+    };
+  };
+  return { allowance, dayOrigins, settled: () => writes };
 }

@@ -48,6 +48,35 @@ export interface ContextLabelsInput {
    * the context (see {@link LinkAllowance}); without it, each answer's choices are bounded alone.
    */
   linkAllowance?: LinkAllowance | undefined;
+  /**
+   * The sites outside content came from earlier today in this scope (any answer, before a
+   * restart too), and where this answer's are recorded: a site whose words reached the agent
+   * once today stays one outside content came from, so a later answer sends under a URL the
+   * user named there only to exactly that URL. Without it, each answer knows only its own.
+   */
+  dayOrigins?: DayOrigins | undefined;
+}
+
+/** The sites outside content came from today in one scope: those a new answer starts with, and the recorder. */
+export interface DayOrigins {
+  /** Origins (`https://forum.example`) seen earlier today; only those the question names need be here. */
+  seen: readonly string[];
+  /** Records an origin outside content came from in this answer. */
+  add(origin: string): void;
+}
+
+/**
+ * The origins of the URLs and bare hosts `texts` name (`https://forum.example` for
+ * `forum.example/thread`): which sites a question names, to look up in the day's record.
+ */
+export function namedOriginsIn(texts: readonly string[]): string[] {
+  const origins = new Set<string>();
+  for (const text of texts)
+    for (const url of [...urlsIn(text), ...bareHostsIn(text)]) {
+      const origin = originOf(canonicalUrl(url) ?? '');
+      if (origin) origins.add(origin);
+    }
+  return [...origins];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
@@ -85,6 +114,7 @@ export class ContextLabels {
   private readonly named: string[] = [];
   private readonly question: string;
   private readonly allowance: LinkAllowance | undefined;
+  private readonly dayOrigins: DayOrigins | undefined;
 
   constructor(question: string, input: ContextLabelsInput = {}) {
     // A model's words written after it read outside content are not the user's.
@@ -94,6 +124,8 @@ export class ContextLabels {
     for (const source of input.outside ?? []) this.outsideSources.add(source);
     for (const source of input.private ?? []) this.privateSources.set(source, undefined);
     this.allowance = input.linkAllowance;
+    for (const origin of input.dayOrigins?.seen ?? []) this.outsideOrigins.add(origin);
+    this.dayOrigins = input.dayOrigins;
     for (const origin of input.outsideOrigins ?? []) this.addOutsideOrigin(origin);
   }
 
@@ -140,7 +172,9 @@ export class ContextLabels {
   /** Notes a site outside content came from (`https://news.example`); anything else is ignored. */
   addOutsideOrigin(url: string): void {
     const origin = originOf(canonicalUrl(url) ?? '');
-    if (origin) this.outsideOrigins.add(origin);
+    if (!origin || this.outsideOrigins.has(origin)) return;
+    this.outsideOrigins.add(origin);
+    this.dayOrigins?.add(origin);
   }
 
   /**
