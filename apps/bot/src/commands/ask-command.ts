@@ -82,8 +82,9 @@ export async function askCommand(
       }
       if (event.type === 'status') io.err(`… ${event.text}`);
     };
-    // The terminal's cards are listed with every process's: another surface may answer them.
-    pending = options.terminal?.input.isTTY === true ? pendingApprovals(config) : undefined;
+    // The terminal's cards are listed with every process's: another surface may answer them. A
+    // data folder that cannot hold them leaves the terminal the only place to answer.
+    pending = options.terminal?.input.isTTY === true ? sharedCards(config, io) : undefined;
     const approve = options.terminal
       ? createTerminalApprover({
           ...options.terminal,
@@ -116,6 +117,16 @@ export async function askCommand(
     pending?.close();
     await runtime.close();
     await shared.close();
+  }
+}
+
+/** The data folder's shared approval cards, or none (logged) when the folder cannot hold them. */
+function sharedCards(config: AppConfig, io: CommandIo): SharedPendingApprovals | undefined {
+  try {
+    return pendingApprovals(config);
+  } catch (error) {
+    io.logger.warn({ err: error }, 'approval cards cannot be shared; only this terminal can answer');
+    return undefined;
   }
 }
 
