@@ -72,11 +72,16 @@ export interface DayOrigins {
 export function namedOriginsIn(texts: readonly string[]): string[] {
   const origins = new Set<string>();
   for (const text of texts)
-    for (const url of [...urlsIn(text), ...bareHostsIn(text)]) {
+    for (const url of namedIn(text)) {
       const origin = originOf(canonicalUrl(url) ?? '');
       if (origin) origins.add(origin);
     }
   return [...origins];
+}
+
+/** What a text names as a destination: its URLs and its bare hosts (`status.example.org/mine`). */
+function namedIn(text: string): string[] {
+  return [...urlsIn(text), ...bareHostsIn(text)];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
@@ -357,8 +362,7 @@ export class ContextLabels {
   }
 
   private addUserText(text: string): void {
-    for (const url of [...urlsIn(text), ...bareHostsIn(text)])
-      if (!this.named.includes(url)) this.named.push(url);
+    for (const url of namedIn(text)) if (!this.named.includes(url)) this.named.push(url);
   }
 }
 
