@@ -6,8 +6,10 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { Ollama } from 'ollama';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { z } from 'zod';
-import { createAgent } from '../src/index.js';
-import { lightFetch } from '../src/ollama/light-fetch.js';
+// The built files, as users run them (`pnpm bench` builds first): through tsx, the source would
+// carry a name-keeping helper on every function, which the published code does not.
+import { createAgent } from '../dist/index.js';
+import { lightFetch } from '../dist/internal.js';
 import { benchFetchTool, benchReply, median, PAGE_TEXT } from './bench-tools.js';
 
 const MODEL = 'llama3.2:3b';

@@ -9,6 +9,7 @@ export { estimateFixedPromptTokens } from './agent/prompt-size.js';
 export { nextUtcMidnight, utcDay } from './budget/daily-token-budget.js';
 export { FOLLOWABLE_LINKS, LINKS_PER_RESULT } from './containment/outside-links.js';
 export { canonicalUrl, urlsIn } from './containment/urls.js';
+export { lightFetch } from './ollama/light-fetch.js';
 export type { OllamaErrorContext } from './ollama/ollama-errors.js';
 export { describeOllamaError } from './ollama/ollama-errors.js';
 export { looseKey } from './parser/tool-syntax.js';

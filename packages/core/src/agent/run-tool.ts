@@ -1,4 +1,4 @@
-import { createDeadline } from '../model/deadline.js';
+import { createWorkLimit } from '../model/deadline.js';
 import type {
   ApproveFunction,
   ContextLabelsSnapshot,
@@ -10,7 +10,6 @@ import type {
 } from '../types.js';
 import { formatDuration } from '../util/format-duration.js';
 import type { Logger } from '../util/logger.js';
-import { raceSignal } from '../util/race-signal.js';
 
 /** Options of {@link runTool}. */
 export interface RunToolOptions {
@@ -75,9 +74,14 @@ export async function runTool(
   options: RunToolOptions,
 ): Promise<{ result: ToolResult; durationMs: number; thrown?: unknown }> {
   const started = performance.now();
-  const deadline = createDeadline(options.timeoutMs, 'tool did not finish', options.signal);
-  const signal = deadline.signal;
-  const context: ToolContext = { signal, logger: options.logger };
+  const limit = createWorkLimit(options.timeoutMs, 'tool did not finish', options.signal);
+  // The signal is made only if the tool reads it.
+  const context = {
+    get signal() {
+      return limit.signal;
+    },
+    logger: options.logger,
+  } as ToolContext;
   if (options.conversationId !== undefined) context.conversationId = options.conversationId;
   if (options.askedBy !== undefined) context.askedBy = options.askedBy;
   if (options.onStatus) context.onStatus = options.onStatus;
@@ -89,25 +93,25 @@ export async function runTool(
   if (options.parsed) context.parsed = options.parsed;
 
   try {
-    const value = await raceSignal(tool.run(argument, context), signal);
+    const value = await Promise.race([tool.run(argument, context), limit.stopped]);
     return { result: toResult(value, tool.name), durationMs: performance.now() - started };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const durationMs = performance.now() - started;
-    if (signal.aborted) {
+    if (limit.timedOut()) {
       return {
         result: {
           text: `${tool.name} took longer than ${formatDuration(options.timeoutMs)} and was stopped.`,
           isError: true,
         },
         durationMs,
-        thrown: signal.reason,
+        thrown: error,
       };
     }
     const message = error instanceof Error ? error.message : String(error);
     options.logger.error({ tool: tool.name, err: error }, 'tool threw instead of returning an error result');
     return { result: { text: `${tool.name} failed: ${message}`, isError: true }, durationMs, thrown: error };
   } finally {
-    deadline.clear();
+    limit.clear();
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDeadline, createTokenDeadline } from './deadline.js';
+import { createDeadline, createTokenDeadline, createWorkLimit } from './deadline.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -65,5 +65,40 @@ describe('createTokenDeadline', () => {
     cleared.clear();
     other.abort();
     expect(cleared.signal.aborted).toBe(false);
+  });
+});
+
+describe('createWorkLimit', () => {
+  it('rejects `stopped` when the time runs out, and a signal read only then is already aborted', async () => {
+    vi.useFakeTimers();
+    const limit = createWorkLimit(1000, 'tool did not finish');
+    const raced = Promise.race([new Promise(() => {}), limit.stopped]);
+    vi.advanceTimersByTime(1000);
+    await expect(raced).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: 'tool did not finish within 1000 ms',
+    });
+    expect(limit.timedOut()).toBe(true);
+    expect(limit.signal.aborted).toBe(true);
+    expect(limit.signal.reason).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it("aborts a signal read before with the parent's reason, which is no timeout", async () => {
+    const parent = new AbortController();
+    const limit = createWorkLimit(60_000, 'tool did not finish', parent.signal);
+    const signal = limit.signal;
+    parent.abort(new Error('stopped by the user'));
+    expect(signal.reason).toEqual(new Error('stopped by the user'));
+    await expect(limit.stopped).rejects.toEqual(new Error('stopped by the user'));
+    expect(limit.timedOut()).toBe(false);
+    limit.clear();
+  });
+
+  it('stops following the parent once cleared', () => {
+    const parent = new AbortController();
+    const limit = createWorkLimit(60_000, 'tool did not finish', parent.signal);
+    limit.clear();
+    parent.abort();
+    expect(limit.signal.aborted).toBe(false);
   });
 });

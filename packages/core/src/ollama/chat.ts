@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
 import { lightFetch } from './light-fetch.js';
@@ -42,7 +43,13 @@ export interface ChatResult {
 }
 
 /**
- * An `ollama` client whose requests carry the signal set last. ollama-js's non-streaming calls
+ * What ends a session's requests early: an abort signal (the caller's with a deadline's, for a
+ * streamed reply), or a {@link RequestLimit}'s emitter (for a reply not streamed).
+ */
+type Stop = AbortSignal | EventEmitter;
+
+/**
+ * An `ollama` client whose requests carry what was bound last. ollama-js's non-streaming calls
  * take no signal, and its `abort()` reaches only streams already answering, so the signal goes in
  * through the `fetch` it is given (merged with the client's own stream signal); that `fetch` is
  * {@link lightFetch}, undici's `request` without WHATWG streams. One session serves one answer,
@@ -50,15 +57,18 @@ export interface ChatResult {
  */
 export interface OllamaSession {
   client: Ollama;
-  setSignal(signal: AbortSignal | undefined): void;
+  /** What ends the requests that follow early, or nothing. */
+  bind(stop: Stop | undefined): void;
 }
 
 /** Creates an {@link OllamaSession} for `host`. */
 export function createOllamaSession(host: string): OllamaSession {
-  let current: AbortSignal | undefined;
+  let current: Stop | undefined;
   const client = new Ollama({
     host,
     fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      // Only a stream carries a signal of its own, and a stream is bound to a signal.
+      if (current instanceof EventEmitter) return lightFetch(input, init, current);
       const own = init?.signal ?? undefined;
       const signal = own && current ? either(own, current) : (own ?? current);
       return lightFetch(input, signal ? { ...init, signal } : init);
@@ -66,8 +76,39 @@ export function createOllamaSession(host: string): OllamaSession {
   });
   return {
     client,
-    setSignal: (signal) => {
-      current = signal;
+    bind: (stop) => {
+      current = stop;
+    },
+  };
+}
+
+/**
+ * The time limit of a reply not streamed, joined with the caller's signal, as the emitter undici
+ * takes for `signal`: a plain timer and an `EventEmitter` cost a small part of an
+ * `AbortController` with its listeners on Node 20, which every model request would pay.
+ */
+interface RequestLimit {
+  stop: EventEmitter;
+  timedOut(): boolean;
+  clear(): void;
+}
+
+function requestLimit(ms: number, parent: AbortSignal | undefined): RequestLimit {
+  const stop = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.emit('abort');
+  }, ms);
+  timer.unref?.();
+  const onAbort = () => stop.emit('abort');
+  parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    stop,
+    timedOut: () => timedOut,
+    clear: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
     },
   };
 }
@@ -94,7 +135,7 @@ export async function withOllama<T>(
   const deadline = createDeadline(options.timeoutMs, undefined, options.signal);
   const signal = deadline.signal;
   const session = options.session ?? createOllamaSession(host);
-  session.setSignal(signal);
+  session.bind(signal);
   const phase = { started: false };
   try {
     return await work(session.client, phase);
@@ -118,6 +159,34 @@ function stats(
   return { promptTokens, completionTokens, tokensPerSecond };
 }
 
+/** A reply not streamed: one time limit for the whole of it, kept by a {@link RequestLimit}. */
+async function chatWhole(params: ChatParams, request: ChatRequestBody, started: number): Promise<ChatResult> {
+  params.signal?.throwIfAborted();
+  const session = params.session ?? createOllamaSession(params.host);
+  const limit = requestLimit(params.firstTokenTimeoutMs, params.signal);
+  session.bind(limit.stop);
+  try {
+    const reply = await session.client.chat({ ...request, stream: false });
+    return {
+      content: reply.message?.content ?? '',
+      toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
+      ...stats(reply),
+      durationMs: performance.now() - started,
+    };
+  } catch (error) {
+    if (params.signal?.aborted) throw params.signal.reason;
+    if (limit.timedOut())
+      throw ollamaError('OLLAMA_TIMEOUT', `no answer within ${params.firstTokenTimeoutMs} ms`, {
+        cause: error,
+      });
+    throw toOllamaError(error, 'request');
+  } finally {
+    limit.clear();
+  }
+}
+
+type ChatRequestBody = Omit<Parameters<Ollama['chat']>[0], 'stream'>;
+
 /**
  * One chat request to Ollama: streamed when `onToken` is given, else a single JSON reply.
  * Rejects with the caller's abort reason, or a `MacstatsError` with an `OLLAMA_*` code:
@@ -126,33 +195,24 @@ function stats(
  */
 export async function chat(params: ChatParams): Promise<ChatResult> {
   const started = performance.now();
-  const base = {
+  const request: ChatRequestBody = {
     model: params.model,
     messages: params.messages,
     ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
     ...(params.keepAlive !== undefined ? { keep_alive: params.keepAlive } : {}),
     ...(params.options ? { options: params.options } : {}),
   };
+  if (!params.onToken) return chatWhole(params, request, started);
+  const onToken = params.onToken;
   const deadline = createTokenDeadline(
     { firstTokenMs: params.firstTokenTimeoutMs, betweenTokensMs: params.betweenTokensTimeoutMs },
     params.signal,
   );
-  const signal = deadline.signal;
   const session = params.session ?? createOllamaSession(params.host);
-  session.setSignal(signal);
+  session.bind(deadline.signal);
   let streaming = false;
   try {
-    const client = session.client;
-    if (!params.onToken) {
-      const reply = await client.chat({ ...base, stream: false });
-      return {
-        content: reply.message?.content ?? '',
-        toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
-        ...stats(reply),
-        durationMs: performance.now() - started,
-      };
-    }
-    const stream = await client.chat({ ...base, stream: true });
+    const stream = await session.client.chat({ ...request, stream: true });
     streaming = true;
     let content = '';
     const toolCalls: NativeToolCall[] = [];
@@ -162,7 +222,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
       const piece = part.message?.content ?? '';
       if (piece) {
         content += piece;
-        params.onToken?.(piece);
+        onToken(piece);
       }
       if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
       if (part.done) final = part;

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import { loadUndici } from '../util/load-undici.js';
@@ -10,16 +11,21 @@ type Headers = Record<string, string | string[] | undefined>;
  * Node's own `fetch` builds WHATWG streams for every request and reply, which costs about 40%
  * of a bare chat request to a local server; here a web stream is made only for a streamed reply.
  * No time limit of its own (undici's default would end a reply after 300 s): the caller's
- * deadline, through `signal`, ends a request.
+ * deadline ends a request, through `signal` or, cheaper, an emitter `stop` that emits `abort`
+ * (undici takes either).
  */
-export async function lightFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export async function lightFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+  stop?: EventEmitter,
+): Promise<Response> {
   // Loaded on the first request: a process that never asks a model never holds undici.
   const { request } = await loadUndici();
   const reply = await request(input instanceof Request ? input.url : input, {
     method: (init.method ?? 'GET') as 'GET',
     headers: init.headers as Headers,
     body: (init.body ?? null) as string | null,
-    ...(init.signal ? { signal: init.signal } : {}),
+    ...(init.signal || stop ? { signal: init.signal ?? stop } : {}),
     headersTimeout: 0,
     bodyTimeout: 0,
   });

@@ -123,7 +123,7 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
         },
       };
     } finally {
-      session.setSignal(undefined);
+      session.bind(undefined);
       if (idle.length < 4) idle.push(session);
     }
   }
