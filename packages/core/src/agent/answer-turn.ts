@@ -47,8 +47,11 @@ async function plan(turn: Turn): Promise<string> {
   return planText;
 }
 
-/** An answer, or how far it got before the model failed. */
-export type TurnOutcome = Omit<AgentAnswer, 'error'> & { failure?: unknown };
+/** An answer, or how far it got before the model failed (and why). */
+export interface TurnOutcome {
+  answer: Omit<AgentAnswer, 'error'>;
+  failure?: unknown;
+}
 
 /**
  * Makes one answer: optional plan, then model → tools → model … until the model answers, the
@@ -66,21 +69,24 @@ export async function answerTurn(settings: TurnSettings): Promise<TurnOutcome> {
     outputs: [],
   };
   let planText: string | undefined;
-  const done = (text: string) => ({
-    text,
-    toolCalls: turn.toolCalls,
-    llmCalls: turn.requests,
-    steps: turn.steps,
-    usage: sumUsage(turn.steps),
-    labels: settings.containment.snapshot(),
-    ...(planText !== undefined ? { plan: planText } : {}),
-  });
+  const done = (text: string) => {
+    const answer: Omit<AgentAnswer, 'error'> = {
+      text,
+      toolCalls: turn.toolCalls,
+      llmCalls: turn.requests,
+      steps: turn.steps,
+      usage: sumUsage(turn.steps),
+      labels: settings.containment.snapshot(),
+    };
+    if (planText !== undefined) answer.plan = planText;
+    return answer;
+  };
   try {
     if (settings.planning) planText = await plan(turn);
-    return done(await toolLoop(turn));
+    return { answer: done(await toolLoop(turn)) };
   } catch (error) {
     if (settings.signal?.aborted) throw settings.signal.reason;
-    return { ...done(''), failure: error };
+    return { answer: done(''), failure: error };
   }
 }
 

@@ -151,9 +151,9 @@ export function createAgent(options: AgentOptions): Agent {
         canSeeImages: () => facts.canSeeImages(forModel, signal),
         trace,
       });
-      const { failure, ...answered } = result;
-      const outcome = remembered?.recalled.length ? { ...answered, recalled: remembered.recalled } : answered;
-      if ('failure' in result) return trace.end(failed(failure, outcome, forModel, emit));
+      const outcome = result.answer;
+      if (remembered?.recalled.length) outcome.recalled = remembered.recalled;
+      if ('failure' in result) return trace.end(failed(result.failure, outcome, forModel, emit));
       if (memory && conversationId !== undefined && answerOptions.keepTurn?.(outcome.labels) !== false)
         await memory.recordTurn(
           conversationId,

@@ -67,7 +67,6 @@ export function resolveCalls(
   table: NativeFunctionTable,
   unavailable: UnavailableTools,
 ): RequestedCall[] {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const unmatched = (name: string, argument: string): RequestedCall => {
     const elsewhere = unavailable.find(name);
     return elsewhere
@@ -95,7 +94,7 @@ export function resolveCalls(
   for (const candidate of findToolCallCandidates(reply.content, tools)) {
     const known = resolveToolName(candidate, tools);
     if (known) {
-      const toolRef = byName.get(known) as Tool;
+      const toolRef = tools.find((tool) => tool.name === known) as Tool;
       const typed = typedCandidate(candidate, known, tools);
       const call = withArguments(
         { tool: known, argument: typed.argument, kind: 'known', toolRef },

@@ -144,18 +144,19 @@ export async function callModel(
       contextLength: plan.contextLength,
     });
   }
+  const request: AgentStep['request'] = {
+    messages: plan.messages.length,
+    nativeTools: tools !== undefined,
+    contextLength: plan.contextLength,
+    estimatedTokens: plan.estimatedTokens,
+  };
+  if (plan.droppedMessages > 0) request.dropped = plan.droppedMessages;
+  if (plan.shortenedMessages > 0) request.shortened = plan.shortenedMessages;
   const step: AgentStep = {
     call,
     purpose,
     model: settings.modelName,
-    request: {
-      messages: plan.messages.length,
-      nativeTools: tools !== undefined,
-      contextLength: plan.contextLength,
-      estimatedTokens: plan.estimatedTokens,
-      ...(plan.droppedMessages > 0 ? { dropped: plan.droppedMessages } : {}),
-      ...(plan.shortenedMessages > 0 ? { shortened: plan.shortenedMessages } : {}),
-    },
+    request,
     reply: { content: reply.content, toolCalls: reply.toolCalls },
     calls: [],
     results: [],

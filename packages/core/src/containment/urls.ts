@@ -43,7 +43,11 @@ function parseCanonical(text: string, keepFragment: boolean): string | undefined
 /** Every absolute http(s) URL written in a text, canonical (with its fragment when `keepFragment`). */
 export function urlsIn(text: string, keepFragment = false): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(URL_IN_TEXT)) {
+  // Most texts hold no URL; a result of pages is read on every call. `matchAll` would copy the
+  // pattern each time: one pattern, restarted, does the same (nothing here is re-entered).
+  if (!text.includes('://')) return found;
+  URL_IN_TEXT.lastIndex = 0;
+  for (let match = URL_IN_TEXT.exec(text); match; match = URL_IN_TEXT.exec(text)) {
     const canonical = canonicalUrl(trimUrlEnd(match[0]), keepFragment);
     if (canonical) found.push(canonical);
   }
@@ -80,8 +84,9 @@ export function trimUrlEnd(raw: string): string {
  */
 export function bareHostsIn(text: string): string[] {
   const found: string[] = [];
-  const pattern = /(?<![\w@/.:-])((?:[a-z0-9-]+\.)+([a-z]{2,63})(:\d{1,5})?(\/[^\s<>"'`\])}]*)?)/gi;
-  for (const match of text.matchAll(pattern)) {
+  if (!text.includes('.')) return found;
+  BARE_HOST.lastIndex = 0;
+  for (let match = BARE_HOST.exec(text); match; match = BARE_HOST.exec(text)) {
     const [, raw = '', last = '', port, path] = match;
     // `plan.md`, `run.sh`, `notes.zip` are files the user named, not sites (`.md`, `.sh` and
     // `.zip` are real top-level domains): a name ending like a file counts only when it clearly
@@ -92,6 +97,8 @@ export function bareHostsIn(text: string): string[] {
   }
   return found;
 }
+
+const BARE_HOST = /(?<![\w@/.:-])((?:[a-z0-9-]+\.)+([a-z]{2,63})(:\d{1,5})?(\/[^\s<>"'`\])}]*)?)/gi;
 
 /** Endings of file names people write in questions; as a bare name's last label they say "file". */
 const FILE_EXTENSIONS = new Set(

@@ -149,14 +149,17 @@ export async function withOllama<T>(
   }
 }
 
-function stats(
+function result(
+  content: string,
+  toolCalls: NativeToolCall[],
   final: { prompt_eval_count?: number; eval_count?: number; eval_duration?: number } | undefined,
-) {
+  durationMs: number,
+): ChatResult {
   const promptTokens = typeof final?.prompt_eval_count === 'number' ? final.prompt_eval_count : null;
   const completionTokens = typeof final?.eval_count === 'number' ? final.eval_count : null;
   const seconds = typeof final?.eval_duration === 'number' ? final.eval_duration / 1e9 : 0;
   const tokensPerSecond = completionTokens !== null && seconds > 0 ? completionTokens / seconds : null;
-  return { promptTokens, completionTokens, tokensPerSecond };
+  return { content, toolCalls, promptTokens, completionTokens, tokensPerSecond, durationMs };
 }
 
 /** A reply not streamed: one time limit for the whole of it, kept by a {@link RequestLimit}. */
@@ -166,13 +169,13 @@ async function chatWhole(params: ChatParams, request: ChatRequestBody, started: 
   const limit = requestLimit(params.firstTokenTimeoutMs, params.signal);
   session.bind(limit.stop);
   try {
-    const reply = await session.client.chat({ ...request, stream: false });
-    return {
-      content: reply.message?.content ?? '',
-      toolCalls: (reply.message?.tool_calls ?? []) as NativeToolCall[],
-      ...stats(reply),
-      durationMs: performance.now() - started,
-    };
+    const reply = await session.client.chat(request);
+    return result(
+      reply.message?.content ?? '',
+      (reply.message?.tool_calls ?? []) as NativeToolCall[],
+      reply,
+      performance.now() - started,
+    );
   } catch (error) {
     if (params.signal?.aborted) throw params.signal.reason;
     if (limit.timedOut())
@@ -195,13 +198,11 @@ type ChatRequestBody = Omit<Parameters<Ollama['chat']>[0], 'stream'>;
  */
 export async function chat(params: ChatParams): Promise<ChatResult> {
   const started = performance.now();
-  const request: ChatRequestBody = {
-    model: params.model,
-    messages: params.messages,
-    ...(params.tools && params.tools.length > 0 ? { tools: params.tools } : {}),
-    ...(params.keepAlive !== undefined ? { keep_alive: params.keepAlive } : {}),
-    ...(params.options ? { options: params.options } : {}),
-  };
+  // Set one by one, not spread: this runs for every request of the loop.
+  const request: ChatRequestBody = { model: params.model, messages: params.messages };
+  if (params.tools && params.tools.length > 0) request.tools = params.tools;
+  if (params.keepAlive !== undefined) request.keep_alive = params.keepAlive;
+  if (params.options) request.options = params.options;
   if (!params.onToken) return chatWhole(params, request, started);
   const onToken = params.onToken;
   const deadline = createTokenDeadline(
@@ -216,7 +217,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
     streaming = true;
     let content = '';
     const toolCalls: NativeToolCall[] = [];
-    let final: Parameters<typeof stats>[0];
+    let final: Parameters<typeof result>[2];
     for await (const part of stream) {
       deadline.tokenArrived();
       const piece = part.message?.content ?? '';
@@ -227,7 +228,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
       if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
       if (part.done) final = part;
     }
-    return { content, toolCalls, ...stats(final), durationMs: performance.now() - started };
+    return result(content, toolCalls, final, performance.now() - started);
   } catch (error) {
     if (params.signal?.aborted) throw params.signal.reason;
     const expired = deadline.expired();

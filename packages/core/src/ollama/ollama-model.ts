@@ -10,7 +10,7 @@ import type {
   ModelSettingNames,
   ModelToolDefinition,
 } from '../model/chat-model.js';
-import { chat, createOllamaSession, type OllamaSession, withOllama } from './chat.js';
+import { type ChatParams, chat, createOllamaSession, type OllamaSession, withOllama } from './chat.js';
 import { describeOllamaError } from './ollama-errors.js';
 import { sameModel } from './pick-model.js';
 
@@ -48,6 +48,18 @@ function toOllamaMessage(message: ModelMessage): Message {
   if (message.toolName !== undefined) out.tool_name = message.toolName;
   if (message.images && message.images.length > 0) out.images = message.images;
   return out;
+}
+
+const ollamaTools = new WeakMap<readonly ModelToolDefinition[], OllamaTool[]>();
+
+/** The definitions in Ollama's shape, made once per list (an answer sends the same list each call). */
+function toOllamaTools(definitions: readonly ModelToolDefinition[]): OllamaTool[] {
+  let tools = ollamaTools.get(definitions);
+  if (!tools) {
+    tools = definitions.map(toOllamaTool);
+    ollamaTools.set(definitions, tools);
+  }
+  return tools;
 }
 
 function toOllamaTool(definition: ModelToolDefinition): OllamaTool {
@@ -95,19 +107,20 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
   async function send(request: ChatRequest): Promise<ChatReply> {
     const session = idle.pop() ?? createOllamaSession(host);
     try {
-      const reply = await chat({
+      const params: ChatParams = {
         host,
         model: request.model ?? name,
         messages: request.messages.map(toOllamaMessage),
-        ...(request.tools && request.tools.length > 0 ? { tools: request.tools.map(toOllamaTool) } : {}),
         signal: request.signal,
         firstTokenTimeoutMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
         betweenTokensTimeoutMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
         keepAlive: options.keepAlive,
-        ...(request.contextLength ? { options: { num_ctx: request.contextLength } } : {}),
         session,
-        ...(request.onToken ? { onToken: request.onToken } : {}),
-      });
+      };
+      if (request.tools && request.tools.length > 0) params.tools = toOllamaTools(request.tools);
+      if (request.contextLength) params.options = { num_ctx: request.contextLength };
+      if (request.onToken) params.onToken = request.onToken;
+      const reply = await chat(params);
       seenLoaded.set(request.model ?? name, now());
       return {
         content: reply.content,

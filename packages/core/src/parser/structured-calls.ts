@@ -24,6 +24,19 @@ export const CALL_RECOGNISERS: readonly CallRecogniser[] = [
   PYTHON_LINE_RECOGNISER,
 ];
 
+/** Any recogniser's marker: one scan tells a plain answer from one that may hold markup. */
+const ANY_MARKER = new RegExp(
+  CALL_RECOGNISERS.flatMap((recogniser) => recogniser.markers)
+    .map((marker) => marker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
+
+/** The recognisers whose markers `text` holds, in their order. */
+function recognisersIn(text: string): CallRecogniser[] {
+  if (!ANY_MARKER.test(text)) return [];
+  return CALL_RECOGNISERS.filter((recogniser) => recogniser.markers.some((marker) => text.includes(marker)));
+}
+
 /** Runs one recogniser over the text; `skip` says a match starting there is no call (it retries past it). */
 function run(
   recogniser: CallRecogniser,
@@ -67,8 +80,7 @@ export function findCallSpans(
 ): CallSpans {
   const spans: Array<[number, number]> = [];
   const matches = new Map<CallRecogniser, FoundCalls[]>();
-  for (const recogniser of CALL_RECOGNISERS) {
-    if (!recogniser.markers.some((marker) => text.includes(marker))) continue;
+  for (const recogniser of recognisersIn(text)) {
     const found = run(recogniser, text, knows);
     matches.set(recogniser, found);
     for (const match of found) if (match.calls.length > 0) spans.push([match.start, match.end]);
@@ -128,8 +140,7 @@ export function findStructuredCalls(
     for (const call of calls)
       found.push({ candidate: { ...call, source: 'json', format, index: start }, span: [start, end] });
   };
-  for (const recogniser of CALL_RECOGNISERS) {
-    if (!recogniser.markers.some((marker) => shown.includes(marker))) continue;
+  for (const recogniser of recognisersIn(shown)) {
     const written = source === raw ? options.written?.get(recogniser) : undefined;
     let matches: FoundCalls[];
     // Matches read from the reply as written stand when none starts in a blanked region.

@@ -47,6 +47,18 @@ export function buildSystemPrompt(systemPrompt: string, tools: readonly Tool[], 
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
+let lastTime: { minute: number; line: string } | undefined;
+
+/** `Current date and time: Sunday 2026-11-29 05:50 UTC.`, made once a minute (every answer has one). */
+function timeLine(now: Date): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (lastTime?.minute === minute) return lastTime.line;
+  // A table, not toLocaleDateString: building an Intl formatter per answer costs more than the loop.
+  const line = `Current date and time: ${WEEKDAYS[now.getUTCDay()]} ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+  lastTime = { minute, line };
+  return line;
+}
+
 /**
  * The volatile context message: time, live context, the conversation summary and the earlier
  * messages recalled for this question (already formatted).
@@ -57,10 +69,7 @@ export function buildContextMessage(
   summary?: string | null,
   recalled?: string,
 ): string {
-  const minute = now.toISOString().slice(0, 16).replace('T', ' ');
-  // A table, not toLocaleDateString: building an Intl formatter per answer costs more than the loop.
-  const weekday = WEEKDAYS[now.getUTCDay()];
-  const parts = [`Current date and time: ${weekday} ${minute} UTC.`];
+  const parts = [timeLine(now)];
   if (context?.trim()) parts.push(`Context:\n${context.trim()}`);
   if (summary?.trim()) parts.push(`Summary of the earlier conversation:\n${summary.trim()}`);
   if (recalled) parts.push(recalled);
