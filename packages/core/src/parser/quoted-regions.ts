@@ -85,10 +85,16 @@ const ORPHAN_CLOSE =
  */
 export function stripThinking(text: string): string {
   if (!THINKING_MARKERS.some((marker) => text.includes(marker))) return text;
+  // The agent asks again for the reply it just asked about (parse, answer text, emptiness).
+  if (text === lastThought.text) return lastThought.visible;
   let visible = text;
   for (const pattern of THINKING) visible = visible.replace(pattern, '');
-  return stripHarmonyAnalysis(visible).replace(ORPHAN_CLOSE, '');
+  visible = stripHarmonyAnalysis(visible).replace(ORPHAN_CLOSE, '');
+  lastThought = { text, visible };
+  return visible;
 }
+
+let lastThought = { text: '', visible: '' };
 
 /**
  * Returns the reply with quoted regions blanked out (spaces, offset for offset): envelopes and
@@ -108,15 +114,18 @@ export function blankQuotedRegions(stripped: string, inCall: (offset: number) =>
         inCall(offset) ? match : blankOut(match),
       )
     : stripped;
-  const lines = withoutTags.split('\n');
+  // Line by line, and a new text only when a line is blanked: most replies quote nothing.
+  let out = '';
+  let copied = 0;
   let inQuotedParagraph = false;
-  let offset = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    const lineStart = offset;
-    offset += line.length + 1;
+  for (let lineStart = 0; lineStart <= withoutTags.length; ) {
+    const newline = withoutTags.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? withoutTags.length : newline;
+    const line = withoutTags.slice(lineStart, lineEnd);
+    const next = lineEnd + 1;
     if (line.trim() === '') {
       inQuotedParagraph = false;
+      lineStart = next;
       continue;
     }
     // A line of a call's own text (an argument's) starts no quote, though it may sit in one.
@@ -124,7 +133,11 @@ export function blankQuotedRegions(stripped: string, inCall: (offset: number) =>
     // `>>>NAME` alone on a line is Functionary's call header, not a blockquote.
     const blockquote =
       /^\s*>/.test(line) && !/^>>>[A-Za-z_][\w.-]*\s*$/.test(line) && !inCall(lineStart + line.search(/\S/));
-    if (inQuotedParagraph || blockquote) lines[index] = ' '.repeat(line.length);
+    if (inQuotedParagraph || blockquote) {
+      out += withoutTags.slice(copied, lineStart) + ' '.repeat(line.length);
+      copied = lineEnd;
+    }
+    lineStart = next;
   }
-  return lines.join('\n');
+  return copied === 0 ? withoutTags : out + withoutTags.slice(copied);
 }
