@@ -194,7 +194,9 @@ export class ContextLabels {
     this.outsideSources.add(source);
     if (labels.sendsTo) this.addOutsideOrigin(labels.sendsTo);
     if (labels.sendsTo) this.addOutsideDestination(labels.sendsTo);
-    this.links.add(resultText, new SentForms(sent), source);
+    // A result without `://` gives no link (`urlsIn` reads only absolute URLs): then the forms of
+    // what the call sent need not be made.
+    if (resultText.includes('://')) this.links.add(resultText, new SentForms(sent), source);
   }
 
   /** Whether a call with these labels may run now, or needs the user's approval, and why. */

@@ -21,7 +21,7 @@ export class SentForms {
 
   constructor(sent: readonly string[]) {
     const forms = new Set<string>();
-    for (const text of sent) {
+    for (const text of new Set(sent)) {
       let form = text;
       for (let round = 0; round <= DECODE_ROUNDS; round += 1) {
         if (form.trim().length >= MIN_ECHO_CHARS) forms.add(form);
@@ -75,6 +75,7 @@ export class SentForms {
 }
 
 function percentDecoded(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
