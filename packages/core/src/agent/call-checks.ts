@@ -131,7 +131,7 @@ export const CALL_CHECKS: readonly CallCheck[] = [
  * parser reads (a ReAct block, JSON), so a model that copies an injected call does not run it.
  */
 function copiedFromOutput(turn: Turn, call: RequestedCall): boolean {
-  if (call.argument.trim() === '') return false;
+  if (turn.outputs.length === 0 || call.argument.trim() === '') return false;
   const needle = callKey(call.tool, call.argument).toLowerCase();
   return turn.outputs.some(
     (output) =>
