@@ -136,9 +136,18 @@ export function matchCallLine(cleaned: string): { name: string; rest: string } |
 }
 
 const midLinePatterns = new Map<string, RegExp>();
+const midLineByList = new WeakMap<readonly string[], RegExp | null>();
 
 /** "Let me check. GET_PAGE: …": a known name after a sentence on the same line (cached per name list). */
 function midLinePattern(knownNames: readonly string[]): RegExp | null {
+  const known = midLineByList.get(knownNames);
+  if (known !== undefined) return known;
+  const pattern = midLinePatternOf(knownNames);
+  midLineByList.set(knownNames, pattern);
+  return pattern;
+}
+
+function midLinePatternOf(knownNames: readonly string[]): RegExp | null {
   if (knownNames.length === 0) return null;
   const key = knownNames.join('|');
   let pattern = midLinePatterns.get(key);

@@ -37,13 +37,24 @@ export function formatToolList(tools: readonly Tool[]): string {
  * its cache; volatile context goes in a later message.
  */
 export function buildSystemPrompt(systemPrompt: string, tools: readonly Tool[], extra?: string): string {
+  // Tools' details may change between answers, so the list is written each time; the prompt is
+  // the last one when nothing in it changed (a text already flat, which every request re-sends).
+  const toolList = tools.length > 0 ? formatToolList(tools) : undefined;
+  const last = lastPrompt;
+  if (last && last.system === systemPrompt && last.toolList === toolList && last.extra === extra)
+    return last.prompt;
   const parts = [systemPrompt.trim()];
-  if (tools.length > 0)
-    parts.push(`## Tools\n${formatToolList(tools)}\n\n${PROTOCOL_RULES}\n\n${UNTRUSTED_RULES}`);
+  if (toolList !== undefined) parts.push(`## Tools\n${toolList}\n\n${PROTOCOL_RULES}\n\n${UNTRUSTED_RULES}`);
   else parts.push('You have no tools here: answer from what you know and from the conversation.');
   if (extra?.trim()) parts.push(extra.trim());
-  return parts.join('\n\n');
+  const prompt = parts.join('\n\n');
+  lastPrompt = { system: systemPrompt, toolList, extra, prompt };
+  return prompt;
 }
+
+let lastPrompt:
+  | { system: string; toolList: string | undefined; extra: string | undefined; prompt: string }
+  | undefined;
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
