@@ -149,7 +149,7 @@ export async function withOllama<T>(
   }
 }
 
-function result(
+function chatResult(
   content: string,
   toolCalls: NativeToolCall[],
   final: { prompt_eval_count?: number; eval_count?: number; eval_duration?: number } | undefined,
@@ -170,7 +170,7 @@ async function chatWhole(params: ChatParams, request: ChatRequestBody, started: 
   session.bind(limit.stop);
   try {
     const reply = await session.client.chat(request);
-    return result(
+    return chatResult(
       reply.message?.content ?? '',
       (reply.message?.tool_calls ?? []) as NativeToolCall[],
       reply,
@@ -196,15 +196,25 @@ type ChatRequestBody = Omit<Parameters<Ollama['chat']>[0], 'stream'>;
  * `OLLAMA_TIMEOUT` when no first token came in time (a model still loading, or too big),
  * `OLLAMA_STALLED` when the reply stopped mid-stream for longer than the between-tokens limit.
  */
-export async function chat(params: ChatParams): Promise<ChatResult> {
+export function chat(params: ChatParams): Promise<ChatResult> {
   const started = performance.now();
   // Set one by one, not spread: this runs for every request of the loop.
   const request: ChatRequestBody = { model: params.model, messages: params.messages };
   if (params.tools && params.tools.length > 0) request.tools = params.tools;
   if (params.keepAlive !== undefined) request.keep_alive = params.keepAlive;
   if (params.options) request.options = params.options;
-  if (!params.onToken) return chatWhole(params, request, started);
-  const onToken = params.onToken;
+  return params.onToken
+    ? chatStreamed(params, request, started, params.onToken)
+    : chatWhole(params, request, started);
+}
+
+/** A streamed reply: a generous wait for the first piece, then a short one between pieces. */
+async function chatStreamed(
+  params: ChatParams,
+  request: ChatRequestBody,
+  started: number,
+  onToken: (text: string) => void,
+): Promise<ChatResult> {
   const deadline = createTokenDeadline(
     { firstTokenMs: params.firstTokenTimeoutMs, betweenTokensMs: params.betweenTokensTimeoutMs },
     params.signal,
@@ -217,7 +227,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
     streaming = true;
     let content = '';
     const toolCalls: NativeToolCall[] = [];
-    let final: Parameters<typeof result>[2];
+    let final: Parameters<typeof chatResult>[2];
     for await (const part of stream) {
       deadline.tokenArrived();
       const piece = part.message?.content ?? '';
@@ -228,7 +238,7 @@ export async function chat(params: ChatParams): Promise<ChatResult> {
       if (part.message?.tool_calls) toolCalls.push(...(part.message.tool_calls as NativeToolCall[]));
       if (part.done) final = part;
     }
-    return result(content, toolCalls, final, performance.now() - started);
+    return chatResult(content, toolCalls, final, performance.now() - started);
   } catch (error) {
     if (params.signal?.aborted) throw params.signal.reason;
     const expired = deadline.expired();
