@@ -30,6 +30,27 @@ export async function startFakeProcess() {
   return { url: chunk.toString().trim(), stop: () => child.stdin.end() };
 }
 
+/** A seeded stream of numbers in [0, 1) (mulberry32): the bench's orders are the same each run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `items` in a random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let index = out.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [out[index], out[other]] = [out[other] as T, out[index] as T];
+  }
+  return out;
+}
+
 /** The exact requests one agent turn makes, recorded on an in-process fake. */
 async function recordAgentRequests() {
   const recorder = await startFakeOllama({ reply: benchReply });
@@ -53,7 +74,10 @@ async function recordAgentRequests() {
  * Ollama running in another process: the two bare `ollama.chat` calls the agent makes (its own
  * requests, replayed) over Node's `fetch`, the same over the agent's transport (`lightFetch`),
  * `agent.answer`, and the Vercel AI SDK 5 `generateText` loop with an Ollama provider. Turns
- * alternate one by one, so load on the machine hits all four alike.
+ * alternate one by one, so load on the machine hits all four alike, in an order shuffled each
+ * round: each way warms or cools the processor's caches for the one after it (the AI SDK's loop
+ * most of all), so each follows every other as often (a fixed order put the agent after the AI SDK
+ * every other turn and the bare calls never).
  */
 export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
   const replay = await recordAgentRequests();
@@ -99,8 +123,9 @@ export async function measureLoopOverhead(turns = 300): Promise<LoopOverhead> {
     for (const name of names) for (let turn = 0; turn < 30; turn++) await runs[name]();
     const wall: Record<Contender, number[]> = { floor: [], transport: [], agent: [], peer: [] };
     const cpu: Record<Contender, number> = { floor: 0, transport: 0, agent: 0, peer: 0 };
+    const random = seededRandom(20_261_129);
     for (let turn = 0; turn < turns; turn++) {
-      for (const name of turn % 2 ? [...names].reverse() : names) {
+      for (const name of shuffled(names, random)) {
         const cpuBefore = process.cpuUsage();
         const started = performance.now();
         await runs[name]();
