@@ -3,6 +3,7 @@ import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
 import { lightFetch } from './light-fetch.js';
 import { ollamaError, toOllamaError } from './ollama-errors.js';
+import { RequestLimits } from './request-limits.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
 export interface NativeToolCall {
@@ -44,7 +45,7 @@ export interface ChatResult {
 
 /**
  * What ends a session's requests early: an abort signal (the caller's with a deadline's, for a
- * streamed reply), or a {@link RequestLimit}'s emitter (for a reply not streamed).
+ * streamed reply), or the session's {@link RequestLimits} emitter (for a reply not streamed).
  */
 type Stop = AbortSignal | EventEmitter;
 
@@ -59,6 +60,8 @@ export interface OllamaSession {
   client: Ollama;
   /** What ends the requests that follow early, or nothing. */
   bind(stop: Stop | undefined): void;
+  /** The time limits of its requests not streamed. */
+  limits: RequestLimits;
 }
 
 /** Creates an {@link OllamaSession} for `host`. */
@@ -79,37 +82,7 @@ export function createOllamaSession(host: string): OllamaSession {
     bind: (stop) => {
       current = stop;
     },
-  };
-}
-
-/**
- * The time limit of a reply not streamed, joined with the caller's signal, as the emitter undici
- * takes for `signal`: a plain timer and an `EventEmitter` cost a small part of an
- * `AbortController` with its listeners on Node 20, which every model request would pay.
- */
-interface RequestLimit {
-  stop: EventEmitter;
-  timedOut(): boolean;
-  clear(): void;
-}
-
-function requestLimit(ms: number, parent: AbortSignal | undefined): RequestLimit {
-  const stop = new EventEmitter();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop.emit('abort');
-  }, ms);
-  timer.unref?.();
-  const onAbort = () => stop.emit('abort');
-  parent?.addEventListener('abort', onAbort, { once: true });
-  return {
-    stop,
-    timedOut: () => timedOut,
-    clear: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
+    limits: new RequestLimits(),
   };
 }
 
@@ -162,12 +135,12 @@ function chatResult(
   return { content, toolCalls, promptTokens, completionTokens, tokensPerSecond, durationMs };
 }
 
-/** A reply not streamed: one time limit for the whole of it, kept by a {@link RequestLimit}. */
+/** A reply not streamed: one time limit for the whole of it, kept by the session's {@link RequestLimits}. */
 async function chatWhole(params: ChatParams, request: ChatRequestBody, started: number): Promise<ChatResult> {
   params.signal?.throwIfAborted();
   const session = params.session ?? createOllamaSession(params.host);
-  const limit = requestLimit(params.firstTokenTimeoutMs, params.signal);
-  session.bind(limit.stop);
+  const limit = session.limits.start(params.firstTokenTimeoutMs, params.signal);
+  session.bind(session.limits.stop);
   try {
     const reply = await session.client.chat(request);
     return chatResult(

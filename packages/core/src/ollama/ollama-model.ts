@@ -39,7 +39,31 @@ export interface OllamaChatModel extends ChatModel {
   readonly host: string;
 }
 
+const ollamaMessages = new WeakMap<ModelMessage, { from: ModelMessage; out: Message }>();
+
+/**
+ * A message in Ollama's shape, made once: every request of an answer sends the earlier ones
+ * again. Made anew when a caller changed the message since (the port takes any messages).
+ */
 function toOllamaMessage(message: ModelMessage): Message {
+  const known = ollamaMessages.get(message);
+  if (known && sameMessage(known.from, message)) return known.out;
+  const out = ollamaMessageOf(message);
+  ollamaMessages.set(message, { from: { ...message }, out });
+  return out;
+}
+
+function sameMessage(before: ModelMessage, now: ModelMessage): boolean {
+  return (
+    before.role === now.role &&
+    before.content === now.content &&
+    before.toolCalls === now.toolCalls &&
+    before.toolName === now.toolName &&
+    before.images === now.images
+  );
+}
+
+function ollamaMessageOf(message: ModelMessage): Message {
   const out: Message = { role: message.role, content: message.content };
   if (message.toolCalls && message.toolCalls.length > 0)
     out.tool_calls = message.toolCalls.map((call) => ({
