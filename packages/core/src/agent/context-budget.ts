@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelToolCall, ModelToolDefinition } from '../model/chat-model.js';
+import type { ModelMessage, ModelToolDefinition } from '../model/chat-model.js';
 
 /** Characters per token of the estimate: a little under what English takes, so it errs long. */
 export const CHARS_PER_TOKEN = 3.5;
@@ -15,22 +15,12 @@ export function estimateTokens(text: string): number {
 }
 
 function messageTokens(message: ModelMessage): number {
-  const chars = message.content.length + (message.toolCalls ? toolCallChars(message.toolCalls) : 0);
+  let chars = message.content.length;
+  if (message.toolCalls)
+    for (const call of message.toolCalls)
+      chars += call.name.length + JSON.stringify(call.arguments ?? {}).length;
   // An image costs a few hundred tokens in most vision models; count a fixed share.
   return Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS + (message.images?.length ?? 0) * 600;
-}
-
-const toolCallCharCache = new WeakMap<readonly ModelToolCall[], number>();
-
-/** The characters of native calls as sent: counted once per list (every request of an answer re-sends it). */
-function toolCallChars(calls: readonly ModelToolCall[]): number {
-  let chars = toolCallCharCache.get(calls);
-  if (chars === undefined) {
-    chars = 0;
-    for (const call of calls) chars += call.name.length + JSON.stringify(call.arguments ?? {}).length;
-    toolCallCharCache.set(calls, chars);
-  }
-  return chars;
 }
 
 const toolTokenCache = new WeakMap<readonly ModelToolDefinition[], number>();

@@ -39,28 +39,29 @@ export interface OllamaChatModel extends ChatModel {
   readonly host: string;
 }
 
-const ollamaMessages = new WeakMap<ModelMessage, { from: ModelMessage; out: Message }>();
+/** A message as last sent in Ollama's shape, with the content it had then. */
+type Sent = { from: ModelMessage; content: string; out: Message };
 
 /**
- * A message in Ollama's shape, made once: every request of an answer sends the earlier ones
- * again. Made anew when a caller changed the message since (the port takes any messages).
+ * The messages in Ollama's shape, reusing those of the session's last request: every request of
+ * an answer sends the earlier messages again, the same objects in the same places. A message whose
+ * content changed since is made anew.
  */
-function toOllamaMessage(message: ModelMessage): Message {
-  const known = ollamaMessages.get(message);
-  if (known && sameMessage(known.from, message)) return known.out;
-  const out = ollamaMessageOf(message);
-  ollamaMessages.set(message, { from: { ...message }, out });
+function toOllamaMessages(messages: readonly ModelMessage[], sent: Sent[]): Message[] {
+  const out: Message[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as ModelMessage;
+    const before = sent[index];
+    if (before && before.from === message && before.content === message.content) {
+      out.push(before.out);
+      continue;
+    }
+    const made = ollamaMessageOf(message);
+    sent[index] = { from: message, content: message.content, out: made };
+    out.push(made);
+  }
+  sent.length = messages.length;
   return out;
-}
-
-function sameMessage(before: ModelMessage, now: ModelMessage): boolean {
-  return (
-    before.role === now.role &&
-    before.content === now.content &&
-    before.toolCalls === now.toolCalls &&
-    before.toolName === now.toolName &&
-    before.images === now.images
-  );
 }
 
 function ollamaMessageOf(message: ModelMessage): Message {
@@ -125,16 +126,18 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
   // When each model was last known to be loaded: a reply, or `/api/ps` listing it.
   const seenLoaded = new Map<string, number>();
   const known = new Map<string, ModelCapabilities>();
-  // Idle clients, reused by later requests; requests running at once each take their own.
-  const idle: OllamaSession[] = [];
+  // Idle clients (with the messages each sent last), reused by later requests; requests running
+  // at once each take their own.
+  const idle: Array<{ session: OllamaSession; sent: Sent[] }> = [];
 
   async function send(request: ChatRequest): Promise<ChatReply> {
-    const session = idle.pop() ?? createOllamaSession(host);
+    const slot = idle.pop() ?? { session: createOllamaSession(host), sent: [] };
+    const { session } = slot;
     try {
       const params: ChatParams = {
         host,
         model: request.model ?? name,
-        messages: request.messages.map(toOllamaMessage),
+        messages: toOllamaMessages(request.messages, slot.sent),
         signal: request.signal,
         firstTokenTimeoutMs: request.firstTokenTimeoutMs ?? request.timeoutMs ?? defaultTimeoutMs,
         betweenTokensTimeoutMs: request.betweenTokensTimeoutMs ?? defaultBetweenMs,
@@ -161,7 +164,7 @@ export function createOllamaModel(options: OllamaModelOptions): OllamaChatModel 
       };
     } finally {
       session.bind(undefined);
-      if (idle.length < 4) idle.push(session);
+      if (idle.length < 4) idle.push(slot);
     }
   }
 
