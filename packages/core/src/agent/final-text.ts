@@ -76,10 +76,11 @@ function withoutReactCalls(text: string): string {
 
 /** The user-facing text of a reply without tool calls: no reasoning, no restated plan, no envelope markup. */
 export function replyText(content: string): string {
-  return withoutFinalAnswerLabel(withoutPlan(stripThinking(content)))
-    .replace(ENVELOPE_MARKUP, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  let text = withoutFinalAnswerLabel(withoutPlan(stripThinking(content)));
+  // Each pass only where its text can be: most answers hold neither.
+  if (/tool_output|untrusted data/i.test(text)) text = text.replace(ENVELOPE_MARKUP, '');
+  if (text.includes('\n\n\n')) text = text.replace(/\n{3,}/g, '\n\n');
+  return text.trim();
 }
 
 /**
