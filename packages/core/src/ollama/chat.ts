@@ -1,9 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
 import { lightFetch } from './light-fetch.js';
 import { ollamaError, toOllamaError } from './ollama-errors.js';
-import { RequestLimits } from './request-limits.js';
 
 /** A native tool call as Ollama returns it: arguments are an object. */
 export interface NativeToolCall {
@@ -19,7 +17,10 @@ export interface ChatParams {
   tools?: OllamaTool[];
   /** The caller's signal: aborting rejects with its reason, never retried. */
   signal?: AbortSignal | undefined;
-  /** Longest wait for the first streamed piece (model loading included), or the whole reply when not streamed. */
+  /**
+   * Longest wait for the first streamed piece (model loading included); when not streamed, for
+   * the reply to start (Ollama sends it whole), kept by undici to about a second.
+   */
   firstTokenTimeoutMs: number;
   /** Longest silence between two streamed pieces. */
   betweenTokensTimeoutMs: number;
@@ -44,12 +45,6 @@ export interface ChatResult {
 }
 
 /**
- * What ends a session's requests early: an abort signal (the caller's with a deadline's, for a
- * streamed reply), or the session's {@link RequestLimits} emitter (for a reply not streamed).
- */
-type Stop = AbortSignal | EventEmitter;
-
-/**
  * An `ollama` client whose requests carry what was bound last. ollama-js's non-streaming calls
  * take no signal, and its `abort()` reaches only streams already answering, so the signal goes in
  * through the `fetch` it is given (merged with the client's own stream signal); that `fetch` is
@@ -58,31 +53,31 @@ type Stop = AbortSignal | EventEmitter;
  */
 export interface OllamaSession {
   client: Ollama;
-  /** What ends the requests that follow early, or nothing. */
-  bind(stop: Stop | undefined): void;
-  /** The time limits of its requests not streamed. */
-  limits: RequestLimits;
+  /**
+   * The signal that ends the requests that follow early, and the time limit undici keeps for them
+   * (until the reply's headers, then between pieces of its body; none when omitted).
+   */
+  bind(signal: AbortSignal | undefined, limitMs?: number): void;
 }
 
 /** Creates an {@link OllamaSession} for `host`. */
 export function createOllamaSession(host: string): OllamaSession {
-  let current: Stop | undefined;
+  let current: AbortSignal | undefined;
+  let limit = 0;
   const client = new Ollama({
     host,
     fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-      // Only a stream carries a signal of its own, and a stream is bound to a signal.
-      if (current instanceof EventEmitter) return lightFetch(input, init, current);
       const own = init?.signal ?? undefined;
       const signal = own && current ? either(own, current) : (own ?? current);
-      return lightFetch(input, signal ? { ...init, signal } : init);
+      return lightFetch(input, signal ? { ...init, signal } : init, limit);
     },
   });
   return {
     client,
-    bind: (stop) => {
-      current = stop;
+    bind: (signal, limitMs = 0) => {
+      current = signal;
+      limit = limitMs;
     },
-    limits: new RequestLimits(),
   };
 }
 
@@ -135,12 +130,26 @@ function chatResult(
   return { content, toolCalls, promptTokens, completionTokens, tokensPerSecond, durationMs };
 }
 
-/** A reply not streamed: one time limit for the whole of it, kept by the session's {@link RequestLimits}. */
+/** True when undici ended a request at its own time limit (the headers', or the body's between pieces). */
+function undiciTimedOut(error: unknown): boolean {
+  let cause = error;
+  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return true;
+    cause = cause.cause;
+  }
+  return false;
+}
+
+/**
+ * A reply not streamed. Its time limit is undici's own: until the headers, which Ollama sends
+ * with the whole reply, then between pieces of the body. undici's timers run on a shared tick,
+ * exact to about a second (nothing against a limit of minutes), and a request makes no timer,
+ * emitter or abort signal of its own; only the caller's signal, when given, goes with it.
+ */
 async function chatWhole(params: ChatParams, request: ChatRequestBody, started: number): Promise<ChatResult> {
-  params.signal?.throwIfAborted();
   const session = params.session ?? createOllamaSession(params.host);
-  const limit = session.limits.start(params.firstTokenTimeoutMs, params.signal);
-  session.bind(session.limits.stop);
+  session.bind(params.signal, params.firstTokenTimeoutMs);
   try {
     const reply = await session.client.chat(request);
     return chatResult(
@@ -151,13 +160,11 @@ async function chatWhole(params: ChatParams, request: ChatRequestBody, started: 
     );
   } catch (error) {
     if (params.signal?.aborted) throw params.signal.reason;
-    if (limit.timedOut())
+    if (undiciTimedOut(error))
       throw ollamaError('OLLAMA_TIMEOUT', `no answer within ${params.firstTokenTimeoutMs} ms`, {
         cause: error,
       });
     throw toOllamaError(error, 'request');
-  } finally {
-    limit.clear();
   }
 }
 

@@ -1,4 +1,3 @@
-import type { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
 import { loadUndici } from '../util/load-undici.js';
@@ -10,24 +9,26 @@ type Headers = Record<string, string | string[] | undefined>;
  * ollama-js reads (`ok`, `status`, `statusText`, `headers.get`, `json()`, `text()`, `body`).
  * Node's own `fetch` builds WHATWG streams for every request and reply, which costs about 40%
  * of a bare chat request to a local server; here a web stream is made only for a streamed reply.
- * No time limit of its own (undici's default would end a reply after 300 s): the caller's
- * deadline ends a request, through `signal` or, cheaper, an emitter `stop` that emits `abort`
- * (undici takes either).
+ * No time limit unless `limitMs` is given (undici's default would end a reply after 300 s): then
+ * undici ends a request whose headers, or the next piece of whose body, take longer (exact to
+ * about a second). The caller's signal, through `signal`, ends it too.
  */
 export async function lightFetch(
   input: string | URL | Request,
   init: RequestInit = {},
-  stop?: EventEmitter,
+  limitMs = 0,
 ): Promise<Response> {
   // Loaded on the first request: a process that never asks a model never holds undici.
   const { request } = await loadUndici();
+  // undici refuses a limit it cannot keep; an endless one is no limit.
+  const limit = Number.isFinite(limitMs) && limitMs > 0 ? limitMs : 0;
   const reply = await request(input instanceof Request ? input.url : input, {
     method: (init.method ?? 'GET') as 'GET',
     headers: init.headers as Headers,
     body: (init.body ?? null) as string | null,
-    ...(init.signal || stop ? { signal: init.signal ?? stop } : {}),
-    headersTimeout: 0,
-    bodyTimeout: 0,
+    signal: init.signal ?? null,
+    headersTimeout: limit,
+    bodyTimeout: limit,
   });
   const headers = reply.headers as Headers;
   // A reply cut after its headers reads as Node's fetch says it: "terminated" (the cause kept).
