@@ -110,7 +110,7 @@ export const CALL_CHECKS: readonly CallCheck[] = [
     checked.parsed = parsed;
     return undefined;
   },
-  async function contained(checked) {
+  function contained(checked) {
     const { turn, call } = checked;
     checked.labels = labelsOf(call.toolRef as Tool, {
       argument: call.argument,
@@ -119,10 +119,13 @@ export const CALL_CHECKS: readonly CallCheck[] = [
       ...(checked.parsed ? { parsed: checked.parsed } : {}),
     });
     const verdict = turn.settings.containment.check(call.tool, checked.labels);
+    // Most calls run as they are: only a decision (which may ask the user) waits.
     if (verdict.action === 'run') return undefined;
-    checked.decision = await decide(turn, call, verdict, checked.args);
-    if (checked.decision.decision !== 'refused') return undefined;
-    return { reason: 'contained', text: refusedText(checked.decision, turn.settings.approve !== undefined) };
+    return decide(turn, call, verdict, checked.args).then((decision) => {
+      checked.decision = decision;
+      if (decision.decision !== 'refused') return undefined;
+      return { reason: 'contained', text: refusedText(decision, turn.settings.approve !== undefined) };
+    });
   },
 ];
 

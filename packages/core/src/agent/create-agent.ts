@@ -173,7 +173,7 @@ export function createAgent(options: AgentOptions): Agent {
       return trace.end(failed(error, nothing, forModel, emit));
     } finally {
       endAnswer?.();
-      await links?.settled();
+      if (links) await links.settled();
     }
   }
 
