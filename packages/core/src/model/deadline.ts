@@ -144,44 +144,59 @@ export interface WorkLimit {
  * try { return await Promise.race([work(limit), limit.stopped]); } finally { limit.clear(); }
  */
 export function createWorkLimit(ms: number, what: string, parent?: AbortSignal): WorkLimit {
-  let controller: AbortController | undefined;
-  let reason: unknown;
-  let ended = false;
-  let timedOut = false;
-  let reject: (reason: unknown) => void = () => {};
-  const stopped = new Promise<never>((_, fail) => {
-    reject = fail;
-  });
-  // Nobody may be racing it when it fires (the work is done): that is no unhandled rejection.
-  stopped.catch(() => {});
-  const end = (why: unknown) => {
-    if (ended) return;
-    ended = true;
-    reason = why;
-    controller?.abort(why);
-    reject(why);
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    end(new DOMException(`${what} within ${ms} ms`, 'TimeoutError'));
-  }, ms);
-  timer.unref?.();
-  const onAbort = () => end(parent?.reason);
-  if (parent?.aborted) end(parent.reason);
-  else parent?.addEventListener('abort', onAbort, { once: true });
-  return {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (ended) controller.abort(reason);
-      }
-      return controller.signal;
-    },
-    stopped,
-    timedOut: () => timedOut,
-    clear: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
-  };
+  return new LazyWorkLimit(ms, what, parent);
+}
+
+/** {@link WorkLimit} as a class: its lazy `signal` is a getter on the prototype, which costs nothing per limit. */
+class LazyWorkLimit implements WorkLimit {
+  readonly stopped: Promise<never>;
+  #controller: AbortController | undefined;
+  #reason: unknown;
+  #ended = false;
+  #timedOut = false;
+  #reject: (reason: unknown) => void = () => {};
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #parent: AbortSignal | undefined;
+  readonly #onAbort = () => this.#end(this.#parent?.reason);
+
+  constructor(ms: number, what: string, parent: AbortSignal | undefined) {
+    this.stopped = new Promise<never>((_, fail) => {
+      this.#reject = fail;
+    });
+    // Nobody may be racing it when it fires (the work is done): that is no unhandled rejection.
+    this.stopped.catch(() => {});
+    this.#parent = parent;
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true;
+      this.#end(new DOMException(`${what} within ${ms} ms`, 'TimeoutError'));
+    }, ms);
+    this.#timer.unref?.();
+    if (parent?.aborted) this.#end(parent.reason);
+    else parent?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#ended) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#parent?.removeEventListener('abort', this.#onAbort);
+  }
+
+  #end(why: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#reason = why;
+    this.#controller?.abort(why);
+    this.#reject(why);
+  }
 }

@@ -81,6 +81,7 @@ export interface Line {
 
 /** Splits text into lines with their offsets. */
 export function splitLines(text: string): Line[] {
+  if (!text.includes('\n')) return [{ text, offset: 0 }];
   const lines: Line[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
