@@ -6,11 +6,13 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { Ollama } from 'ollama';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { z } from 'zod';
-// The built files, as users run them (`pnpm bench` builds first): through tsx, the source would
-// carry a name-keeping helper on every function, which the published code does not.
-import { createAgent } from '../dist/index.js';
-import { lightFetch } from '../dist/internal.js';
 import { benchFetchTool, benchReply, median, PAGE_TEXT } from './bench-tools.js';
+
+// The built files, as users run them (`pnpm bench` builds first): through tsx, the source would
+// carry a name-keeping helper on every function, which the published code does not. Typed from
+// the source, so type-checking needs no build.
+const { createAgent } = (await import('../dist/index.js' as string)) as typeof import('../src/index.js');
+const { lightFetch } = (await import('../dist/internal.js' as string)) as typeof import('../src/internal.js');
 
 const MODEL = 'llama3.2:3b';
 const QUESTION = 'What does https://example.com say?';

@@ -132,10 +132,19 @@ export function withinUrl(url: string, named: string): boolean {
 
 /** The origin of a URL (`https://example.com`), or undefined for a non-web destination. */
 export function originOf(url: string): string | undefined {
+  // Asked of the same few URLs many times an answer (each send, each result): kept like canonical forms.
+  const known = originCache.get(url);
+  if (known !== undefined) return known ?? undefined;
+  let origin: string | undefined;
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+    origin = parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
   } catch {
-    return undefined;
+    origin = undefined;
   }
+  if (originCache.size >= CANONICAL_CACHE_SIZE) originCache.clear();
+  originCache.set(url, origin ?? null);
+  return origin;
 }
+
+const originCache = new Map<string, string | null>();
