@@ -37,7 +37,8 @@ export function signInFailure(
   const how = hint ? `: ${hint(server)}` : '';
   // The SDK gives up on a step-up with a 403 of its own; the provider knows what was missing.
   if (provider.signInReason === 'scope' && (isUnauthorized(error) || isForbidden(error)))
-    return `MCP server "${server}" needs more access for this (${provider.missingScope})${how}`;
+    // Said at once: a login that cannot get the scope would otherwise be asked for again and again.
+    return `MCP server "${server}" needs more access for this (${provider.missingScope})${how} (when signing in cannot get it, this account is not allowed it: ask the server's administrator)`;
   if (!isUnauthorized(error)) return undefined;
   return provider.signInReason === 'expired'
     ? `the sign-in to MCP server "${server}" has expired and could not be refreshed; sign in again${how}`

@@ -43,6 +43,8 @@ describe('a server that asks for more scope when a tool is called', () => {
       expect(refused.text).toContain(
         `MCP server "notes" needs more access for this (${FAKE_OAUTH_SCOPES.extra}): run "macstats mcp login notes"`,
       );
+      // A login that cannot get the scope must not be asked for again and again.
+      expect(refused.text).toContain("this account is not allowed it: ask the server's administrator");
       // The SDK refreshes the token once and tries again before it gives up: two refusals, no loop.
       expect(server.insufficientScope).toBe(2);
       // Signing in again asks for what the server said it needs, not the narrow scope again.
