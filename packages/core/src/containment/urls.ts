@@ -13,18 +13,30 @@ const TRAILING = /[.,;:!?*_]+$/;
  */
 export function canonicalUrl(text: string, keepFragment = false): string | undefined {
   // The same URLs come back within an answer (the question, each call, each output): a URL parse
-  // costs microseconds, a lookup next to nothing. Bounded, so a flood of URLs cannot grow it.
-  const key = keepFragment ? `#${text}` : text;
-  const known = canonicalCache.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const found = parseCanonical(text, keepFragment);
-  if (canonicalCache.size >= CANONICAL_CACHE_SIZE) canonicalCache.clear();
-  canonicalCache.set(key, found ?? null);
-  return found;
+  // costs microseconds, a lookup next to nothing.
+  return remembered(canonicalCache, keepFragment ? `#${text}` : text, () =>
+    parseCanonical(text, keepFragment),
+  );
 }
 
-const CANONICAL_CACHE_SIZE = 512;
+/** At most this many entries in each cache below, so a flood of URLs cannot grow them. */
+const CACHE_SIZE = 512;
 const canonicalCache = new Map<string, string | null>();
+const originCache = new Map<string, string | null>();
+
+/** `compute()` for `key`, kept in `cache` (undefined kept as null); the cache is emptied when full. */
+function remembered(
+  cache: Map<string, string | null>,
+  key: string,
+  compute: () => string | undefined,
+): string | undefined {
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = compute();
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(key, found ?? null);
+  return found;
+}
 
 function parseCanonical(text: string, keepFragment: boolean): string | undefined {
   const trimmed = text.trim();
@@ -132,19 +144,13 @@ export function withinUrl(url: string, named: string): boolean {
 
 /** The origin of a URL (`https://example.com`), or undefined for a non-web destination. */
 export function originOf(url: string): string | undefined {
-  // Asked of the same few URLs many times an answer (each send, each result): kept like canonical forms.
-  const known = originCache.get(url);
-  if (known !== undefined) return known ?? undefined;
-  let origin: string | undefined;
-  try {
-    const parsed = new URL(url);
-    origin = parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    origin = undefined;
-  }
-  if (originCache.size >= CANONICAL_CACHE_SIZE) originCache.clear();
-  originCache.set(url, origin ?? null);
-  return origin;
+  // Asked of the same few URLs many times an answer (each send, each result).
+  return remembered(originCache, url, () => {
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+    } catch {
+      return undefined;
+    }
+  });
 }
-
-const originCache = new Map<string, string | null>();

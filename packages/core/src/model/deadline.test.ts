@@ -94,6 +94,17 @@ describe('createWorkLimit', () => {
     limit.clear();
   });
 
+  it("hands a signal read only after the parent aborted already aborted, with the parent's reason", async () => {
+    const parent = new AbortController();
+    const limit = createWorkLimit(60_000, 'tool did not finish', parent.signal);
+    parent.abort(new Error('stopped by the user'));
+    await expect(limit.stopped).rejects.toEqual(new Error('stopped by the user'));
+    expect(limit.signal.aborted).toBe(true);
+    expect(limit.signal.reason).toEqual(new Error('stopped by the user'));
+    expect(limit.timedOut()).toBe(false);
+    limit.clear();
+  });
+
   it('stops following the parent once cleared', () => {
     const parent = new AbortController();
     const limit = createWorkLimit(60_000, 'tool did not finish', parent.signal);

@@ -1,5 +1,6 @@
 import { type Message, Ollama, type Tool as OllamaTool } from 'ollama';
 import { createDeadline, createTokenDeadline } from '../model/deadline.js';
+import { errorCode } from '../util/network-errors.js';
 import { lightFetch } from './light-fetch.js';
 import { ollamaError, toOllamaError } from './ollama-errors.js';
 
@@ -130,17 +131,6 @@ function chatResult(
   return { content, toolCalls, promptTokens, completionTokens, tokensPerSecond, durationMs };
 }
 
-/** True when undici ended a request at its own time limit (the headers', or the body's between pieces). */
-function undiciTimedOut(error: unknown): boolean {
-  let cause = error;
-  for (let depth = 0; cause instanceof Error && depth < 3; depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return true;
-    cause = cause.cause;
-  }
-  return false;
-}
-
 /**
  * A reply not streamed. Its time limit is undici's own: until the headers, which Ollama sends
  * with the whole reply, then between pieces of the body. undici's timers run on a shared tick,
@@ -160,7 +150,9 @@ async function chatWhole(params: ChatParams, request: ChatRequestBody, started: 
     );
   } catch (error) {
     if (params.signal?.aborted) throw params.signal.reason;
-    if (undiciTimedOut(error))
+    // undici ended it at its own limit: the headers', or the body's between pieces.
+    const code = errorCode(error);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
       throw ollamaError('OLLAMA_TIMEOUT', `no answer within ${params.firstTokenTimeoutMs} ms`, {
         cause: error,
       });

@@ -136,6 +136,8 @@ export function matchCallLine(cleaned: string): { name: string; rest: string } |
   return null;
 }
 
+// Two caches: by list, so the agent's stable list is found without joining its names; by names,
+// so a list made afresh for each parse (a call's own name) is not compiled again.
 const midLinePatterns = new Map<string, RegExp>();
 const midLineByList = new WeakMap<readonly string[], RegExp | null>();
 

@@ -84,13 +84,12 @@ const ORPHAN_CLOSE =
  * reasoning and has only the closing marker).
  */
 export function stripThinking(text: string): string {
+  if (!THINKING_MARKERS.some((marker) => text.includes(marker))) return text;
   // The agent asks again for the reply it just asked about (parse, answer text, emptiness).
   if (text === lastThought.text) return lastThought.visible;
   let visible = text;
-  if (THINKING_MARKERS.some((marker) => text.includes(marker))) {
-    for (const pattern of THINKING) visible = visible.replace(pattern, '');
-    visible = stripHarmonyAnalysis(visible).replace(ORPHAN_CLOSE, '');
-  }
+  for (const pattern of THINKING) visible = visible.replace(pattern, '');
+  visible = stripHarmonyAnalysis(visible).replace(ORPHAN_CLOSE, '');
   lastThought = { text, visible };
   return visible;
 }
