@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleScript,
+  CONFORMANCE_AUTH_SCENARIOS,
   type ConformanceSuite,
   listConformanceScenarios,
   provisionConformance,
@@ -15,31 +16,6 @@ import { CLI } from './helpers.js';
 // built `macstats mcp login` as a child process (playing the browser) and calls the server's tools
 // through the MCP servers the app runtime builds, signing in again when a call needs more access.
 // The client is compiled to one file first and run with plain node, within the suite's 30 s.
-
-const passing = [
-  'auth/metadata-default',
-  'auth/metadata-var1',
-  'auth/metadata-var2',
-  'auth/metadata-var3',
-  'auth/basic-cimd',
-  'auth/scope-from-www-authenticate',
-  'auth/scope-from-scopes-supported',
-  'auth/scope-omitted-when-undefined',
-  'auth/scope-step-up',
-  'auth/scope-retry-limit',
-  'auth/token-endpoint-auth-basic',
-  'auth/token-endpoint-auth-post',
-  'auth/token-endpoint-auth-none',
-  'auth/pre-registration',
-  'auth/2025-03-26-oauth-metadata-backcompat',
-  'auth/2025-03-26-oauth-endpoint-fallback',
-  'auth/resource-mismatch',
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  'auth/client-credentials-basic',
-  'auth/client-credentials-jwt',
-  'auth/cross-app-access-complete-flow',
-];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -56,10 +32,10 @@ describe("the MCP conformance suite's authorization scenarios against the app's 
     const listed = (await listConformanceScenarios(suite, 'client')).filter((name) =>
       name.startsWith('auth/'),
     );
-    expect([...listed].sort()).toEqual([...passing].sort());
+    expect([...listed].sort()).toEqual([...CONFORMANCE_AUTH_SCENARIOS].sort());
   });
 
-  it.each(passing)('passes %s', async (scenario) => {
+  it.each(CONFORMANCE_AUTH_SCENARIOS)('passes %s', async (scenario) => {
     const outcome = await runConformanceScenario(suite, 'client', scenario, command);
     expect(outcome.passed, outcome.output).toBe(true);
   });

@@ -10,6 +10,36 @@ const run = promisify(execFile);
 /** The pinned version of the official MCP conformance suite (`@modelcontextprotocol/conformance`). */
 export const CONFORMANCE_VERSION = '0.1.16';
 
+/**
+ * The authorization scenarios of that version: what the library's client and the app's sign-in
+ * each pass, all of them. Machine-to-machine grants (`client-credentials-*`) and enterprise-managed
+ * authorization (`cross-app-access-complete-flow`, SEP-990) included.
+ */
+export const CONFORMANCE_AUTH_SCENARIOS: readonly string[] = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/cross-app-access-complete-flow',
+];
+
 /** The conformance suite, installed, and the Node (>= 22) it needs. */
 export interface ConformanceSuite {
   /** A Node binary of major 22 or later. */

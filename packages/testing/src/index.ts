@@ -2,6 +2,7 @@ export type { ApprovalScenario, ScenarioTool } from './approval-scenario.js';
 export { createApprovalScenario } from './approval-scenario.js';
 export { bundleScript } from './bundle-script.js';
 export {
+  CONFORMANCE_AUTH_SCENARIOS,
   CONFORMANCE_VERSION,
   type ConformanceOutcome,
   type ConformanceSuite,

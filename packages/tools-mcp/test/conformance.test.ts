@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleScript,
+  CONFORMANCE_AUTH_SCENARIOS,
   type ConformanceSuite,
   listConformanceScenarios,
   provisionConformance,
@@ -19,31 +20,10 @@ const passing = [
   'initialize',
   'tools_call',
   'sse-retry',
-  'auth/metadata-default',
-  'auth/metadata-var1',
-  'auth/metadata-var2',
-  'auth/metadata-var3',
-  'auth/basic-cimd',
-  'auth/scope-from-www-authenticate',
-  'auth/scope-from-scopes-supported',
-  'auth/scope-omitted-when-undefined',
-  'auth/scope-step-up',
-  'auth/scope-retry-limit',
-  'auth/token-endpoint-auth-basic',
-  'auth/token-endpoint-auth-post',
-  'auth/token-endpoint-auth-none',
-  'auth/pre-registration',
-  'auth/2025-03-26-oauth-metadata-backcompat',
-  'auth/2025-03-26-oauth-endpoint-fallback',
-  'auth/resource-mismatch',
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  // Machine-to-machine grants, through `oauth.provider`: the SDK's secret-based provider and the
-  // library's `createClientCredentialsProvider` signing with a private key (private_key_jwt).
-  'auth/client-credentials-jwt',
-  'auth/client-credentials-basic',
-  // Enterprise-managed authorization (SEP-990), through createEnterpriseAccessProvider.
-  'auth/cross-app-access-complete-flow',
+  // Every authorization scenario, machine-to-machine grants through `oauth.provider` (the SDK's
+  // secret-based provider and the library's `createClientCredentialsProvider` signing with a
+  // private key) and enterprise-managed authorization through createEnterpriseAccessProvider.
+  ...CONFORMANCE_AUTH_SCENARIOS,
   // A server's question answered through the approval surface with the form's defaults.
   'elicitation-sep1034-client-defaults',
 ];

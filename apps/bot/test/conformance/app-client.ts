@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildConfiguredTools } from '@macstats/app-runtime';
 import { silentLogger } from '@macstats/core';
+import { argumentsForSchema, type ConformanceToolSchema } from '@macstats/testing/conformance-client';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { readAppConfig } from '../../src/app-config.js';
-
-type Schema = { properties?: Record<string, { type?: string }> } | undefined;
 
 const url = process.argv.at(-1) ?? '';
 const cli = process.argv.at(-2) ?? '';
@@ -78,19 +77,6 @@ function login(home: string): Promise<number> {
   });
 }
 
-// Arguments that fit a tool's input schema: a number for each number, a word for each string.
-const argumentsFor = (schema: Schema): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(schema?.properties ?? {}).map(([name, property]) => [
-      name,
-      property.type === 'number' || property.type === 'integer'
-        ? 2
-        : property.type === 'boolean'
-          ? true
-          : 'test',
-    ]),
-  );
-
 /**
  * Calls each of the server's tools as the agent would; true when every call succeeded. A call that
  * needs more access says to sign in again: the user does, once, and the running app calls again.
@@ -99,7 +85,7 @@ async function callEveryTool(mcp: McpServerSet, home: string): Promise<boolean> 
   const listed = await mcp.listTools();
   let succeeded = listed.length > 0;
   for (const tool of listed) {
-    const args = argumentsFor(tool.inputSchema as Schema);
+    const args = argumentsForSchema(tool.inputSchema as ConformanceToolSchema);
     let result = await mcp.callTool(tool.displayName, args);
     if (result.isError && result.text.includes(`run "macstats mcp login ${server}"`)) {
       console.log(`${tool.displayName}: ${result.text}`);

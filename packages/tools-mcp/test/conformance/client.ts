@@ -4,6 +4,8 @@
 // It runs @macstats/tools-mcp from source (compiled to one file by the test before the scenarios, run
 // with plain node) as the app uses it; the test plays the user's browser
 // by opening the authorization URL, whose redirect reaches the loopback listener.
+
+import { argumentsForSchema, type ConformanceToolSchema } from '@macstats/testing/conformance-client';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -15,8 +17,6 @@ import {
   type McpOAuthState,
   signInMcpServer,
 } from '../../src/index.js';
-
-type Schema = { properties?: Record<string, { type?: string }> } | undefined;
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -63,18 +63,6 @@ const provider = () => {
   return undefined;
 };
 const oauth = { store: () => store, provider };
-// Arguments that fit a tool's input schema: a number for each number, a word for each string.
-const argumentsFor = (schema: Schema): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(schema?.properties ?? {}).map(([name, property]) => [
-      name,
-      property.type === 'number' || property.type === 'integer'
-        ? 2
-        : property.type === 'boolean'
-          ? true
-          : 'test',
-    ]),
-  );
 
 // What the app would publish as its client metadata document; the suite's fixed test value.
 const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
@@ -82,7 +70,10 @@ const clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
 const probe = async (client: Client) => {
   const { tools } = await client.listTools();
   for (const tool of tools)
-    await client.callTool({ name: tool.name, arguments: argumentsFor(tool.inputSchema as Schema) });
+    await client.callTool({
+      name: tool.name,
+      arguments: argumentsForSchema(tool.inputSchema as ConformanceToolSchema),
+    });
 };
 
 if (scenario.startsWith('auth/') && !provider()) {
@@ -100,7 +91,10 @@ const connection = await connectMcp(
 );
 try {
   for (const tool of connection.tools) {
-    const result = await connection.callTool(tool.name, argumentsFor(tool.inputSchema as Schema));
+    const result = await connection.callTool(
+      tool.name,
+      argumentsForSchema(tool.inputSchema as ConformanceToolSchema),
+    );
     console.log(`${tool.name}: ${result.isError ? 'error' : 'ok'}: ${result.text.slice(0, 200)}`);
   }
 } finally {
