@@ -9,9 +9,17 @@ import {
   createSharedPendingApprovals,
   type SharedPendingApprovals,
 } from '@macstats/core';
-import { createApprovalScenario, type FakeDiscordMessage } from '@macstats/testing';
+import { createApprovalScenario } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, type HarnessOptions, harnessPerTest, startHarness } from './harness.js';
+import {
+  buttonId,
+  closedCard,
+  type Harness,
+  type HarnessOptions,
+  harnessPerTest,
+  openCard,
+  startHarness,
+} from './harness.js';
 
 const start = harnessPerTest();
 const run = promisify(execFile);
@@ -51,15 +59,6 @@ async function answerFromAnotherProcess(home: string, id: string, answer: string
   return stdout.trim();
 }
 
-function openCard(h: Harness, after = 0): FakeDiscordMessage | undefined {
-  return h.discord
-    .channelMessages(h.general)
-    .slice(after)
-    .find((message) => (message.components?.[0]?.components ?? []).some((button) => !button.disabled));
-}
-const idOf = (message: FakeDiscordMessage, label: string) =>
-  message.components?.[0]?.components.find((button) => button.label === label)?.custom_id ?? '';
-
 function ask(h: Harness): number {
   const before = h.discord.channelMessages(h.general).length;
   h.discord.dispatchMessage({ channelId: h.general, content: 'read and save', mentionsBot: true });
@@ -84,22 +83,16 @@ describe('approval cards shared with the other processes on the data folder', ()
       bot: { pendingApprovals: sharedPending(home) },
     } as HarnessOptions);
     ask(h);
-    const card = await h.discord.waitFor(() => openCard(h), { what: 'the card' });
+    const card = await h.discord.waitFor(() => openCard(h, h.general), { what: 'the card' });
     const [waiting] = sharedPending(home).list();
     expect(waiting).toMatchObject({ tool: 'SAVE', rule: 'persist', where: 'discord' });
     expect(await answerFromAnotherProcess(home, waiting!.id, 'once')).toBe('answered');
     await finalReplies(h, 1);
     expect(saved).toEqual(['the attacker']);
-    const closed = await h.discord.waitFor(
-      () =>
-        h.discord.message(card.id)?.content.includes('Approved on the dashboard')
-          ? h.discord.message(card.id)
-          : undefined,
-      { what: 'the card closed' },
-    );
+    const closed = await closedCard(h, card, 'Approved on the dashboard');
     expect(closed.components?.[0]?.components.every((button) => button.disabled)).toBe(true);
     // Its buttons are disabled: Discord takes no click on a stale card.
-    expect(() => h.discord.clickButton({ messageId: card.id, customId: idOf(card, 'Deny') })).toThrow(
+    expect(() => h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'Deny') })).toThrow(
       /no enabled button/,
     );
     expect(await answerFromAnotherProcess(home, waiting!.id, 'deny')).toBe('already-answered');
@@ -131,8 +124,8 @@ describe('approval cards shared with the other processes on the data folder', ()
     } as HarnessOptions);
     cleanups.push(() => first.close());
     ask(first);
-    const card = await first.discord.waitFor(() => openCard(first), { what: 'the card' });
-    first.discord.clickButton({ messageId: card.id, customId: idOf(card, 'This conversation') });
+    const card = await first.discord.waitFor(() => openCard(first, first.general), { what: 'the card' });
+    first.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'This conversation') });
     await finalReplies(first, 1);
     const [kept] = await rules.list();
     expect(kept).toMatchObject({ tool: 'SAVE', conversationId: `discord-${first.general}` });
@@ -147,7 +140,7 @@ describe('approval cards shared with the other processes on the data folder', ()
     expect(again.general).toBe(first.general);
     const before = ask(again);
     await finalReplies(again, 1);
-    expect(openCard(again, before)).toBeUndefined();
+    expect(openCard(again, again.general, before)).toBeUndefined();
     expect(saved).toEqual(['the attacker', 'the attacker']);
   });
 });

@@ -12,6 +12,7 @@ import {
 import {
   type FakeChatRequest,
   type FakeDiscord,
+  type FakeDiscordMessage,
   type FakeDiscordOptions,
   type FakeOllama,
   type FakeOllamaOptions,
@@ -244,4 +245,25 @@ export function longAnswerWithCode(): string {
     `\`\`\`javascript\nfunction run(items) {\n  const result = [];\n${code.join('\n')}\n  return result;\n}\n\`\`\``,
     'That is all there is to it. '.repeat(60).trim(),
   ].join('\n\n');
+}
+
+/** The latest message in the channel with an enabled button, from `after` on: the open approval card. */
+export function openCard(h: Harness, channelId: string, after = 0): FakeDiscordMessage | undefined {
+  return h.discord
+    .channelMessages(channelId)
+    .slice(after)
+    .find((message) => (message.components?.[0]?.components ?? []).some((button) => !button.disabled));
+}
+
+/** The custom id of the card's button with this label ('' when there is none). */
+export function buttonId(message: FakeDiscordMessage, label: string): string {
+  return message.components?.[0]?.components.find((button) => button.label === label)?.custom_id ?? '';
+}
+
+/** Waits for the card to be edited to say it was answered elsewhere (`how`: "Approved on the dashboard"). */
+export function closedCard(h: Harness, card: FakeDiscordMessage, how: string): Promise<FakeDiscordMessage> {
+  return h.discord.waitFor(
+    () => (h.discord.message(card.id)?.content.includes(how) ? h.discord.message(card.id) : undefined),
+    { what: 'the card closed' },
+  );
 }
