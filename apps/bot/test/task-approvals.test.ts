@@ -99,6 +99,17 @@ async function setup(model: (url: string) => (request: FakeChatRequest) => strin
 }
 
 /** `/task` by alice (user 555): the task is hers and reports to the channel. */
+/** The message in the channel with buttons: the approval prompt, once it was posted. */
+function promptIn(fake: FakeDiscord, channelId: string) {
+  return fake.channelMessages(channelId).find((message) => (message.components?.length ?? 0) > 0);
+}
+
+/** Waits for the approval prompt to be posted in the channel, and gives it. */
+async function approvalPrompt(fake: FakeDiscord, channelId: string) {
+  await waitUntil(() => promptIn(fake, channelId) !== undefined, 'the approval prompt');
+  return promptIn(fake, channelId);
+}
+
 async function addByAlice(fake: FakeDiscord, channelId: string): Promise<string> {
   await fake.waitFor(() => fake.commands().some((command) => command.name === 'task'), {
     what: '/task registered',
@@ -119,11 +130,7 @@ describe("a task's call that needs approval, put to its owner", () => {
     const bot = startCli(['start'], home, env);
     await bot.waitForOutput(/macstats is running/);
     const id = await addByAlice(fake, channelId);
-    await waitUntil(
-      () => fake.channelMessages(channelId).some((message) => (message.components?.length ?? 0) > 0),
-      'the approval prompt',
-    );
-    const prompt = fake.channelMessages(channelId).find((message) => (message.components?.length ?? 0) > 0);
+    const prompt = await approvalPrompt(fake, channelId);
     expect(prompt?.content).toContain('<@555> this needs your approval: **TASK**');
     // The channel never reads the call itself.
     expect(prompt?.content).not.toContain('Check the price again tomorrow');
@@ -175,7 +182,7 @@ describe("a task's call that needs approval, put to its owner", () => {
     await waitUntil(() => readTask(home, id)?.state === 'done', 'the task done after the denial');
     expect(readTask(home, id)?.result).toBe('The price is 180; no follow-up');
     expect(readTask(home, `${id}-1-1`)).toBeUndefined();
-    const prompt = fake.channelMessages(channelId).find((message) => (message.components?.length ?? 0) > 0);
+    const prompt = promptIn(fake, channelId);
     await waitUntil(
       () => fake.message(prompt?.id ?? '')?.components?.[0]?.components.every((b) => b.disabled) === true,
       'the Discord prompt closed',
@@ -231,11 +238,7 @@ describe("a task's call that needs approval, put to its owner", () => {
     const bot = startCli(['start'], home, env);
     await bot.waitForOutput(/macstats is running/);
     const id = await addByAlice(fake, channelId);
-    await waitUntil(
-      () => fake.channelMessages(channelId).some((message) => (message.components?.length ?? 0) > 0),
-      'the approval prompt',
-    );
-    const prompt = fake.channelMessages(channelId).find((message) => (message.components?.length ?? 0) > 0);
+    const prompt = await approvalPrompt(fake, channelId);
     const buttons = prompt?.components?.[0]?.components ?? [];
     // A persisting call: This task, never Always (no standing rule lets a later page plant state).
     expect(buttons.map((button) => button.label)).toEqual([
