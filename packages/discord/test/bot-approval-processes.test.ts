@@ -12,6 +12,7 @@ import {
 import { createApprovalScenario } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  answersStartingWith,
   buttonId,
   closedCard,
   type Harness,
@@ -64,14 +65,6 @@ function ask(h: Harness): number {
   h.discord.dispatchMessage({ channelId: h.general, content: 'read and save', mentionsBot: true });
   return before;
 }
-const finalReplies = (h: Harness, count: number) =>
-  h.discord.waitFor(
-    () =>
-      h.replies(h.general).filter((text) => text.startsWith('Last tool said')).length >= count
-        ? true
-        : undefined,
-    { what: `final reply ${count}` },
-  );
 
 describe('approval cards shared with the other processes on the data folder', () => {
   it('runs the call and closes the card when another process answers it; its buttons are disabled and a second answer is told so', async () => {
@@ -87,7 +80,7 @@ describe('approval cards shared with the other processes on the data folder', ()
     const [waiting] = sharedPending(home).list();
     expect(waiting).toMatchObject({ tool: 'SAVE', rule: 'persist', where: 'discord' });
     expect(await answerFromAnotherProcess(home, waiting!.id, 'once')).toBe('answered');
-    await finalReplies(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     expect(saved).toEqual(['the attacker']);
     const closed = await closedCard(h, card, 'Approved on the dashboard');
     expect(closed.components?.[0]?.components.every((button) => button.disabled)).toBe(true);
@@ -126,7 +119,7 @@ describe('approval cards shared with the other processes on the data folder', ()
     ask(first);
     const card = await first.discord.waitFor(() => openCard(first, first.general), { what: 'the card' });
     first.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'This conversation') });
-    await finalReplies(first, 1);
+    await answersStartingWith(first, 'Last tool said', 1);
     const [kept] = await rules.list();
     expect(kept).toMatchObject({ tool: 'SAVE', conversationId: `discord-${first.general}` });
     await first.close();
@@ -139,7 +132,7 @@ describe('approval cards shared with the other processes on the data folder', ()
     } as HarnessOptions);
     expect(again.general).toBe(first.general);
     const before = ask(again);
-    await finalReplies(again, 1);
+    await answersStartingWith(again, 'Last tool said', 1);
     expect(openCard(again, again.general, before)).toBeUndefined();
     expect(saved).toEqual(['the attacker', 'the attacker']);
   });

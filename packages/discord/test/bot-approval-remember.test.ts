@@ -5,6 +5,7 @@ import { createApprovalRuleStore, createPendingApprovals, type Tool } from '@mac
 import { createApprovalScenario, type FakeChatRequest, type FakeDiscordMessage } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  answersStartingWith,
   buttonId,
   closedCard,
   type Harness,
@@ -67,15 +68,6 @@ async function rulesHome() {
   return createApprovalRuleStore(join(home, 'approval-rules.json'));
 }
 
-const lastTool = (h: Harness, count: number) =>
-  h.discord.waitFor(
-    () =>
-      h.replies(h.general).filter((text) => text.startsWith('Last tool said')).length >= count
-        ? true
-        : undefined,
-    { what: `final reply ${count}` },
-  );
-
 async function ask(h: Harness) {
   const before = h.discord.channelMessages(h.general).length;
   h.discord.dispatchMessage({ channelId: h.general, content: 'read and post', mentionsBot: true });
@@ -91,13 +83,13 @@ describe('approval cards with remembered answers', () => {
     // A persisting call: no standing rule (the model chose what it stores after reading outside content).
     expect(labels(card)).toEqual(['Approve once', 'This conversation', 'Deny', 'Show the call']);
     h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'This conversation') });
-    await lastTool(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     const decided = h.discord.message(card.id);
     expect(decided?.content).toContain('Approved for this conversation by');
     expect(decided?.components?.[0]?.components.every((button) => button.disabled)).toBe(true);
     // The same call in the same channel runs without a card.
     const before = await ask(h);
-    await lastTool(h, 2);
+    await answersStartingWith(h, 'Last tool said', 2);
     expect(saved).toEqual(['the attacker', 'the attacker']);
     expect(openCard(h, h.general, before)).toBeUndefined();
   });
@@ -108,7 +100,7 @@ describe('approval cards with remembered answers', () => {
     await ask(h);
     const card = await h.discord.waitFor(() => openCard(h, h.general), { what: 'the card' });
     h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'This conversation') });
-    await lastTool(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     const reset = h.discord.dispatchInteraction({ command: 'reset', channelId: h.general });
     await h.discord.waitFor(() => reset.originalId, { what: '/reset' });
     const before = await ask(h);
@@ -123,7 +115,7 @@ describe('approval cards with remembered answers', () => {
     h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'Approve once') });
     // Pressed again before Discord disabled the buttons (another device, a slow client).
     const late = h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'Deny') });
-    await lastTool(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     await h.discord.waitFor(() => late.originalId, { what: 'the answer to the late press' });
     expect(h.discord.message(late.originalId ?? '')?.content).toBe(
       'This approval request was already answered.',
@@ -140,14 +132,14 @@ describe('approval cards with remembered answers', () => {
     const card = await h.discord.waitFor(() => openCard(h, h.general), { what: 'the card' });
     expect(labels(card)).toEqual(['Approve once', 'This conversation', 'Always', 'Deny', 'Show the call']);
     h.discord.clickButton({ messageId: card.id, customId: buttonId(card, 'Always') });
-    await lastTool(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     expect(h.discord.message(card.id)?.content).toContain('Approved always');
     const [rule] = await rules.list();
     expect(rule).toMatchObject({ tool: 'POST', rule: 'send', target: 'mcp:notes/post' });
     expect((await stat(rules.file)).mode & 0o777).toBe(0o600);
 
     const before = await ask(h);
-    await lastTool(h, 2);
+    await answersStartingWith(h, 'Last tool said', 2);
     expect(posted).toEqual(['hello', 'hello']);
     expect(openCard(h, h.general, before)).toBeUndefined();
 
@@ -184,7 +176,7 @@ describe('approval cards with remembered answers', () => {
       new RegExp(`\`${waiting?.id}\` \\*\\*SAVE\\*\\* \\(persist\\) asked on discord, denied <t:\\d+:R>`),
     );
     expect(pending.answer(waiting?.id ?? '', 'once', 'the dashboard')).toBe('answered');
-    await lastTool(h, 1);
+    await answersStartingWith(h, 'Last tool said', 1);
     expect(saved).toEqual(['the attacker']);
     const closed = await closedCard(h, card, 'Approved on the dashboard');
     expect(closed.components?.[0]?.components.every((button) => button.disabled)).toBe(true);

@@ -197,6 +197,14 @@ export function repliesIn(h: Harness, channelId: string, count = 1) {
   });
 }
 
+/** Waits until `count` of the bot's messages in the general channel start with `prefix`: answers of a scripted model. */
+export function answersStartingWith(h: Harness, prefix: string, count: number) {
+  return h.discord.waitFor(
+    () => (h.replies(h.general).filter((text) => text.startsWith(prefix)).length >= count ? true : undefined),
+    { what: `answer ${count} starting "${prefix}"` },
+  );
+}
+
 /** A promise the test resolves by hand. */
 export function gate<T = void>() {
   let open!: (value: T) => void;
