@@ -1,4 +1,4 @@
-import { ContextLabels, namedOriginsIn } from '../containment/context-labels.js';
+import { ContextLabels, type ContextLabelsInput, namedOriginsIn } from '../containment/context-labels.js';
 import { AGENT_DEFAULTS } from '../defaults.js';
 import { MacstatsError } from '../errors.js';
 import type { MemoryContext } from '../memory/conversation-memory.js';
@@ -19,25 +19,34 @@ import { createModelFacts } from './model-facts.js';
 /**
  * What an answer's context holds before any tool runs: the caller's labels, the tools'
  * descriptions an untrusted party wrote, and the remembered conversation (private, and outside
- * where an earlier answer had outside content in its context).
+ * where an earlier answer had outside content in its context). Without a day's link allowance
+ * there is nothing to read first, so the labels come back without a promise.
  */
-async function startingLabels(
+function startingLabels(
   question: string,
   answerOptions: AnswerOptions,
   tools: readonly Tool[],
   remembered: MemoryContext | null,
   links: OpenedAllowance | undefined,
-): Promise<ContextLabels> {
-  const turns = remembered?.turns ?? [];
+): ContextLabels | Promise<ContextLabels> {
   const given = answerOptions.contextLabels ?? {};
-  const userTexts = [...(given.userTexts ?? []), ...turns.map((turn) => turn.question)];
-  const dayOrigins = await links?.dayOrigins(namedOriginsIn([question, ...userTexts]));
-  const labels = new ContextLabels(question, {
-    ...given,
-    ...(links ? { linkAllowance: links.allowance } : {}),
-    ...(dayOrigins ? { dayOrigins } : {}),
-    userTexts,
-  });
+  const userTexts = [...(given.userTexts ?? []), ...(remembered?.turns ?? []).map((turn) => turn.question)];
+  const labelsWith = (input: ContextLabelsInput) =>
+    labelsOf(new ContextLabels(question, input), answerOptions, tools, remembered);
+  if (!links) return labelsWith({ ...given, userTexts });
+  return links
+    .dayOrigins(namedOriginsIn([question, ...userTexts]))
+    .then((dayOrigins) => labelsWith({ ...given, linkAllowance: links.allowance, dayOrigins, userTexts }));
+}
+
+/** `labels` with what the remembered conversation, the given context and the tools' descriptions add. */
+function labelsOf(
+  labels: ContextLabels,
+  answerOptions: AnswerOptions,
+  tools: readonly Tool[],
+  remembered: MemoryContext | null,
+): ContextLabels {
+  const turns = remembered?.turns ?? [];
   if (turns.length > 0) labels.addPrivate('the conversation history');
   if (remembered?.summary) labels.addPrivate('the conversation summary');
   if (answerOptions.context?.trim())
@@ -123,15 +132,22 @@ export function createAgent(options: AgentOptions): Agent {
         remembered,
       });
       if (emit) await facts.announceLoading(forModel, emit, signal);
+      // What is known already comes back without a promise: each await is a microtask turn.
+      const nativeFact = tools.length > 0 && facts.useNative(forModel, signal);
+      const native = nativeFact instanceof Promise ? await nativeFact : nativeFact;
+      const windowFact = facts.contextWindow(forModel, signal);
+      const context = windowFact instanceof Promise ? await windowFact : windowFact;
+      const labelsFact = startingLabels(question, answerOptions, tools, remembered, links);
+      const containment = labelsFact instanceof Promise ? await labelsFact : labelsFact;
       const result = await answerTurn({
         model,
         modelName: forModel,
         tools,
         table: nativeFunctionsOf(tools),
         unavailable,
-        native: tools.length > 0 && (await facts.useNative(forModel, signal)),
+        native,
         messages,
-        context: await facts.contextWindow(forModel, signal),
+        context,
         planning: answerOptions.planning ?? options.planning ?? AGENT_DEFAULTS.planning,
         maxToolIterations: positive(answerOptions.maxToolIterations, maxToolIterations, 'maxToolIterations'),
         maxFailuresInARow: AGENT_DEFAULTS.maxFailuresInARow,
@@ -145,7 +161,7 @@ export function createAgent(options: AgentOptions): Agent {
         logger,
         emit,
         onNativeRefused: () => facts.refusedNative(forModel),
-        containment: await startingLabels(question, answerOptions, tools, remembered, links),
+        containment,
         approve: answerOptions.approve ?? options.approve,
         approvalTimeoutMs,
         canSeeImages: () => facts.canSeeImages(forModel, signal),

@@ -5,8 +5,8 @@ import { ContextWindow, type ContextWindowSettings } from './context-window.js';
 
 /** What the agent learns about each model it answers with, asked of the server once per model. */
 export interface ModelFacts {
-  /** Whether to send native tool definitions to this model. */
-  useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean>;
+  /** Whether to send native tool definitions to this model (without a wait once known). */
+  useNative(forModel: string, signal: AbortSignal | undefined): boolean | Promise<boolean>;
   /** The server refused native tools for this model: the text protocol from now on. */
   refusedNative(forModel: string): void;
   /** Says "loading <model>…" through `emit` when the server reports the model is not in memory. */
@@ -17,8 +17,8 @@ export interface ModelFacts {
   ): Promise<void>;
   /** Whether the model reads images; a server that cannot say counts as no. */
   canSeeImages(forModel: string, signal: AbortSignal | undefined): Promise<boolean>;
-  /** The model's context window, from its capabilities once they could be read. */
-  contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow>;
+  /** The model's context window, from its capabilities once they could be read (without a wait once read). */
+  contextWindow(forModel: string, signal: AbortSignal | undefined): ContextWindow | Promise<ContextWindow>;
 }
 
 /**
@@ -36,11 +36,16 @@ export function createModelFacts(
   const visionByModel = new Map<string, boolean>();
   const windows = new Map<string, ContextWindow>();
 
-  /** Whether to send native tool definitions to this model: asks its capabilities once per model. */
-  async function useNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
+  /**
+   * Whether to send native tool definitions to this model: asks its capabilities once per model.
+   * Known facts come back without a promise: each await is a turn of the microtask queue, per answer.
+   */
+  function useNative(forModel: string, signal: AbortSignal | undefined): boolean | Promise<boolean> {
     if (native !== 'auto') return native;
-    const known = nativeByModel.get(forModel);
-    if (known !== undefined) return known;
+    return nativeByModel.get(forModel) ?? askNative(forModel, signal);
+  }
+
+  async function askNative(forModel: string, signal: AbortSignal | undefined): Promise<boolean> {
     try {
       const { tools: hasTools } = await model.capabilities({
         model: forModel,
@@ -95,9 +100,14 @@ export function createModelFacts(
   }
 
   /** The model's context window, from its capabilities once they could be read. */
-  async function contextWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
-    const known = windows.get(forModel);
-    if (known) return known;
+  function contextWindow(
+    forModel: string,
+    signal: AbortSignal | undefined,
+  ): ContextWindow | Promise<ContextWindow> {
+    return windows.get(forModel) ?? readWindow(forModel, signal);
+  }
+
+  async function readWindow(forModel: string, signal: AbortSignal | undefined): Promise<ContextWindow> {
     try {
       const { contextLength } = await model.capabilities({ model: forModel, ...(signal ? { signal } : {}) });
       const window = new ContextWindow(contextSettings, contextLength);
