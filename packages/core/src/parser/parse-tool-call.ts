@@ -10,6 +10,7 @@ import {
   type CallSpans,
   findCallSpans,
   findStructuredCalls,
+  hasCallMarker,
   type StructuredCallOptions,
 } from './structured-calls.js';
 import { looseKey, nameFromArguments, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
@@ -58,6 +59,7 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   // Every call shape needs one of these characters; many plain answers have none.
   if (!/[:{[(<>]/.test(text)) return [];
   const table = toolSyntaxTable(tools);
+  if (isPlainProse(text)) return findLineCalls(text, NOWHERE, table).sort(byIndex);
   const visible = stripThinking(text);
   // Blanked regions' starts, to ask afterwards whether any lies inside a call's own text.
   const starts: number[] = [];
@@ -110,7 +112,26 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
       react.flatMap((match) => match.candidates),
       lines,
     )
-    .sort((a, b) => a.index - b.index);
+    .sort(byIndex);
+}
+
+const byIndex = (a: ToolCallCandidate, b: ToolCallCandidate) => a.index - b.index;
+const NOWHERE = (_offset: number) => false;
+
+/**
+ * Prose in which only `NAME: argument` lines can be calls, and nothing is blanked around them:
+ * no JSON (`{`), no inline code or fence (`` ` ``), no marker of a call format (tags, `[TOOL_CALLS]`,
+ * a parenthesis…), no ReAct step (`Action`), no reasoning and no quoted paragraph. For such a
+ * reply every other stage finds nothing and changes nothing, so the parse is the line pass alone
+ * (most final answers are such prose, and the stages' code is cold by then).
+ */
+function isPlainProse(text: string): boolean {
+  return (
+    !/[{`]|action/i.test(text) &&
+    !hasCallMarker(text) &&
+    stripThinking(text) === text &&
+    blankQuotedRegions(text) === text
+  );
 }
 
 /**

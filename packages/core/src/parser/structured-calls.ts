@@ -31,6 +31,11 @@ const ANY_MARKER = new RegExp(
     .join('|'),
 );
 
+/** True when `text` holds a marker of some call format (`<tool_call>`, `[TOOL_CALLS]`, `(`…). */
+export function hasCallMarker(text: string): boolean {
+  return ANY_MARKER.test(text);
+}
+
 /** The recognisers whose markers `text` holds, in their order. */
 function recognisersIn(text: string): CallRecogniser[] {
   if (!ANY_MARKER.test(text)) return [];
