@@ -76,9 +76,12 @@ function withoutReactCalls(text: string): string {
 
 /** The user-facing text of a reply without tool calls: no reasoning, no restated plan, no envelope markup. */
 export function replyText(content: string): string {
-  let text = withoutFinalAnswerLabel(withoutPlan(stripThinking(content)));
-  // Each pass only where its text can be: most answers hold neither.
-  if (/tool_output|untrusted data/i.test(text)) text = text.replace(ENVELOPE_MARKUP, '');
+  let text = stripThinking(content);
+  // One scan tells whether any pass below can change the text: most answers hold none of this.
+  if (/RECOMMEND|final[ _-]?answer|tool_output|untrusted data/i.test(text)) {
+    text = withoutFinalAnswerLabel(withoutPlan(text));
+    if (/tool_output|untrusted data/i.test(text)) text = text.replace(ENVELOPE_MARKUP, '');
+  }
   if (text.includes('\n\n\n')) text = text.replace(/\n{3,}/g, '\n\n');
   return text.trim();
 }
