@@ -20,7 +20,7 @@ export {
   type OmittedTool,
   type ToolSettings,
 } from './configured-tools.js';
-export { failedAnswer, INSTALLED_MODELS_TTL_MS } from './installed-models.js';
+export { INSTALLED_MODELS_TTL_MS } from './installed-models.js';
 export {
   type McpSignInOptions,
   type McpSignInOutcome,

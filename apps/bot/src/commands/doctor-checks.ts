@@ -54,7 +54,7 @@ async function checkOneOpenAiServer(
         fix: "set OPENAI_BASE_URL to the server's API address, such as http://127.0.0.1:8080/v1",
       },
     ];
-  // Each server's sentences name OPENAI_BASE_URL, a pool's member too, as doctor always has.
+  // doctor's sentences name OPENAI_BASE_URL for a pool's server too, as they did before the root owned this.
   const result = await checkModelServerAt(config, baseUrl, { signal: timeout(), pool: false }).catch(
     (error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const,
   );
