@@ -57,3 +57,47 @@ export function findRootBypasses(files: readonly SourceFile[]): string[] {
   }
   return problems;
 }
+
+/**
+ * What makes a chat model or asks a model server: the root's model side alone
+ * (`@macstats/app-runtime`'s `checkModelServer`, `checkModelServerAt`, `createChatModel`,
+ * `createModelSide`). Each entry: the package, the names an app must not import from it.
+ */
+export const MODEL_SIDE_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  '@macstats/core': ['createOllamaModel', 'createOllamaPoolMember', 'createModelPool', 'checkOllama'],
+};
+
+/** Packages an app must not import at all: the model clients and the OpenAI-compatible adapter. */
+export const MODEL_SIDE_PACKAGES: readonly string[] = ['@macstats/model-openai', 'ollama', 'openai'];
+
+/** Calls that build a model or a pool, or ask an OpenAI-compatible server, however the function was imported. */
+const MODEL_SIDE_CALLS =
+  /\b(createOllamaModel|createOpenAiModel|createModelPool|createOllamaPoolMember|createOpenAiPoolMember|checkOpenAi)\(/g;
+
+/** One sentence per place in `files` that builds a chat model or asks a model server itself. */
+export function findModelBuilders(files: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  const imports = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'([^']+)'/g;
+  const fromPackage = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)'([^']+)'/g;
+  const ask = "; ask the root's model side (@macstats/app-runtime) instead";
+  for (const { path, text } of files) {
+    for (const match of text.matchAll(imports)) {
+      const banned = MODEL_SIDE_IMPORTS[match[2] as string] ?? [];
+      for (const part of (match[1] as string).split(',')) {
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0];
+        if (name && banned.includes(name)) problems.push(`${path} imports ${name} from ${match[2]}${ask}`);
+      }
+    }
+    for (const match of text.matchAll(fromPackage))
+      if (MODEL_SIDE_PACKAGES.includes(match[1] as string))
+        problems.push(`${path} imports ${match[1]}${ask}`);
+    for (const match of text.matchAll(MODEL_SIDE_CALLS))
+      problems.push(
+        `${path} ${match[1]?.startsWith('check') ? 'asks a model server' : 'builds a model'} itself (${match[1]})${ask}`,
+      );
+  }
+  return problems;
+}

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TOOL_CATALOG, TOOL_USES } from '../packages/app-runtime/src/tool-catalog.js';
-import { findRootBypasses } from './composition-root.js';
+import { findModelBuilders, findRootBypasses } from './composition-root.js';
 import { findToolListBuilders, readSources } from './tool-lists.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,6 +89,35 @@ describe('one composition root', () => {
       'c.ts imports offeredTo from @macstats/app-runtime; ask the runtime (createAppRuntime) instead',
       'd.ts imports createTaskRunner from @macstats/tasks; ask the runtime (createAppRuntime) instead',
       "e.ts sets the RUN_JS stand-in itself (unavailableTools); the runtime's wrappers do that",
+    ]);
+  });
+});
+
+describe('one model side', () => {
+  it("leaves chat models, pools and the model servers' checks to the root", () => {
+    const sources = readSources(root, apps);
+    expect(sources.length).toBeGreaterThan(50);
+    expect(findModelBuilders(sources)).toEqual([]);
+  });
+
+  it('finds a model built, a pool made, a server asked and the OpenAI-compatible adapter imported in an app', () => {
+    const problems = findModelBuilders([
+      { path: 'a.ts', text: "import { createOllamaModel, type ChatModel } from '@macstats/core';" },
+      { path: 'b.ts', text: "import { checkOpenAi } from '@macstats/model-openai';" },
+      { path: 'c.ts', text: 'const pool = core.createModelPool({ members });' },
+      { path: 'd.ts', text: "const { createOpenAiModel } = await import('@macstats/model-openai');" },
+      { path: 'e.ts', text: "import {\n  checkOllama,\n  sameModel,\n} from '@macstats/core';" },
+      {
+        path: 'f.ts',
+        text: "import type { ChatModel } from '@macstats/core';\nawait dashboard.checkOllama();",
+      },
+    ]);
+    expect(problems).toEqual([
+      "a.ts imports createOllamaModel from @macstats/core; ask the root's model side (@macstats/app-runtime) instead",
+      "b.ts imports @macstats/model-openai; ask the root's model side (@macstats/app-runtime) instead",
+      "c.ts builds a model itself (createModelPool); ask the root's model side (@macstats/app-runtime) instead",
+      "d.ts imports @macstats/model-openai; ask the root's model side (@macstats/app-runtime) instead",
+      "e.ts imports checkOllama from @macstats/core; ask the root's model side (@macstats/app-runtime) instead",
     ]);
   });
 });

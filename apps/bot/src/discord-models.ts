@@ -1,6 +1,7 @@
+import { checkModelServer, createChatModel } from '@macstats/app-runtime';
 import { isEmbeddingModel } from '@macstats/core';
 import type { AppConfig } from './app-config.js';
-import { chatModel, checkModelServer, type Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
 
 /**
  * What the Discord bot asks about models: the chat models the server has (for `/model`), what a
@@ -10,7 +11,7 @@ import { chatModel, checkModelServer, type Runtime } from './runtime.js';
  */
 export function discordModelOptions(config: AppConfig, runtime: Runtime) {
   const configured = config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel;
-  const probe = chatModel(config, runtime.server.model ?? configured ?? '');
+  const probe = createChatModel(config, runtime.server.model ?? configured ?? '');
   const listModels = async () =>
     (await checkModelServer(config)).models.filter((name) => !isEmbeddingModel(name));
   return {

@@ -1,26 +1,22 @@
-import { createAppTokenBudget, MODEL_SETTING_NAMES } from '@macstats/app-config';
+import { createAppTokenBudget } from '@macstats/app-config';
 import {
   type AppRuntime,
   type AssembledTools,
   appAgentWrappers,
+  checkModelServer,
   createAppAgent,
   createAppRuntime,
+  createModelSide,
+  type ModelServerCheck,
 } from '@macstats/app-runtime';
-import {
-  type Agent,
-  type ChatModel,
-  checkOllama,
-  createModelPool,
-  createOllamaModel,
-  createOllamaPoolMember,
-  type DailyTokenBudget,
-  type Logger,
-  type MemoryStore,
-  type MessageArchive,
-  type ModelPool,
-  type TokenLedger,
+import type {
+  Agent,
+  DailyTokenBudget,
+  Logger,
+  MemoryStore,
+  MessageArchive,
+  TokenLedger,
 } from '@macstats/core';
-import { checkOpenAi, createOpenAiModel, createOpenAiPoolMember } from '@macstats/model-openai';
 import type { AppMetrics } from '@macstats/observability';
 import type { ScheduleSource } from '@macstats/scheduler';
 import {
@@ -35,30 +31,8 @@ import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { assembleBotTools } from './bot-tools.js';
 import { readEvalReport } from './eval/save-report.js';
-import { createInstalledModels } from './installed-models.js';
 import { memoryOptionsOf } from './memory-settings.js';
-import { createModelResolver, type ModelLookup, withModel } from './model-resolver.js';
 import { withNotes } from './with-notes.js';
-
-/** What the model's server said at start-up, whichever provider it is. */
-export interface ModelServerCheck {
-  /** True when the server answered and a usable model is there. */
-  ok: boolean;
-  /** True when the server answered at all. */
-  reachable: boolean;
-  /** `ollama` or `openai`. */
-  provider: AppConfig['modelProvider'];
-  /** Where the server is: OLLAMA_HOST or OPENAI_BASE_URL. */
-  url: string;
-  /** The model to use, when one was found. */
-  model: string | null;
-  /** The models the server has. */
-  models: string[];
-  /** Whether the model has native tool calling (null when unknown). */
-  tools: boolean | null;
-  /** One sentence naming what is wrong and the fix; null when all is well. */
-  problem: string | null;
-}
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {
@@ -83,153 +57,6 @@ export interface Runtime {
   budget: DailyTokenBudget | undefined;
   /** Ends the agent's background work, the metrics collector and the MCP servers. */
   close(): Promise<void>;
-}
-
-/** The sentence for MODEL_PROVIDER=openai without a base URL. */
-export const OPENAI_BASE_URL_MISSING =
-  "MODEL_PROVIDER=openai needs OPENAI_BASE_URL, the server's API address such as http://127.0.0.1:8080/v1 (llama-server) or http://127.0.0.1:1234/v1 (LM Studio).";
-
-/**
- * Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems.
- * With several servers (OLLAMA_HOSTS, OPENAI_BASE_URLS) all are asked at once and the first, in
- * the list's order, that serves the model answers for the pool, listing the models of every
- * server that answered: one server down is not a problem while another serves (the pool routes
- * around it), and a model on any server is installed.
- */
-export async function checkModelServer(config: AppConfig, signal?: AbortSignal): Promise<ModelServerCheck> {
-  if (config.modelProvider === 'openai') {
-    if (!config.openaiBaseUrl) return { ...openAiBase(''), problem: OPENAI_BASE_URL_MISSING };
-    const urls = config.openaiBaseUrls.length > 0 ? config.openaiBaseUrls : [config.openaiBaseUrl];
-    return pooled(await Promise.all(urls.map((url) => checkOpenAiServer(config, url, signal))));
-  }
-  const hosts = config.ollamaHosts.length > 0 ? config.ollamaHosts : [config.ollamaHost];
-  return pooled(await Promise.all(hosts.map((host) => checkOllamaServer(config, host, signal))));
-}
-
-/**
- * The servers of a pool as one: the first, in the list's order, that serves the model, with the
- * models every reachable one has (the pool routes a model to a server that has it).
- */
-function pooled(each: ModelServerCheck[]): ModelServerCheck {
-  const chosen = each.find((found) => found.ok) ?? (each[0] as ModelServerCheck);
-  if (each.length < 2) return chosen;
-  const models = [...new Set(each.filter((found) => found.reachable).flatMap((found) => found.models))];
-  return { ...chosen, models };
-}
-
-async function checkOllamaServer(
-  config: AppConfig,
-  host: string,
-  signal: AbortSignal | undefined,
-): Promise<ModelServerCheck> {
-  const found = await checkOllama({
-    host,
-    ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
-    ...(signal ? { signal } : {}),
-    settingNames: config.ollamaHosts.length > 1 ? MODEL_SETTING_NAMES.ollamaPool : MODEL_SETTING_NAMES.ollama,
-  });
-  return {
-    ok: found.ok,
-    reachable: found.reachable,
-    provider: 'ollama',
-    url: host,
-    model: found.model,
-    models: found.models,
-    tools: found.tools,
-    problem: found.problem,
-  };
-}
-
-function openAiBase(url: string) {
-  return {
-    ok: false,
-    reachable: false,
-    provider: 'openai' as const,
-    url,
-    model: null,
-    models: [],
-    tools: null,
-  };
-}
-
-async function checkOpenAiServer(
-  config: AppConfig,
-  url: string,
-  signal: AbortSignal | undefined,
-): Promise<ModelServerCheck> {
-  const found = await checkOpenAi({
-    baseUrl: url,
-    apiKey: config.openaiApiKey,
-    model: config.openaiModel,
-    signal,
-    settingNames:
-      config.openaiBaseUrls.length > 1 ? MODEL_SETTING_NAMES.openaiPool : MODEL_SETTING_NAMES.openai,
-  });
-  // An OpenAI-compatible server does not say whether it takes tools: the first request tells.
-  return {
-    ...openAiBase(url),
-    ok: found.ok,
-    reachable: found.reachable,
-    model: found.model,
-    models: found.models,
-    problem: found.problem,
-  };
-}
-
-/** The chat model of the configured server for `model`. */
-export function chatModel(config: AppConfig, model: string): ChatModel {
-  if (config.modelProvider === 'openai')
-    return createOpenAiModel({
-      baseUrl: config.openaiBaseUrl ?? 'http://127.0.0.1:8080/v1',
-      apiKey: config.openaiApiKey,
-      model,
-      settingNames: MODEL_SETTING_NAMES.openai,
-    });
-  return createOllamaModel({
-    host: config.ollamaHost,
-    model,
-    keepAlive: config.ollamaKeepAlive,
-    settingNames: MODEL_SETTING_NAMES.ollama,
-  });
-}
-
-/**
- * Several servers of the configured provider (`OLLAMA_HOSTS`, `OPENAI_BASE_URLS`) as one pool:
- * loaded first, then least busy; a server that fails is routed around. One server: no pool.
- */
-function createPool(config: AppConfig, model: string, logger: Logger): ModelPool | undefined {
-  if (config.modelProvider === 'openai') {
-    if (config.openaiBaseUrls.length < 2) return undefined;
-    return createModelPool({
-      members: config.openaiBaseUrls.map((baseUrl) =>
-        createOpenAiPoolMember({
-          baseUrl,
-          apiKey: config.openaiApiKey,
-          model,
-          settingNames: MODEL_SETTING_NAMES.openaiPool,
-        }),
-      ),
-      logger,
-    });
-  }
-  if (config.ollamaHosts.length < 2) return undefined;
-  return createModelPool({
-    members: config.ollamaHosts.map((host) =>
-      createOllamaPoolMember({
-        host,
-        model,
-        keepAlive: config.ollamaKeepAlive,
-        settingNames: MODEL_SETTING_NAMES.ollamaPool,
-      }),
-    ),
-    logger,
-  });
-}
-
-/** How the resolver asks the server for a model again while none is known. */
-function lookup(config: AppConfig): ModelLookup {
-  return async () =>
-    (await checkModelServer(config, AbortSignal.timeout(3000)).catch(() => undefined))?.model ?? null;
 }
 
 /**
@@ -258,7 +85,7 @@ export async function createRuntime(
   } = {},
 ): Promise<Runtime> {
   const [checked, assembled, found] = await Promise.allSettled([
-    checkModelServer(config, signal),
+    checkModelServer(config, { signal }),
     assembleBotTools(config, {
       logger,
       scheduleSource: shared.scheduleSource,
@@ -281,24 +108,9 @@ export async function createRuntime(
   const skills: SkillsAndAgents =
     found.status === 'fulfilled' ? found.value : { skills: [], agents: [], problems: [], withheld: [] };
   for (const problem of skills.problems) logger.warn({}, problem);
-  const model = createModelResolver({
-    configured: config.modelProvider === 'openai' ? config.openaiModel : config.ollamaModel,
-    initial: server.model,
-    lookup: lookup(config),
-  });
-  const pool = createPool(config, model.known, logger);
-  // Which host has which model is known before the first request, so an agent's model (or a
-  // role's) goes to a host that has it from the start (each check is bounded by its time limit).
-  await pool?.checkHealth();
-  const installed = createInstalledModels({
-    list: async () => {
-      const found = await checkModelServer(config, AbortSignal.timeout(3000));
-      return found.reachable ? found.models : null;
-    },
-  });
-  const chat = pool ?? chatModel(config, model.known);
+  const model = await createModelSide(config, { server, logger });
   const agent = createAppAgent({
-    model: chat,
+    model: model.chat,
     tools: tools.tools,
     logger,
     // DATABASE_URL: conversations continue on whichever host answers next.
@@ -314,11 +126,8 @@ export async function createRuntime(
     recordContent: shared.recordContent,
   });
   const router = createRoleRouter({
-    listModels: async () => {
-      const found = await checkModelServer(config, AbortSignal.timeout(3000));
-      return found.reachable ? found.models : null;
-    },
-    capabilities: (name) => chat.capabilities({ model: name, signal: AbortSignal.timeout(3000) }),
+    listModels: model.listModels,
+    capabilities: model.capabilities,
     readEval: async () => (await readEvalReport(paths(config).evalReport))?.models,
   });
   // DAILY_TOKENS_PER_AGENT / _PER_CHANNEL: every answer (chat, scheduled runs, task steps, a
@@ -335,20 +144,12 @@ export async function createRuntime(
     skills,
     modelFor: (profile) => router.modelFor(profile),
     agent,
-    // The bot's own layers first: the model resolved (and checked installed) per answer, then the
-    // MEMORY notes read into its context; then every app's (the answer counter, the budget).
+    // The root's model side first: the model resolved (and checked installed) per answer; then the
+    // bot's MEMORY notes read into its context; then every app's (the answer counter, the budget).
     wrappers: [
-      {
-        name: 'model',
-        wrap: (inner) =>
-          withModel(
-            inner,
-            () => model.current(),
-            (name) => installed.problem(name),
-          ),
-      },
+      model.wrapper,
       { name: 'notes', wrap: (inner) => withNotes(inner, tools.notes) },
-      ...appAgentWrappers({ metrics: shared.metrics, model: () => model.known, tokenBudget: budget }),
+      ...appAgentWrappers({ metrics: shared.metrics, model: model.known, tokenBudget: budget }),
     ],
   });
   const agents = app.directoryFor('chat');
@@ -362,7 +163,7 @@ export async function createRuntime(
     server,
     budget,
     async close() {
-      pool?.close();
+      model.close();
       await Promise.allSettled([agent.close(), tools.close()]);
     },
   };

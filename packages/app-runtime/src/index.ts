@@ -20,6 +20,7 @@ export {
   type OmittedTool,
   type ToolSettings,
 } from './configured-tools.js';
+export { INSTALLED_MODELS_TTL_MS } from './installed-models.js';
 export {
   type McpSignInOptions,
   type McpSignInOutcome,
@@ -31,6 +32,24 @@ export {
   signInConfiguredMcpServer,
 } from './mcp-sign-in.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
+export { FALLBACK_MODEL, MODEL_RETRY_MS } from './model-resolver.js';
+export {
+  checkModelServer,
+  checkModelServerAt,
+  createChatModel,
+  type ModelProvider,
+  type ModelServerCheck,
+  type ModelServerCheckOptions,
+  type ModelSettings,
+  modelSettingsAt,
+  OPENAI_BASE_URL_MISSING,
+} from './model-server.js';
+export {
+  createModelSide,
+  MODEL_LOOKUP_TIMEOUT_MS,
+  type ModelSide,
+  type ModelSideOptions,
+} from './model-side.js';
 export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
 export { type ServedTools, selectServedTools } from './served-tools.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';

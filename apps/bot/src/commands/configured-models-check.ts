@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { checkModelServer } from '@macstats/app-runtime';
 import { modelNotInstalled, sameModel } from '@macstats/core';
 import { parseChannelSettings } from '@macstats/discord';
 import { parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { plural } from '../plural.js';
-import { checkModelServer } from '../runtime.js';
 import type { Check } from './doctor-checks.js';
 
 async function readText(file: string): Promise<string | null> {
@@ -48,7 +48,7 @@ export async function checkConfiguredAgents(config: AppConfig, ids: readonly str
 export async function checkConfiguredModels(config: AppConfig): Promise<Check[]> {
   const wanted = await configured(config, 'model');
   if (wanted.length === 0) return [];
-  const server = await checkModelServer(config, AbortSignal.timeout(8000)).catch(() => null);
+  const server = await checkModelServer(config, { signal: AbortSignal.timeout(8000) }).catch(() => null);
   if (!server?.reachable)
     return [
       {

@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { MODEL_SETTING_NAMES } from '@macstats/app-config';
-import { checkOllama } from '@macstats/core';
-import { checkOpenAi } from '@macstats/model-openai';
+import { checkModelServerAt } from '@macstats/app-runtime';
 import { parseSchedules } from '@macstats/scheduler';
 import { findChromium, findPlaywright } from '@macstats/tools-browser';
 import { type AppConfig, paths } from '../app-config.js';
@@ -56,13 +54,10 @@ async function checkOneOpenAiServer(
         fix: "set OPENAI_BASE_URL to the server's API address, such as http://127.0.0.1:8080/v1",
       },
     ];
-  const result = await checkOpenAi({
-    baseUrl,
-    apiKey: config.openaiApiKey,
-    model: config.openaiModel,
-    signal: timeout(),
-    settingNames: MODEL_SETTING_NAMES.openai,
-  }).catch((error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const);
+  // doctor's sentences name OPENAI_BASE_URL for a pool's server too, as they did before the root owned this.
+  const result = await checkModelServerAt(config, baseUrl, { signal: timeout(), pool: false }).catch(
+    (error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const,
+  );
   if (!result.reachable)
     return [
       {
@@ -94,11 +89,7 @@ export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
 }
 
 async function checkOneOllama(config: AppConfig, host: string, where: string): Promise<Check[]> {
-  const result = await checkOllama({
-    host,
-    ...(config.ollamaModel ? { model: config.ollamaModel } : {}),
-    settingNames: where ? MODEL_SETTING_NAMES.ollamaPool : MODEL_SETTING_NAMES.ollama,
-  });
+  const result = await checkModelServerAt(config, host, { pool: where !== '' });
   if (!result.reachable) {
     return [
       {

@@ -1,3 +1,4 @@
+import { checkModelServer, createChatModel } from '@macstats/app-runtime';
 import { isEmbeddingModel, modelNotInstalled, sameModel } from '@macstats/core';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
@@ -5,7 +6,6 @@ import { type EvalReport, formatReport, rankModels } from '../eval/eval-report.j
 import { EVAL_SCENARIOS } from '../eval/eval-scenarios.js';
 import { evaluateModel } from '../eval/run-eval.js';
 import { saveEvalReport } from '../eval/save-report.js';
-import { chatModel, checkModelServer } from '../runtime.js';
 
 /** Options of `macstats eval`. */
 export interface EvalOptions {
@@ -22,7 +22,7 @@ export interface EvalOptions {
  * down or a model asked for is not there.
  */
 export async function evalCommand(config: AppConfig, io: CommandIo, options: EvalOptions): Promise<number> {
-  const server = await checkModelServer(config, options.signal);
+  const server = await checkModelServer(config, { signal: options.signal });
   if (!server.reachable) {
     io.err(server.problem ?? `The model server at ${server.url} is not reachable.`);
     return EXIT.failed;
@@ -42,7 +42,7 @@ export async function evalCommand(config: AppConfig, io: CommandIo, options: Eva
   for (const name of wanted) {
     io.err(`Evaluating ${name} on ${EVAL_SCENARIOS.length} scenarios…`);
     graded.push(
-      await evaluateModel(chatModel(config, name), {
+      await evaluateModel(createChatModel(config, name), {
         logger: io.logger,
         signal: options.signal,
         onProgress: (line) => io.err(`  ${line}`),

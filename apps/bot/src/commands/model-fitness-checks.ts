@@ -1,3 +1,4 @@
+import { checkModelServer, createChatModel } from '@macstats/app-runtime';
 import { AGENT_DEFAULTS, silentLogger } from '@macstats/core';
 import { estimateFixedPromptTokens } from '@macstats/core/internal';
 import { type AppConfig, paths } from '../app-config.js';
@@ -5,7 +6,6 @@ import { assembleBotTools } from '../bot-tools.js';
 import { POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { plural } from '../plural.js';
-import { chatModel, checkModelServer } from '../runtime.js';
 import type { Check } from './doctor-checks.js';
 
 /** Room a question, some history and the reply need besides the fixed prompt, in tokens. */
@@ -16,7 +16,7 @@ const ROOM_FOR_A_CONVERSATION = 4096;
  * list leaves room in, and its last `macstats eval` score. Warnings, not failures: the bot runs.
  */
 export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
-  const server = await checkModelServer(config, AbortSignal.timeout(8000)).catch(() => null);
+  const server = await checkModelServer(config, { signal: AbortSignal.timeout(8000) }).catch(() => null);
   const name = server?.model;
   if (!server?.ok || !name) return [];
   const checks: Check[] = [];
@@ -27,7 +27,7 @@ export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
       fix: 'choose a model with tools (`macstats eval` ranks the installed ones)',
     });
 
-  const model = chatModel(config, name);
+  const model = createChatModel(config, name);
   const reported = await model
     .capabilities({ signal: AbortSignal.timeout(8000) })
     .then((found) => found.contextLength)

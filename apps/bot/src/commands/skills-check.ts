@@ -1,7 +1,7 @@
+import { checkModelServer, createChatModel } from '@macstats/app-runtime';
 import { createRoleRouter, loadSkillsAndAgents, MODEL_ROLES } from '@macstats/skills';
 import { type AppConfig, paths } from '../app-config.js';
 import { readEvalReport } from '../eval/save-report.js';
-import { chatModel, checkModelServer } from '../runtime.js';
 import { checkConfiguredAgents } from './configured-models-check.js';
 import type { Check } from './doctor-checks.js';
 
@@ -35,8 +35,8 @@ export async function checkSkillsAndAgents(config: AppConfig): Promise<Check[]> 
     checks.push({ status: 'skip', text: `agents: none in ${where.agents}` });
     return checks;
   }
-  const server = await checkModelServer(config, AbortSignal.timeout(5000)).catch(() => undefined);
-  const model = chatModel(config, server?.model ?? 'llama3.2:3b');
+  const server = await checkModelServer(config, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+  const model = createChatModel(config, server?.model ?? 'llama3.2:3b');
   const router = createRoleRouter({
     listModels: async () => (server?.reachable ? server.models : null),
     capabilities: (name) => model.capabilities({ model: name, signal: AbortSignal.timeout(5000) }),

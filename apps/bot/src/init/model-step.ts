@@ -1,9 +1,9 @@
+import { checkModelServer, type ModelServerCheck } from '@macstats/app-runtime';
 import { DEFAULT_OLLAMA_HOST, isEmbeddingModel, sameModel } from '@macstats/core';
 import { type AppConfig, paths } from '../app-config.js';
 import { type EvalReport, POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { plural } from '../plural.js';
-import { checkModelServer, type ModelServerCheck } from '../runtime.js';
 import { type InitContext, setValue, validateUrl } from './init-context.js';
 import type { InitChoice } from './init-ui.js';
 

@@ -1,20 +1,21 @@
 import { join } from 'node:path';
-import { MODEL_SETTING_NAMES } from '@macstats/app-config';
 import {
   type AppRuntime,
   appAgentWrappers,
   type CurrentAgent,
   createAppAgent,
   createAppRuntime,
+  createChatModel,
+  type ModelSettings,
+  modelSettingsAt,
 } from '@macstats/app-runtime';
-import { type Agent, type ChatModel, createOllamaModel } from '@macstats/core';
-import { createOpenAiModel } from '@macstats/model-openai';
+import type { Agent } from '@macstats/core';
 import { createRoleRouter, type RoleRouter, type SkillsAndAgents } from '@macstats/skills';
 import type { DashboardOptions } from './dashboard-options.js';
 import type { DashboardState } from './dashboard-state.js';
 import { readEvalSummary } from './eval-summary.js';
 import { createOllamaFeature } from './ollama-feature.js';
-import { probeOpenAi } from './ollama-probe.js';
+import { probeModelServer } from './ollama-probe.js';
 import type { DashboardCore } from './start-dashboard.js';
 
 /** The dashboard's model side: Settings' host and model, the role router, and the runtime every surface asks. */
@@ -27,22 +28,22 @@ export interface DashboardModel {
   chatAgent(): Agent | undefined;
 }
 
-/** The chat model of the server Settings chose. */
-function chatModel(options: DashboardOptions, host: string, model: string): ChatModel {
-  const { openai } = options;
+/** The dashboard's model settings as it was started with them; Settings then choose the host and model. */
+function modelSettingsOf(options: DashboardOptions): ModelSettings {
+  const { openai, ollama } = options;
   return openai
-    ? createOpenAiModel({
-        baseUrl: host,
-        apiKey: openai.apiKey,
-        model,
-        settingNames: MODEL_SETTING_NAMES.openai,
-      })
-    : createOllamaModel({
-        host,
-        model,
-        keepAlive: options.ollama.keepAlive,
-        settingNames: MODEL_SETTING_NAMES.ollama,
-      });
+    ? {
+        modelProvider: 'openai',
+        openaiBaseUrl: openai.baseUrl,
+        openaiApiKey: openai.apiKey,
+        openaiModel: openai.model,
+      }
+    : {
+        modelProvider: 'ollama',
+        ollamaHost: ollama.host,
+        ollamaModel: ollama.model,
+        ollamaKeepAlive: ollama.keepAlive,
+      };
 }
 
 /**
@@ -60,24 +61,22 @@ export function createDashboardModel(
   const { logger } = state;
   const openai = options.openai;
   const chosen = openai ? { host: openai.baseUrl, model: openai.model } : options.ollama;
+  // The root's model side, pointed at the host and model Settings choose.
+  const settings = modelSettingsOf(options);
+  const at = (host: string, model: string | undefined) => modelSettingsAt(settings, host, model);
   let chatAgent: Agent | undefined;
   const ollama = createOllamaFeature(core, {
     host: chosen.host,
     ...(chosen.model === undefined ? {} : { model: chosen.model }),
-    ...(openai
-      ? {
-          probe: (host: string, model: string | undefined, signal: AbortSignal) =>
-            probeOpenAi(host, model, openai.apiKey, signal),
-          settingsKeys: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' },
-        }
-      : {}),
+    probe: (host, model, signal) => probeModelServer(at(host, model), signal),
+    ...(openai ? { settingsKeys: { host: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' } } : {}),
     settingsFile: join(home, '.config.env'),
     evalReportFile: join(home, 'eval.json'),
     environmentOverrides: options.environmentOverrides ?? [],
     createAgent: ({ host, model }) => {
       // Its own tools are the chat's; scheduled runs and task steps are given theirs per answer.
       chatAgent = createAppAgent({
-        model: chatModel(options, host, model),
+        model: createChatModel(at(host, model), model),
         tools: state.tools,
         logger,
         memory: state.memory,
@@ -95,7 +94,7 @@ export function createDashboardModel(
     capabilities: async (name) =>
       openai
         ? null
-        : createOllamaModel({ host: ollama.status().host, model: name }).capabilities({
+        : createChatModel(at(ollama.status().host, name), name).capabilities({
             model: name,
             signal: AbortSignal.timeout(3000),
           }),

@@ -2,7 +2,7 @@ import { updateConfigEnv } from '@macstats/app-config';
 import type { AgentSource, ChatAgent } from './chat-feature.js';
 import { readEvalSummary } from './eval-summary.js';
 import { HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
-import { type OllamaStatus, probeOllama } from './ollama-probe.js';
+import type { OllamaStatus } from './ollama-probe.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
 /** Options of {@link createOllamaFeature}. */
@@ -20,8 +20,8 @@ export interface OllamaFeatureOptions {
   environmentOverrides?: string[];
   /** How often to check Ollama again while it is not reachable. Default 10 s; 60 s while it is. */
   recheckMs?: number;
-  /** Checks the server; default Ollama's probe. An OpenAI-compatible server gives its own. */
-  probe?: (host: string, model: string | undefined, signal: AbortSignal) => Promise<OllamaStatus>;
+  /** Checks the server at `host` for `model` (the composition root's check, as `probeModelServer` shows it). */
+  probe(host: string, model: string | undefined, signal: AbortSignal): Promise<OllamaStatus>;
   /** The last `macstats eval` report (`$MACSTATS_HOME/eval.json`), shown in Settings. */
   evalReportFile?: string;
   /** The names Settings saves the address and model under. Default OLLAMA_HOST and OLLAMA_MODEL. */
@@ -76,7 +76,7 @@ export function createOllamaFeature(
     if (probing?.key === key) return probing.result;
     const current: { key: string; result: Promise<OllamaStatus> } = {
       key,
-      result: (options.probe ?? probeOllama)(host, chosenModel, closing.signal).then(
+      result: options.probe(host, chosenModel, closing.signal).then(
         (next) => {
           if (probing === current) probing = undefined;
           // Settings changed while this probe ran: its answer is about the old choice.
