@@ -60,7 +60,8 @@ function toOllamaMessages(messages: readonly ModelMessage[], sent: Sent[]): Mess
     sent[index] = { from: message, content: message.content, out: made };
     out.push(made);
   }
-  sent.length = messages.length;
+  // Only a shorter list cuts: setting `length` is a call into the runtime even when it changes nothing.
+  if (sent.length > messages.length) sent.length = messages.length;
   return out;
 }
 
