@@ -13,6 +13,7 @@ export {
   createAppRuntime,
 } from './app-runtime.js';
 export { type AssembledTools, type AssembleToolsOptions, assembleTools } from './assemble-tools.js';
+export { type BrowserSetup, browserSetup } from './browser-setup.js';
 export {
   buildConfiguredTools,
   type ConfiguredTools,
