@@ -245,8 +245,6 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     /** What each message the bot posted carried (the outside content its answer read). */
     discordPosts: join(config.home, 'discord_posts.json'),
     mcp: join(config.home, 'mcp.json'),
-    /** The MCP tool definitions the user accepted, pinned at first use (`macstats mcp trust`). */
-    mcpPins: join(config.home, 'mcp-pins.json'),
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),

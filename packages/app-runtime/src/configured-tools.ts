@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
 import { type BrowserTool, createBrowserTool } from '@macstats/tools-browser';
@@ -7,7 +6,7 @@ import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { browserSetup } from './browser-setup.js';
-import { mcpConfigSources, mcpOAuthOptions } from './mcp-sign-in.js';
+import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {
@@ -137,7 +136,7 @@ async function mcpServers(
     return { mcp: undefined, problems, configProblems: [...problems] };
   }
   // A tool whose definition changed since it was pinned is withheld until trusted again.
-  const pins = await loadMcpPins(join(settings.home, 'mcp-pins.json')).catch((error: unknown) => {
+  const pins = await loadMcpPins(mcpPinsFile(settings.home)).catch((error: unknown) => {
     problems.push(`${(error as Error).message} MCP is off until it is fixed or deleted.`);
     return undefined;
   });

@@ -1,3 +1,5 @@
+// Types the apps name (the dashboard's MCP servers): what they do with them goes through the functions below.
+export type { McpServerSet } from '@macstats/tools-mcp';
 export {
   type AgentWrapper,
   type AnswerCounter,
@@ -22,6 +24,7 @@ export {
   type ToolSettings,
 } from './configured-tools.js';
 export { INSTALLED_MODELS_TTL_MS } from './installed-models.js';
+export { checkConfiguredMcpServers, type McpServerCheck } from './mcp-check.js';
 export {
   type McpSignInOptions,
   type McpSignInOutcome,
@@ -32,6 +35,7 @@ export {
   mcpSignInSurface,
   signInConfiguredMcpServer,
 } from './mcp-sign-in.js';
+export { type McpTrustOutcome, trustConfiguredMcpServer } from './mcp-trust.js';
 export { metricsSourceWithRates, RATE_GAP_MS } from './metrics-source.js';
 export { FALLBACK_MODEL, MODEL_RETRY_MS } from './model-resolver.js';
 export {
