@@ -1,5 +1,8 @@
-// Types the apps name (the dashboard's MCP servers): what they do with them goes through the functions below.
+// What the apps name of the tools (the dashboard's MCP servers, the notes and where they are
+// kept): what they do with them goes through the functions below. GLOBAL_SCOPE is the scope
+// every conversation also reads, the Notes view's default.
 export type { McpServerSet } from '@macstats/tools-mcp';
+export { GLOBAL_SCOPE, type Note, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
 export {
   type AgentWrapper,
   type AnswerCounter,
@@ -23,6 +26,14 @@ export {
   type OmittedTool,
   type ToolSettings,
 } from './configured-tools.js';
+export {
+  type ConversationFile,
+  readConversationFiles,
+  readScopeFiles,
+  type ScopeFile,
+  type SkippedFile,
+} from './home-files.js';
+export { importNotes, type NotesImport } from './import-notes.js';
 export { INSTALLED_MODELS_TTL_MS } from './installed-models.js';
 export { checkConfiguredMcpServers, type McpServerCheck } from './mcp-check.js';
 export {
@@ -55,6 +66,7 @@ export {
   type ModelSide,
   type ModelSideOptions,
 } from './model-side.js';
+export { type OpenNoteStoreOptions, openNoteStore } from './note-store.js';
 export { scheduledTaskId, withTaskStarts } from './schedule-task-start.js';
 export { type ServedTools, selectServedTools } from './served-tools.js';
 export { createStateTools, type StateToolsOptions } from './state-tools.js';
@@ -69,3 +81,4 @@ export {
   TOOL_USES,
   type ToolUse,
 } from './tool-catalog.js';
+export { notesContext, withNotes } from './with-notes.js';
