@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withNotes } from '@macstats/app-runtime';
 import {
   type Agent,
   type AgentAnswer,
@@ -23,6 +22,7 @@ import { createFetchUrlTool } from '@macstats/tools-fetch';
 import { connectMcpServers } from '@macstats/tools-mcp';
 import { createMemoryTool, createNoteStore, type NoteStore } from '@macstats/tools-memory';
 import { createRunCmdTool } from '@macstats/tools-runcmd';
+import { withNotes } from '../src/with-notes.js';
 import { attackCases, benignCases, type SuiteCase } from './cases.js';
 import { channelAttackCases, channelBenignCases } from './channel-cases.js';
 import { type FiringWorld, fireSchedules, storedMarker } from './fire-schedules.js';
