@@ -101,3 +101,49 @@ export function findModelBuilders(files: readonly SourceFile[]): string[] {
   }
   return problems;
 }
+
+/** The tool packages: only the composition root depends on them, never an app. */
+const TOOL_PACKAGE = /^@macstats\/tools-[a-z0-9-]+$/;
+
+/**
+ * One sentence per place in `files` that imports a tool package (`@macstats/tools-*`) itself: an
+ * import of values or types, a re-export, a bare or dynamic import, a `require`. The apps ask the
+ * composition root for what the tools do (MCP trust and checks, BROWSER's setup, the notes), and
+ * name the few types they hold through its re-exports; no file is exempt.
+ */
+export function findToolPackageImports(files: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  const specifier =
+    /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](@macstats\/tools-[a-z0-9-]+)(?:\/[^'"]*)?['"]/g;
+  for (const { path, text } of files)
+    for (const match of text.matchAll(specifier))
+      problems.push(`${path} imports ${match[1]}; ask the composition root (@macstats/app-runtime) instead`);
+  return problems;
+}
+
+/** Where a package.json names the packages it depends on. */
+const DEPENDENCY_KINDS = [
+  'dependencies',
+  'devDependencies',
+  'peerDependencies',
+  'optionalDependencies',
+] as const;
+
+/** An app's package.json, by its path from the repository's root. */
+export interface AppManifest {
+  path: string;
+  manifest: Partial<Record<(typeof DEPENDENCY_KINDS)[number], Record<string, string>>>;
+}
+
+/** One sentence per tool package an app's manifest lists, in any kind of dependency. */
+export function findToolPackageDependencies(manifests: readonly AppManifest[]): string[] {
+  const problems: string[] = [];
+  for (const { path, manifest } of manifests)
+    for (const kind of DEPENDENCY_KINDS)
+      for (const name of Object.keys(manifest[kind] ?? {}))
+        if (TOOL_PACKAGE.test(name))
+          problems.push(
+            `${path} lists ${name} in ${kind}; the apps depend on @macstats/app-runtime, which has it`,
+          );
+  return problems;
+}

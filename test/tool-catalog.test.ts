@@ -3,11 +3,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TOOL_CATALOG, TOOL_USES } from '../packages/app-runtime/src/tool-catalog.js';
-import { findModelBuilders, findRootBypasses } from './composition-root.js';
+import {
+  findModelBuilders,
+  findRootBypasses,
+  findToolPackageDependencies,
+  findToolPackageImports,
+} from './composition-root.js';
 import { findToolListBuilders, readSources } from './tool-lists.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const apps = readdirSync(join(root, 'apps')).map((name) => `apps/${name}/src`);
+const appNames = readdirSync(join(root, 'apps'));
+const apps = appNames.map((name) => `apps/${name}/src`);
 
 /** The rows of the Markdown table in `file` whose header starts with `header`, cells trimmed. */
 function tableRows(file: string, header: string): string[][] {
@@ -73,6 +79,47 @@ describe('one home for tool lists', () => {
 describe('one composition root', () => {
   it('leaves agents, their wrappers, the scheduler and the task runner to the runtime', () => {
     expect(findRootBypasses(readSources(root, apps))).toEqual([]);
+  });
+
+  it('leaves the tool packages to the runtime: no app imports one or lists one in its package.json', () => {
+    expect(findToolPackageImports(readSources(root, apps))).toEqual([]);
+    const manifests = appNames.map((name) => ({
+      path: `apps/${name}/package.json`,
+      manifest: JSON.parse(readFileSync(join(root, 'apps', name, 'package.json'), 'utf8')),
+    }));
+    expect(manifests.length).toBe(2);
+    expect(findToolPackageDependencies(manifests)).toEqual([]);
+  });
+
+  it('finds a tool package imported for values or types, re-exported, loaded on demand or listed', () => {
+    const imports = findToolPackageImports([
+      { path: 'a.ts', text: "import { findChromium } from '@macstats/tools-browser';" },
+      { path: 'b.ts', text: "import type { NoteStore } from '@macstats/tools-memory';" },
+      { path: 'c.ts', text: "const { loadMcpPins } = await import('@macstats/tools-mcp');" },
+      { path: 'd.ts', text: "export { parseAllowHosts } from '@macstats/tools-fetch';" },
+      { path: 'e.ts', text: "import {\n  type McpServerSet,\n} from '@macstats/tools-mcp';" },
+      { path: 'f.ts', text: "import { NoteStore } from '@macstats/app-runtime'; // not tools-memory" },
+    ]);
+    expect(imports).toEqual([
+      'a.ts imports @macstats/tools-browser; ask the composition root (@macstats/app-runtime) instead',
+      'b.ts imports @macstats/tools-memory; ask the composition root (@macstats/app-runtime) instead',
+      'c.ts imports @macstats/tools-mcp; ask the composition root (@macstats/app-runtime) instead',
+      'd.ts imports @macstats/tools-fetch; ask the composition root (@macstats/app-runtime) instead',
+      'e.ts imports @macstats/tools-mcp; ask the composition root (@macstats/app-runtime) instead',
+    ]);
+    const listed = findToolPackageDependencies([
+      {
+        path: 'apps/x/package.json',
+        manifest: {
+          dependencies: { '@macstats/app-runtime': 'workspace:^', '@macstats/tools-runcmd': 'workspace:^' },
+          devDependencies: { '@macstats/tools-brave': 'workspace:^', '@macstats/testing': 'workspace:^' },
+        },
+      },
+    ]);
+    expect(listed).toEqual([
+      'apps/x/package.json lists @macstats/tools-runcmd in dependencies; the apps depend on @macstats/app-runtime, which has it',
+      'apps/x/package.json lists @macstats/tools-brave in devDependencies; the apps depend on @macstats/app-runtime, which has it',
+    ]);
   });
 
   it('finds an agent made, a wrapper put on, a list picked and a runner made outside the runtime', () => {

@@ -10,8 +10,13 @@ import {
 
 const workspace = fileURLToPath(new URL('../../', import.meta.url));
 const desktopDist = fileURLToPath(new URL('./node_modules/@macstats/desktop/dist/', import.meta.url));
+// FETCH_URL's page-text worker, from tools-fetch as the composition root (app-runtime) has it:
+// the CLI depends on the root, not on the tool packages.
 const fetchWorker = fileURLToPath(
-  new URL('./node_modules/@macstats/tools-fetch/dist/convert-worker.js', import.meta.url),
+  new URL(
+    './node_modules/@macstats/app-runtime/node_modules/@macstats/tools-fetch/dist/convert-worker.js',
+    import.meta.url,
+  ),
 );
 const distDir = fileURLToPath(new URL('./dist/', import.meta.url));
 

@@ -19,13 +19,14 @@ function reportPageSize(): Promise<void> {
 
 export default [
   // The server and CLI, for Node. `clean` stays off: the page build writes into dist/page.
-  // loopback-guard and app-runtime are private: bundled in, so the copy `macstats dashboard`
-  // ships (in @macstats/cli) imports only published packages.
+  // loopback-guard is private: bundled in. app-runtime stays an import, resolved where it lives
+  // (with the tool packages it depends on, which this app does not): the CLI's bundle, which
+  // ships the dashboard, builds it in once for the bot and the dashboard alike.
   createTsupConfig({
     entry: ['src/main.ts', 'src/index.ts'],
     dts: false,
     clean: false,
-    noExternal: ['@macstats/loopback-guard', '@macstats/app-runtime'],
+    noExternal: ['@macstats/loopback-guard'],
   }),
   // The page, for the browser: one script, one stylesheet, and the RUN_JS worker.
   createTsupConfig({

@@ -86,8 +86,10 @@ try {
   console.log(`  macstats start       ${format(start, bare)}   goal <= 80 MB`);
   console.log(`  macstats dashboard   ${format(dashboard, bare)}`);
 
-  // Each library alone, imported from this app's node_modules into a fresh node.
+  // Each library alone, imported into a fresh node from this app's node_modules, or from the
+  // composition root's for the tool packages (the root depends on them, the app does not).
   console.log('\nimport cost of one library (RSS after import, minus bare node)');
+  const runtimeDir = resolve(here, '../../../packages/app-runtime');
   const libraries = [
     '@macstats/tools-browser',
     '@macstats/tools-fetch',
@@ -100,7 +102,8 @@ try {
   ];
   for (const name of libraries) {
     const script = `await import(${JSON.stringify(name)}); setInterval(() => {}, 1000); console.log("ready")`;
-    const mb = await idleResident(['--input-type=module', '-e', script], /ready/, env, resolve(here, '..'));
+    const from = name.startsWith('@macstats/tools-') ? runtimeDir : resolve(here, '..');
+    const mb = await idleResident(['--input-type=module', '-e', script], /ready/, env, from);
     console.log(`  ${name.padEnd(26)} +${(mb - bare).toFixed(0).padStart(4)} MB`);
   }
 

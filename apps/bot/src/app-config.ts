@@ -9,8 +9,6 @@ import {
 } from '@macstats/app-config';
 import { DEFAULT_OLLAMA_HOST } from '@macstats/core';
 import { OBSERVABILITY_SETTING_KEYS } from '@macstats/observability';
-import { parseAllowHosts } from '@macstats/tools-fetch';
-import { isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { parseDiagnosticsSetting } from './diagnostics.js';
 import { MEMORY_SETTING_KEYS, type MemorySettings, readMemorySettings } from './memory-settings.js';
 import {
@@ -47,18 +45,8 @@ export interface AppConfig {
    * (`<base>/<owner>/<repo>.git`); unset, only folders and git URLs are installed.
    */
   skillsGitBase: string | undefined;
-  /** False when `ALLOW_LOCAL_CMD` is `0`, `false`, `no` or `off`. */
-  allowLocalCmd: boolean;
-  /** `FETCH_ALLOW_HOSTS`: hosts, addresses or ranges FETCH_URL and BROWSER may reach although they are private. */
-  fetchAllowHosts: string[];
   /** `SEARXNG_URL`: a SearXNG instance; when set, WEB_SEARCH searches on it instead of BRAVE_SEARCH. */
   searxngUrl: string | undefined;
-  /** False when `ALLOW_BROWSER` is `0`, `false`, `no` or `off`: BROWSER is not offered. */
-  allowBrowser: boolean;
-  /** `BROWSER_CDP_URL`: attach BROWSER to a running Chrome instead of launching Chromium. */
-  browserCdpUrl: string | undefined;
-  /** `CHROMIUM_PATH`: the Chromium BROWSER launches; unset, one is looked for on PATH. */
-  chromiumPath: string | undefined;
   /** `MCP_SERVE_TOOLS`: the tools `macstats mcp` serves, by name; empty means every available one. */
   mcpServeTools: string[];
   /** `MACSTATS_MCP_TOKEN`: the bearer token of `macstats mcp --http`; default a new one per launch. */
@@ -193,13 +181,7 @@ export function readAppConfig(env: NodeJS.ProcessEnv = process.env, cwd = proces
     mcpStdio: get('MCP_SERVER_STDIO'),
     mcpUrl: get('MCP_SERVER_URL'),
     skillsGitBase: get('SKILLS_GIT_BASE'),
-    allowLocalCmd: isLocalCmdAllowed(get('ALLOW_LOCAL_CMD')),
-    fetchAllowHosts: parseAllowHosts(get('FETCH_ALLOW_HOSTS')),
     searxngUrl: get('SEARXNG_URL'),
-    // The same on/off words as ALLOW_LOCAL_CMD.
-    allowBrowser: isLocalCmdAllowed(get('ALLOW_BROWSER')),
-    browserCdpUrl: get('BROWSER_CDP_URL'),
-    chromiumPath: get('CHROMIUM_PATH'),
     mcpServeTools: (get('MCP_SERVE_TOOLS') ?? '')
       .split(',')
       .map((name) => name.trim().toUpperCase())
@@ -263,8 +245,6 @@ export function paths(config: Pick<AppConfig, 'home'>) {
     /** What each message the bot posted carried (the outside content its answer read). */
     discordPosts: join(config.home, 'discord_posts.json'),
     mcp: join(config.home, 'mcp.json'),
-    /** The MCP tool definitions the user accepted, pinned at first use (`macstats mcp trust`). */
-    mcpPins: join(config.home, 'mcp-pins.json'),
     sessions: join(config.home, 'sessions'),
     memory: join(config.home, 'memory'),
     logs: join(config.home, 'logs'),

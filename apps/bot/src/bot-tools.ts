@@ -1,8 +1,7 @@
-import { type AssembledTools, assembleTools } from '@macstats/app-runtime';
+import { type AssembledTools, assembleTools, type NoteBackend } from '@macstats/app-runtime';
 import type { Logger, MessageArchive, ToolContext } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { TaskStore } from '@macstats/tasks';
-import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
 
 /** The Discord conversation id is `discord-<channel id>`; scheduled replies go back to that channel. */

@@ -8,6 +8,8 @@ import {
   createAppRuntime,
   createModelSide,
   type ModelServerCheck,
+  type NoteBackend,
+  withNotes,
 } from '@macstats/app-runtime';
 import type {
   Agent,
@@ -27,12 +29,10 @@ import {
   type SkillsAndAgents,
 } from '@macstats/skills';
 import type { TaskStore } from '@macstats/tasks';
-import type { NoteBackend } from '@macstats/tools-memory';
 import { type AppConfig, paths } from './app-config.js';
 import { assembleBotTools } from './bot-tools.js';
 import { readEvalReport } from './eval/save-report.js';
 import { memoryOptionsOf } from './memory-settings.js';
-import { withNotes } from './with-notes.js';
 
 /** The agent with its tools, ready to answer. */
 export interface Runtime {

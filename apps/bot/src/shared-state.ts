@@ -1,7 +1,7 @@
+import type { NoteBackend } from '@macstats/app-runtime';
 import type { Logger, MemoryStore, MessageArchive, TokenLedger } from '@macstats/core';
 import type { ScheduleSource } from '@macstats/scheduler';
 import type { TaskStore } from '@macstats/tasks';
-import type { NoteBackend } from '@macstats/tools-memory';
 import type { AppConfig } from './app-config.js';
 
 /** What `ask` and `mcp` share through `DATABASE_URL`, as `createRuntime` and `assembleTools` take it. */

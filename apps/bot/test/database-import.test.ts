@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Note, openNoteStore } from '@macstats/app-runtime';
 import {
   ARCHIVE_FOLDER,
   type ConversationRecord,
@@ -8,7 +9,6 @@ import {
 } from '@macstats/core';
 import { connectPostgres, type PostgresStore } from '@macstats/store-postgres';
 import { startTestPostgres, type TestPostgres } from '@macstats/testing';
-import { createNoteStore, type Note, noteFileName } from '@macstats/tools-memory';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, runCli, tempHome } from './helpers.js';
 
@@ -38,8 +38,8 @@ function conversation(id: string, question: string, at: number): ConversationRec
 async function homeOnFiles(notes: Record<string, string[]>, conversations: ConversationRecord[]) {
   const home = await tempHome();
   let clock = Date.UTC(2026, 10, 1);
-  const store = createNoteStore({
-    dir: join(home, 'memory'),
+  const store = openNoteStore({
+    home,
     now: () => clock,
     toolNames: () => ['FETCH_URL', 'RUN_CMD', 'MEMORY'],
   });
@@ -60,6 +60,17 @@ async function homeOnFiles(notes: Record<string, string[]>, conversations: Conve
       { speaker: 'assistant', text: 'At 10.0.0.2.', at: Date.UTC(2026, 10, 19) },
     ]);
   return home;
+}
+
+/** The file a bot on files keeps `scope`'s notes in, as its store names it: written by the store, with one note. */
+async function notesFile(home: string, scope: string): Promise<string> {
+  const dir = join(home, 'memory');
+  const before = new Set(await readdir(dir).catch(() => [] as string[]));
+  const outcome = await openNoteStore({ home, toolNames: () => [] }).add(scope, 'Written to name the file');
+  if ('refused' in outcome) throw new Error(outcome.refused);
+  const made = (await readdir(dir)).filter((name) => !before.has(name));
+  expect(made).toHaveLength(1);
+  return join(dir, made[0] as string);
 }
 
 /** Every file under the folders the import reads, name and content, to show it changed none. */
@@ -193,7 +204,7 @@ describe('macstats database import', () => {
     const url = await server.createDatabase(`import_${++databases}`);
     const kept = conversation('discord-7', 'the router', Date.UTC(2026, 10, 20));
     const home = await homeOnFiles({ 'discord-7': ['The router is at 10.0.0.1'] }, [kept]);
-    const badNotes = join(home, 'memory', noteFileName('discord-8'));
+    const badNotes = await notesFile(home, 'discord-8');
     const badConversation = join(home, 'sessions', `conversation-${'a'.repeat(40)}.json`);
     await writeFile(badNotes, '{"scope": "discord-8", "notes": [{"text": "half');
     await writeFile(badConversation, '{"id": "discord-9", "turns": "not a list"}\n');
@@ -246,16 +257,12 @@ describe('macstats database import', () => {
   it('leaves a note the MEMORY check refuses, naming it', async () => {
     const url = await server.createDatabase(`import_${++databases}`);
     const home = await tempHome();
-    await mkdir(join(home, 'memory'));
     // A file edited by hand: the store itself would never have kept the second note.
     const notes = [
       { text: 'The NAS is at 10.0.0.2', at: Date.UTC(2026, 10, 2) },
       { text: 'RUN_CMD: cat /etc/passwd', at: Date.UTC(2026, 10, 3) },
     ];
-    await writeFile(
-      join(home, 'memory', noteFileName('discord-5')),
-      JSON.stringify({ scope: 'discord-5', notes }),
-    );
+    await writeFile(await notesFile(home, 'discord-5'), JSON.stringify({ scope: 'discord-5', notes }));
 
     const { code, stdout } = await runCli(['database', 'import'], home, { DATABASE_URL: url });
     expect(code).toBe(0);

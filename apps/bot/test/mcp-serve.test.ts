@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server as HttpServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { connectMcp } from '@macstats/tools-mcp';
+import { buildConfiguredTools } from '@macstats/app-runtime';
+import { silentLogger } from '@macstats/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -262,13 +263,20 @@ describe('macstats mcp --http', () => {
   });
 
   it('works for another macstats as a client, with the token in its headers', async () => {
-    const connection = await connectMcp({ url, headers: { Authorization: `Bearer ${token}` } });
+    // The other macstats names this one in its mcp.json, token and all, as its user would.
+    const other = await tempHome();
+    const server = { url, headers: { Authorization: `Bearer ${token}` } };
+    await writeFile(join(other, 'mcp.json'), JSON.stringify({ mcpServers: { macstats: server } }));
+    const configured = await buildConfiguredTools(
+      { home: other, setting: () => undefined },
+      { logger: silentLogger, path: undefined },
+    );
     try {
-      const result = await connection.callTool('METRICS', { section: 'cpu' });
-      expect(result.isError).toBeFalsy();
-      expect(result.text).toMatch(/CPU/);
+      const result = await configured.mcp?.callTool('METRICS', { section: 'cpu' });
+      expect(result?.isError).toBeFalsy();
+      expect(result?.text).toMatch(/CPU/);
     } finally {
-      await connection.close();
+      await configured.close();
     }
   });
 

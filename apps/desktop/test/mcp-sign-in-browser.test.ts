@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mcpOAuthOptions, mcpSignInSurface } from '@macstats/app-runtime';
+import {
+  buildConfiguredTools,
+  type ConfiguredTools,
+  type McpServerSet,
+  mcpSignInSurface,
+} from '@macstats/app-runtime';
+import { silentLogger } from '@macstats/core';
 import { createMetricsCollector } from '@macstats/metrics';
 import {
   type FakeOAuthMcpServer,
@@ -9,7 +15,6 @@ import {
   startFakeOAuthMcpServer,
   startFakeOllama,
 } from '@macstats/testing';
-import { connectMcpServers, type McpServerSet } from '@macstats/tools-mcp';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
@@ -23,6 +28,7 @@ let fake: FakeOllama;
 let server: FakeOAuthMcpServer;
 let refusingServer: FakeOAuthMcpServer;
 let home: string;
+let configured: ConfiguredTools;
 let mcp: McpServerSet;
 let dashboard: Dashboard;
 let browser: TestBrowser;
@@ -45,14 +51,9 @@ beforeAll(async () => {
     }),
   );
   const settings = { home, setting: () => undefined };
-  mcp = await connectMcpServers(
-    [
-      { name: 'remote', server: { url: server.url } },
-      { name: 'refusing', server: { url: refusingServer.url } },
-      { name: 'local', server: { command: 'true' } },
-    ],
-    { oauth: await mcpOAuthOptions(home) },
-  );
+  // The servers as the dashboard's main connects them: from mcp.json, with the home's sign-ins.
+  configured = await buildConfiguredTools(settings, { logger: silentLogger, path: undefined });
+  mcp = configured.mcp as McpServerSet;
   dashboard = await startDashboard({
     home,
     ollama: { host: fake.url },
@@ -68,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await dashboard?.close();
-  await mcp?.close();
+  await configured?.close();
   await server?.close();
   await refusingServer?.close();
   await fake?.close();

@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GLOBAL_SCOPE } from '@macstats/app-runtime';
 import { createMetricsCollector } from '@macstats/metrics';
-import { type FakeOllama, startFakeOllama } from '@macstats/testing';
-import { createFileNoteBackend, createNoteStore, GLOBAL_SCOPE } from '@macstats/tools-memory';
+import { connectPostgres } from '@macstats/store-postgres';
+import { type FakeOllama, startFakeOllama, startTestPostgres } from '@macstats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dashboard, startDashboard } from '../src/server/dashboard.js';
 import { createApiClient, rawRequest } from './http-client.js';
@@ -102,32 +103,42 @@ describe('/api/notes', () => {
 
 describe('/api/notes on a shared note backend', () => {
   it('keeps notes in the backend it is given, where another host reads and writes them too', async () => {
-    const sharedDir = mkdtempSync(join(tmpdir(), 'macstats-shared-notes-'));
+    // The backend hosts share with DATABASE_URL: PostgreSQL's, one connection per host.
+    const server = await startTestPostgres();
     const ownHome = mkdtempSync(join(tmpdir(), 'macstats-notes-home-'));
-    const otherHost = createNoteStore({ backend: createFileNoteBackend({ dir: sharedDir }) });
-    const shared = await startDashboard({
-      home: ownHome,
-      ollama: { host: fake.url, model: 'gemma2:2b' },
-      collector,
-      scheduler: false,
-      noteBackend: createFileNoteBackend({ dir: sharedDir }),
-    });
     try {
-      const sharedApi = createApiClient(shared.port, shared.token);
-      expect((await sharedApi('POST', '/api/notes', { text: 'The VPN is at vpn.example.org' })).status).toBe(
-        201,
-      );
-      await otherHost.add('discord-9', 'Kept by a bot host');
-      expect((await otherHost.list(GLOBAL_SCOPE)).map((note) => note.text)).toEqual([
-        'The VPN is at vpn.example.org',
+      const url = await server.createDatabase('notes');
+      const [database, otherDatabase] = await Promise.all([
+        connectPostgres({ url }),
+        connectPostgres({ url }),
       ]);
-      expect((await sharedApi('GET', '/api/notes?scope=discord-9')).json.notes).toMatchObject([
-        { text: 'Kept by a bot host' },
-      ]);
-      expect(readdirSync(ownHome)).not.toContain('memory');
+      const otherHost = otherDatabase.noteStore();
+      const shared = await startDashboard({
+        home: ownHome,
+        ollama: { host: fake.url, model: 'gemma2:2b' },
+        collector,
+        scheduler: false,
+        noteBackend: database.noteBackend(),
+      });
+      try {
+        const sharedApi = createApiClient(shared.port, shared.token);
+        expect(
+          (await sharedApi('POST', '/api/notes', { text: 'The VPN is at vpn.example.org' })).status,
+        ).toBe(201);
+        await otherHost.add('discord-9', 'Kept by a bot host');
+        expect((await otherHost.list(GLOBAL_SCOPE)).map((note) => note.text)).toEqual([
+          'The VPN is at vpn.example.org',
+        ]);
+        expect((await sharedApi('GET', '/api/notes?scope=discord-9')).json.notes).toMatchObject([
+          { text: 'Kept by a bot host' },
+        ]);
+        expect(readdirSync(ownHome)).not.toContain('memory');
+      } finally {
+        await shared.close();
+        await Promise.all([database.close(), otherDatabase.close()]);
+      }
     } finally {
-      await shared.close();
-      rmSync(sharedDir, { recursive: true, force: true });
+      await server.close();
       rmSync(ownHome, { recursive: true, force: true });
     }
   });

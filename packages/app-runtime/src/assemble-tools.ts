@@ -10,8 +10,9 @@ import {
 import { createMetricsCollector, type MetricsCollector } from '@macstats/metrics';
 import type { ScheduleSource } from '@macstats/scheduler';
 import { createTaskStore, type TaskStore } from '@macstats/tasks';
-import { createNoteStore, type NoteBackend, type NoteStore } from '@macstats/tools-memory';
+import type { NoteBackend, NoteStore } from '@macstats/tools-memory';
 import { buildConfiguredTools, type OmittedTool, type ToolSettings } from './configured-tools.js';
+import { openNoteStore } from './note-store.js';
 import { type ServedTools, selectServedTools } from './served-tools.js';
 import { createStateTools } from './state-tools.js';
 import { offeredTo, RUN_JS_UNAVAILABLE, type ToolUse } from './tool-catalog.js';
@@ -73,8 +74,9 @@ export async function assembleTools(
   const tools = [...configured.tools];
   const collector = createMetricsCollector({ logger });
   // The bot never writes the global scope: only the dashboard's user, who owns the machine, may.
-  const notes = createNoteStore({
-    ...(options.noteBackend ? { backend: options.noteBackend } : { dir: join(settings.home, 'memory') }),
+  const notes = openNoteStore({
+    home: settings.home,
+    backend: options.noteBackend,
     logger,
     toolNames: () => tools.map((tool) => tool.name),
   });

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Logger, Tool } from '@macstats/core';
 import { createBraveSearchTool, createWebSearchTool } from '@macstats/tools-brave';
-import { type BrowserTool, createBrowserTool, findChromium, findPlaywright } from '@macstats/tools-browser';
+import { type BrowserTool, createBrowserTool } from '@macstats/tools-browser';
 import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
-import { mcpConfigSources, mcpOAuthOptions } from './mcp-sign-in.js';
+import { browserSetup } from './browser-setup.js';
+import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {
@@ -136,7 +136,7 @@ async function mcpServers(
     return { mcp: undefined, problems, configProblems: [...problems] };
   }
   // A tool whose definition changed since it was pinned is withheld until trusted again.
-  const pins = await loadMcpPins(join(settings.home, 'mcp-pins.json')).catch((error: unknown) => {
+  const pins = await loadMcpPins(mcpPinsFile(settings.home)).catch((error: unknown) => {
     problems.push(`${(error as Error).message} MCP is off until it is fixed or deleted.`);
     return undefined;
   });
@@ -193,32 +193,27 @@ function firstLine(reason: string): string {
 }
 
 /**
- * BROWSER, unless ALLOW_BROWSER is off (the same on/off words as ALLOW_LOCAL_CMD) or there is no
- * browser to drive: BROWSER_CDP_URL, else CHROMIUM_PATH, else a Chromium on PATH. It launches on
- * first use, so offering it costs nothing.
+ * BROWSER, as {@link browserSetup} decides it: it launches on first use, so offering it costs
+ * nothing.
  */
 function browserTool(
   settings: ToolSettings,
   options: ConfiguredToolsOptions & { allowHosts: string[] },
   omitted: OmittedTool[],
 ): BrowserTool | undefined {
-  if (!isLocalCmdAllowed(settings.setting('ALLOW_BROWSER'))) {
-    omitted.push({ name: 'BROWSER', reason: 'ALLOW_BROWSER is off' });
-    return undefined;
-  } // playwright-core is an optional install: without it the model is not offered a tool that fails.
-  const driver = findPlaywright();
-  if (driver) {
-    omitted.push({ name: 'BROWSER', reason: driver.replace(/\.$/, ''), unexpected: true });
-    return undefined;
-  }
-
+  const setup = browserSetup(settings, options.path);
   const common = { allowHosts: options.allowHosts, logger: options.logger };
-  const cdpUrl = settings.setting('BROWSER_CDP_URL');
-  if (cdpUrl) return createBrowserTool({ ...common, cdpUrl });
-  const found = findChromium({ CHROMIUM_PATH: settings.setting('CHROMIUM_PATH'), PATH: options.path });
-  if ('error' in found) {
-    omitted.push({ name: 'BROWSER', reason: found.error.replace(/\.$/, ''), unexpected: true });
-    return undefined;
+  switch (setup.status) {
+    case 'off':
+      omitted.push({ name: 'BROWSER', reason: 'ALLOW_BROWSER is off' });
+      return undefined;
+    case 'no-driver':
+    case 'no-chromium':
+      omitted.push({ name: 'BROWSER', reason: setup.reason.replace(/\.$/, ''), unexpected: true });
+      return undefined;
+    case 'attach':
+      return createBrowserTool({ ...common, cdpUrl: setup.cdpUrl });
+    case 'launch':
+      return createBrowserTool({ ...common, executablePath: setup.executablePath });
   }
-  return createBrowserTool({ ...common, executablePath: found.path });
 }

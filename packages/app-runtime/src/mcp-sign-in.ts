@@ -9,6 +9,11 @@ export function mcpAuthFile(home: string, server: string): string {
   return join(home, 'mcp-auth', `${encodeURIComponent(server)}.json`);
 }
 
+/** `<home>/mcp-pins.json`: the MCP tool definitions the user approved, pinned at first use. */
+export function mcpPinsFile(home: string): string {
+  return join(home, 'mcp-pins.json');
+}
+
 /** Where the MCP servers are configured: `<home>/mcp.json` and the two environment settings. */
 export function mcpConfigSources(settings: ToolSettings): {
   file: string;

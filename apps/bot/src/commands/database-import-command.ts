@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import {
+  type ConversationFile,
+  importNotes,
+  readConversationFiles,
+  readScopeFiles,
+} from '@macstats/app-runtime';
 import { ARCHIVE_FOLDER, createMessageArchive, type MemoryStore, type MessageArchive } from '@macstats/core';
 import { parseSchedules } from '@macstats/scheduler';
 import type { PostgresScheduleSource, PostgresTaskStore } from '@macstats/store-postgres';
@@ -8,8 +14,6 @@ import { createTaskStore } from '@macstats/tasks';
 import { type AppConfig, paths } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { plural } from '../plural.js';
-import { importNotes } from './import-notes.js';
-import { type ConversationFile, readConversationFiles, readScopeFiles } from './read-file-state.js';
 import { tasksDir } from './task-command.js';
 
 /** Conversation ids named on the line of those the database kept; the rest are counted. */

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { checkModelServerAt } from '@macstats/app-runtime';
 import { parseSchedules } from '@macstats/scheduler';
-import { findChromium, findPlaywright } from '@macstats/tools-browser';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
 import { plural } from '../plural.js';
@@ -251,41 +250,6 @@ export async function checkBrave(config: AppConfig): Promise<Check[]> {
       },
     ];
   }
-}
-
-/** BROWSER: off, attached to BROWSER_CDP_URL, or a Chromium found (launched only on first use). */
-export async function checkBrowser(config: AppConfig): Promise<Check[]> {
-  if (!config.allowBrowser) return [{ status: 'skip', text: 'BROWSER: ALLOW_BROWSER is off' }];
-  const driver = findPlaywright();
-  if (driver) return [{ status: 'skip', text: `BROWSER is left out: ${driver.replace(/\.$/, '')}` }];
-  if (config.browserCdpUrl) {
-    try {
-      const response = await fetch(`${config.browserCdpUrl.replace(/\/+$/, '')}/json/version`, {
-        signal: timeout(),
-      });
-      if (response.ok)
-        return [{ status: 'ok', text: `BROWSER attaches to the Chrome at ${config.browserCdpUrl}` }];
-      return [
-        {
-          status: 'fail',
-          text: `BROWSER_CDP_URL answered ${response.status}`,
-          fix: 'start Chrome with --remote-debugging-port',
-        },
-      ];
-    } catch (error) {
-      return [
-        {
-          status: 'fail',
-          text: `BROWSER_CDP_URL is not reachable: ${(error as Error).message}`,
-          fix: 'start Chrome with --remote-debugging-port=9222, or unset BROWSER_CDP_URL',
-        },
-      ];
-    }
-  }
-  const found = findChromium({ CHROMIUM_PATH: config.chromiumPath, PATH: process.env.PATH });
-  if ('error' in found)
-    return [{ status: 'skip', text: `BROWSER is left out: ${found.error}`, fix: 'apt-get install chromium' }];
-  return [{ status: 'ok', text: `BROWSER launches ${found.path} on first use` }];
 }
 
 /** WEB_SEARCH: the SearXNG instance answers its JSON API. */

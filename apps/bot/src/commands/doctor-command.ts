@@ -1,12 +1,12 @@
 import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { plural } from '../plural.js';
+import { checkBrowser } from './browser-check.js';
 import { checkConfiguredModels } from './configured-models-check.js';
 import { checkSharedSchedules } from './database-check.js';
 import {
   type Check,
   checkBrave,
-  checkBrowser,
   checkDiscord,
   checkModelServer,
   checkSchedules,

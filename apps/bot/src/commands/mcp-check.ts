@@ -1,5 +1,4 @@
-import { mcpOAuthOptions } from '@macstats/app-runtime';
-import { connectMcpServers, loadMcpPins, loadMcpServers, needsSignIn } from '@macstats/tools-mcp';
+import { checkConfiguredMcpServers } from '@macstats/app-runtime';
 import { type AppConfig, paths } from '../app-config.js';
 import { plural } from '../plural.js';
 import type { Check } from './doctor-checks.js';
@@ -10,11 +9,8 @@ import type { Check } from './doctor-checks.js';
  * that needs sign-in with the login command, and each bad `mcp.json` entry.
  */
 export async function checkMcp(config: AppConfig): Promise<Check[]> {
-  const { servers, errors } = await loadMcpServers({
-    file: paths(config).mcp,
-    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
-  });
-  const checks: Check[] = errors.map((error) => ({
+  const { problems, servers } = await checkConfiguredMcpServers(config);
+  const checks: Check[] = problems.map((error) => ({
     status: 'fail' as const,
     text: error,
     fix: `correct that entry in ${paths(config).mcp}`,
@@ -26,37 +22,27 @@ export async function checkMcp(config: AppConfig): Promise<Check[]> {
     });
     return checks;
   }
-  // The pins as the agent reads them (never written here: doctor's look is not a first use),
-  // so a tool withheld for a changed definition is not reported as offered.
-  const pins = await loadMcpPins(paths(config).mcpPins).catch(() => undefined);
-  const set = await connectMcpServers(servers, {
-    oauth: await mcpOAuthOptions(config.home),
-    ...(pins ? { pins: { get: (server: string) => pins.get(server), set: async () => {} } } : {}),
-  });
-  try {
-    for (const [name, connection] of set.connections) {
-      try {
-        const tools = await connection.listTools();
-        checks.push({
-          status: 'ok',
-          text: `MCP server "${name}" offers ${plural(tools.length, 'tool')}${tools.length > 0 ? `: ${tools.map((tool) => tool.name).join(', ')}` : ''}`,
-        });
-        if (connection.withheld.length > 0)
-          checks.push({
-            status: 'warn',
-            text: `MCP server "${name}" changed ${connection.withheld.join(', ')} since ${connection.withheld.length === 1 ? 'it was' : 'they were'} approved, so ${connection.withheld.length === 1 ? 'it is' : 'they are'} not offered`,
-            fix: `macstats mcp trust ${name}`,
-          });
-      } catch (error) {
-        checks.push({
-          status: 'fail',
-          text: `MCP server "${name}" did not list its tools: ${(error as Error).message}`,
-          fix: needsSignIn(error) ? `macstats mcp login ${name}` : 'check its command or URL',
-        });
-      }
+  for (const server of servers) {
+    const { name } = server;
+    if (server.status === 'failed') {
+      checks.push({
+        status: 'fail',
+        text: `MCP server "${name}" did not list its tools: ${server.reason}`,
+        fix: server.signIn ? `macstats mcp login ${name}` : 'check its command or URL',
+      });
+      continue;
     }
-  } finally {
-    await set.close();
+    const { tools, withheld } = server;
+    checks.push({
+      status: 'ok',
+      text: `MCP server "${name}" offers ${plural(tools.length, 'tool')}${tools.length > 0 ? `: ${tools.join(', ')}` : ''}`,
+    });
+    if (withheld.length > 0)
+      checks.push({
+        status: 'warn',
+        text: `MCP server "${name}" changed ${withheld.join(', ')} since ${withheld.length === 1 ? 'it was' : 'they were'} approved, so ${withheld.length === 1 ? 'it is' : 'they are'} not offered`,
+        fix: `macstats mcp trust ${name}`,
+      });
   }
   return checks;
 }

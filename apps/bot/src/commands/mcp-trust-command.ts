@@ -1,6 +1,5 @@
-import { mcpOAuthOptions } from '@macstats/app-runtime';
-import { connectMcpServers, loadMcpPins, loadMcpServers } from '@macstats/tools-mcp';
-import { type AppConfig, paths } from '../app-config.js';
+import { trustConfiguredMcpServer } from '@macstats/app-runtime';
+import type { AppConfig } from '../app-config.js';
 import { type CommandIo, EXIT } from '../command-io.js';
 import { plural } from '../plural.js';
 
@@ -10,39 +9,18 @@ import { plural } from '../plural.js';
  * changed first, so the user approves what they read.
  */
 export async function mcpTrustCommand(config: AppConfig, io: CommandIo, server: string): Promise<number> {
-  const { servers, errors } = await loadMcpServers({
-    file: paths(config).mcp,
-    environment: { MCP_SERVER_STDIO: config.mcpStdio, MCP_SERVER_URL: config.mcpUrl },
-  });
-  for (const error of errors) io.err(`macstats mcp trust: ${error}`);
-  const named = servers.find((entry) => entry.name === server);
-  if (!named) {
-    const known = servers.map((entry) => entry.name).join(', ') || 'none';
-    io.err(`macstats mcp trust: there is no MCP server "${server}" (configured: ${known}).`);
-    return EXIT.usage;
+  const outcome = await trustConfiguredMcpServer(config, server, { logger: io.logger });
+  for (const error of outcome.problems) io.err(`macstats mcp trust: ${error}`);
+  if (outcome.status !== 'pinned') {
+    io.err(`macstats mcp trust: ${outcome.reason}`);
+    return outcome.status === 'refused' ? EXIT.usage : EXIT.failed;
   }
-  const pins = await loadMcpPins(paths(config).mcpPins);
-  const set = await connectMcpServers([named], {
-    logger: io.logger,
-    pins,
-    oauth: await mcpOAuthOptions(config.home),
-  });
-  try {
-    const connection = set.connections.get(server);
-    if (connection?.status !== 'connected') {
-      io.err(`macstats mcp trust: MCP server "${server}" is not answering; nothing was pinned.`);
-      return EXIT.failed;
-    }
-    const changed = [...connection.withheld];
-    const tools = await connection.pinTools();
-    for (const tool of tools.filter((info) => changed.includes(info.name)))
-      io.out(`changed: ${tool.name}: ${(tool.description ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
-    io.out(
-      `Pinned ${plural(tools.length, 'tool definition')} of MCP server "${server}"` +
-        (changed.length > 0 ? `, ${changed.length} of them changed since the last approval.` : '.'),
-    );
-    return EXIT.ok;
-  } finally {
-    await set.close();
-  }
+  const { tools, changed } = outcome;
+  for (const tool of tools.filter((info) => changed.includes(info.name)))
+    io.out(`changed: ${tool.name}: ${(tool.description ?? '').replace(/\s+/g, ' ').slice(0, 300)}`);
+  io.out(
+    `Pinned ${plural(tools.length, 'tool definition')} of MCP server "${server}"` +
+      (changed.length > 0 ? `, ${changed.length} of them changed since the last approval.` : '.'),
+  );
+  return EXIT.ok;
 }

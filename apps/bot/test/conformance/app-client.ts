@@ -12,10 +12,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildConfiguredTools } from '@macstats/app-runtime';
+import { buildConfiguredTools, type McpServerSet } from '@macstats/app-runtime';
 import { silentLogger } from '@macstats/core';
 import { argumentsForSchema, type ConformanceToolSchema } from '@macstats/testing/conformance-client';
-import type { McpServerSet } from '@macstats/tools-mcp';
 import { readAppConfig } from '../../src/app-config.js';
 
 const url = process.argv.at(-1) ?? '';

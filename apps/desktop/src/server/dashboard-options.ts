@@ -1,10 +1,8 @@
-import type { McpSignInSurface } from '@macstats/app-runtime';
+import type { McpServerSet, McpSignInSurface, NoteBackend } from '@macstats/app-runtime';
 import type { DailyTokenBudget, Logger, Tool } from '@macstats/core';
 import type { MetricsCollector } from '@macstats/metrics';
 import type { AppMetrics } from '@macstats/observability';
 import type { Scheduler } from '@macstats/scheduler';
-import type { McpServerSet } from '@macstats/tools-mcp';
-import type { NoteBackend } from '@macstats/tools-memory';
 import type { DashboardSharedState } from './dashboard-shared-state.js';
 import type { OllamaStatus } from './ollama-probe.js';
 import type { HttpDashboard } from './start-dashboard.js';

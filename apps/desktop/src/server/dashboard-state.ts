@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createStateTools } from '@macstats/app-runtime';
+import { createStateTools, type NoteStore, notesContext, openNoteStore } from '@macstats/app-runtime';
 import {
   ARCHIVE_FOLDER,
   createMessageArchive,
@@ -16,7 +16,6 @@ import {
   STATE_FILES,
 } from '@macstats/scheduler';
 import { createTaskStore, type TaskStore } from '@macstats/tasks';
-import { createNoteStore, type NoteStore } from '@macstats/tools-memory';
 import type { DashboardOptions } from './dashboard-options.js';
 
 /** What the dashboard keeps: its stores, its collector and every tool but the page's RUN_JS. */
@@ -36,7 +35,10 @@ export interface DashboardState {
   collector: MetricsCollector;
   /** True when the collector was made here, so closing stops it. */
   ownCollector: boolean;
+  /** MEMORY's notes: the Notes view, the MEMORY tool and the chat's context read and write them. */
   notes: NoteStore;
+  /** A conversation's notes as the chat's context reads them (`notesContext`). */
+  notesContext(conversationId: string): Promise<string>;
   /** The chat's tool names, once the server made them: a note that calls one of them is refused. */
   setToolNames(names: readonly string[]): void;
   /** `$MACSTATS_HOME/tasks`, or the database's: the chat's TASK adds to it, the Tasks view reads it. */
@@ -56,11 +58,7 @@ export function openDashboardState(options: DashboardOptions, logger: Logger): D
   const ownCollector = options.collector === undefined;
   const collector = options.collector ?? createMetricsCollector({ topProcesses: 10, logger });
   let toolNames: readonly string[] = [];
-  const notes = createNoteStore({
-    ...(options.noteBackend ? { backend: options.noteBackend } : { dir: join(home, 'memory') }),
-    logger,
-    toolNames: () => toolNames,
-  });
+  const notes = openNoteStore({ home, backend: options.noteBackend, logger, toolNames: () => toolNames });
   const taskStore = shared?.tasks ?? createTaskStore({ dir: join(home, 'tasks') });
   const tools = [
     ...(options.tools ?? []),
@@ -87,6 +85,7 @@ export function openDashboardState(options: DashboardOptions, logger: Logger): D
     collector,
     ownCollector,
     notes,
+    notesContext: (conversationId) => notesContext(notes, conversationId),
     setToolNames: (names) => {
       toolNames = names;
     },

@@ -12,7 +12,6 @@ import { createInferenceRecorder, formatSummaryLine } from '@macstats/metrics';
 import type { Scheduler, SchedulerEvent } from '@macstats/scheduler';
 import { loadSkillsAndAgents } from '@macstats/skills';
 import type { TaskRunner } from '@macstats/tasks';
-import { formatNotes } from '@macstats/tools-memory';
 import { createApprovalsFeature } from './approvals-feature.js';
 import { createChatFeature } from './chat-feature.js';
 import { chatMemoryActions } from './chat-memory.js';
@@ -138,7 +137,7 @@ function modelFeatures(
       const latest = collector.latest();
       const parts = [
         latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : '',
-        formatNotes(await state.notes.readNotes(conversationId)),
+        await state.notesContext(conversationId),
       ].filter((part) => part !== '');
       return parts.length > 0 ? parts.join('\n\n') : undefined;
     },

@@ -1,6 +1,5 @@
-import type { McpSignInOutcome, McpSignInSurface } from '@macstats/app-runtime';
+import type { McpServerSet, McpSignInOutcome, McpSignInSurface } from '@macstats/app-runtime';
 import type { Logger } from '@macstats/core';
-import type { McpServerSet } from '@macstats/tools-mcp';
 import type { McpServerView } from '../shared/mcp-types.js';
 import { HttpError, sendJson } from './http-helpers.js';
 import type { DashboardFeature } from './start-dashboard.js';

@@ -1,4 +1,4 @@
-import { GLOBAL_SCOPE, type NoteStore } from '@macstats/tools-memory';
+import { GLOBAL_SCOPE, type NoteStore } from '@macstats/app-runtime';
 import { HttpError, readJsonBody, sendJson } from './http-helpers.js';
 import type { DashboardFeature } from './start-dashboard.js';
 

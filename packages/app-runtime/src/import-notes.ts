@@ -1,7 +1,7 @@
-import { TOOL_NAMES } from '@macstats/app-runtime';
 import type { Logger } from '@macstats/core';
 import { createNoteStore, MEMORY_DEFAULTS, type Note, type NoteBackend } from '@macstats/tools-memory';
-import type { ScopeFile } from './read-file-state.js';
+import type { ScopeFile } from './home-files.js';
+import { TOOL_NAMES } from './tool-catalog.js';
 
 /** What {@link importNotes} did. */
 export interface NotesImport {

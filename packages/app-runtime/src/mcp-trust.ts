@@ -1,0 +1,58 @@
+import type { Logger } from '@macstats/core';
+import type { McpToolInfo } from '@macstats/tools-mcp';
+import type { ToolSettings } from './configured-tools.js';
+import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
+
+/**
+ * How a trust ended: `pinned` (every tool definition the server lists now is approved; `changed`
+ * names those withheld until now because their definition changed since the last approval),
+ * `refused` (no such server) or `failed` (the server did not answer; nothing was pinned).
+ * `problems` are the config's bad entries.
+ */
+export type McpTrustOutcome = { problems: string[] } & (
+  | { status: 'pinned'; tools: readonly McpToolInfo[]; changed: string[] }
+  | { status: 'refused' | 'failed'; reason: string }
+);
+
+/**
+ * Pins a configured server's tool definitions as they are now (what `macstats mcp trust <server>`
+ * does; the dashboard's Trust pins through its running connection), so tools withheld because
+ * their definition changed since first use are offered again. Rejects when the pins file cannot
+ * be read. Loads tools-mcp (the MCP SDK) itself, only when called.
+ */
+export async function trustConfiguredMcpServer(
+  settings: ToolSettings,
+  server: string,
+  options: { logger?: Logger | undefined } = {},
+): Promise<McpTrustOutcome> {
+  const { connectMcpServers, loadMcpPins, loadMcpServers } = await import('@macstats/tools-mcp');
+  const { servers, errors: problems } = await loadMcpServers(mcpConfigSources(settings));
+  const named = servers.find((entry) => entry.name === server);
+  if (!named) {
+    const known = servers.map((entry) => entry.name).join(', ') || 'none';
+    return {
+      problems,
+      status: 'refused',
+      reason: `there is no MCP server "${server}" (configured: ${known}).`,
+    };
+  }
+  const pins = await loadMcpPins(mcpPinsFile(settings.home));
+  const set = await connectMcpServers([named], {
+    ...(options.logger ? { logger: options.logger } : {}),
+    pins,
+    oauth: await mcpOAuthOptions(settings.home),
+  });
+  try {
+    const connection = set.connections.get(server);
+    if (connection?.status !== 'connected')
+      return {
+        problems,
+        status: 'failed',
+        reason: `MCP server "${server}" is not answering; nothing was pinned.`,
+      };
+    const changed = [...connection.withheld];
+    return { problems, status: 'pinned', tools: await connection.pinTools(), changed };
+  } finally {
+    await set.close();
+  }
+}
