@@ -9,7 +9,6 @@ import {
   createModelSide,
   type ModelServerCheck,
   type NoteBackend,
-  withNotes,
 } from '@macstats/app-runtime';
 import type {
   Agent,
@@ -144,12 +143,16 @@ export async function createRuntime(
     skills,
     modelFor: (profile) => router.modelFor(profile),
     agent,
-    // The root's model side first: the model resolved (and checked installed) per answer; then the
-    // bot's MEMORY notes read into its context; then every app's (the answer counter, the budget).
+    // The root's model side first: the model resolved (and checked installed) per answer; then
+    // every app's (the MEMORY notes read into its context, the answer counter, the budget).
     wrappers: [
       model.wrapper,
-      { name: 'notes', wrap: (inner) => withNotes(inner, tools.notes) },
-      ...appAgentWrappers({ metrics: shared.metrics, model: model.known, tokenBudget: budget }),
+      ...appAgentWrappers({
+        notes: tools.notes,
+        metrics: shared.metrics,
+        model: model.known,
+        tokenBudget: budget,
+      }),
     ],
   });
   const agents = app.directoryFor('chat');

@@ -1,4 +1,6 @@
 import type { Agent, DailyTokenBudget } from '@macstats/core';
+import type { NoteStore } from '@macstats/tools-memory';
+import { withNotes } from './with-notes.js';
 
 /**
  * One layer around the app's agent, applied once by the runtime for every use (chat, Discord, a
@@ -19,6 +21,11 @@ export interface AnswerCounter {
 
 /** Options of {@link appAgentWrappers}. */
 export interface AppAgentWrapperOptions {
+  /**
+   * MEMORY's notes, read into each answer's context with their labels: a note kept after outside
+   * content was read comes back as outside content. None: no notes are read.
+   */
+  notes?: NoteStore | undefined;
   /** Counts each answer (`METRICS_PORT`, the dashboard's today totals); none: not counted. */
   metrics?: AnswerCounter | undefined;
   /** The model each answer is counted under. */
@@ -31,15 +38,17 @@ export interface AppAgentWrapperOptions {
 }
 
 /**
- * The wrappers every app's agent gets, innermost first: the answer counter, then the daily token
- * budget (so an answer the budget refuses is not counted as one the model gave).
+ * The wrappers every app's agent gets, innermost first: the conversation's notes, the answer
+ * counter, then the daily token budget (so an answer the budget refuses is not counted as one the
+ * model gave).
  *
  * @example
- * createAppRuntime({ ..., wrappers: appAgentWrappers({ metrics, model: () => name, tokenBudget }) });
+ * createAppRuntime({ ..., wrappers: appAgentWrappers({ notes, metrics, model: () => name, tokenBudget }) });
  */
 export function appAgentWrappers(options: AppAgentWrapperOptions): AgentWrapper[] {
   const wrappers: AgentWrapper[] = [];
-  const { metrics, tokenBudget } = options;
+  const { notes, metrics, tokenBudget } = options;
+  if (notes) wrappers.push({ name: 'notes', wrap: (agent) => withNotes(agent, notes) });
   if (metrics)
     wrappers.push({
       name: 'metrics',

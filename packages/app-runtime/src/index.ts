@@ -81,4 +81,3 @@ export {
   TOOL_USES,
   type ToolUse,
 } from './tool-catalog.js';
-export { notesContext, withNotes } from './with-notes.js';

@@ -41,12 +41,3 @@ export function withNotes(agent: Agent, notes: NoteStore): Agent {
     },
   };
 }
-
-/**
- * A conversation's MEMORY notes (its scope's and the global ones) as a context reads them, the
- * same text {@link withNotes} gives an answer; empty when there are none. For a surface that
- * writes its own context (the dashboard's chat puts the live metrics before them).
- */
-export async function notesContext(notes: NoteStore, conversationId: string): Promise<string> {
-  return formatNotes(await notes.readNotes(conversationId));
-}

@@ -107,6 +107,7 @@ export function createDashboardModel(
     agent: async () => (await ollama.agent()) as CurrentAgent,
     installedModels: () => ollama.status().models,
     wrappers: appAgentWrappers({
+      notes: state.notes,
       metrics: options.appMetrics,
       model: () => ollama.status().model ?? undefined,
       tokenBudget: options.tokenBudget,

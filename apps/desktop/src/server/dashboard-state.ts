@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createStateTools, type NoteStore, notesContext, openNoteStore } from '@macstats/app-runtime';
+import { createStateTools, type NoteStore, openNoteStore } from '@macstats/app-runtime';
 import {
   ARCHIVE_FOLDER,
   createMessageArchive,
@@ -37,8 +37,6 @@ export interface DashboardState {
   ownCollector: boolean;
   /** MEMORY's notes: the Notes view, the MEMORY tool and the chat's context read and write them. */
   notes: NoteStore;
-  /** A conversation's notes as the chat's context reads them (`notesContext`). */
-  notesContext(conversationId: string): Promise<string>;
   /** The chat's tool names, once the server made them: a note that calls one of them is refused. */
   setToolNames(names: readonly string[]): void;
   /** `$MACSTATS_HOME/tasks`, or the database's: the chat's TASK adds to it, the Tasks view reads it. */
@@ -85,7 +83,6 @@ export function openDashboardState(options: DashboardOptions, logger: Logger): D
     collector,
     ownCollector,
     notes,
-    notesContext: (conversationId) => notesContext(notes, conversationId),
     setToolNames: (names) => {
       toolNames = names;
     },

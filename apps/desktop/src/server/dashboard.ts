@@ -133,13 +133,10 @@ function modelFeatures(
       store: () => shared?.memoryStore ?? createMemoryStore({ dir: state.sessionsDir, logger }),
       archive: state.archive,
     }),
-    context: async (conversationId) => {
+    // The live metrics; the conversation's notes follow them, read by the root's `notes` layer.
+    context: () => {
       const latest = collector.latest();
-      const parts = [
-        latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : '',
-        await state.notesContext(conversationId),
-      ].filter((part) => part !== '');
-      return parts.length > 0 ? parts.join('\n\n') : undefined;
+      return latest ? `Live metrics of this computer: ${formatSummaryLine(latest)}` : undefined;
     },
   });
   return [
