@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { redactUrl } from '@macstats/core/internal';
-import type { McpConnectOAuthOptions } from '@macstats/tools-mcp';
+import type { McpConnectOAuthOptions, McpNamedServer } from '@macstats/tools-mcp';
 import type { ToolSettings } from './configured-tools.js';
 
 /** `<home>/mcp-auth/<server>.json`: one server's registration and tokens, mode 0600. */
@@ -25,6 +25,26 @@ export function mcpConfigSources(settings: ToolSettings): {
       MCP_SERVER_STDIO: settings.setting('MCP_SERVER_STDIO'),
       MCP_SERVER_URL: settings.setting('MCP_SERVER_URL'),
     },
+  };
+}
+
+/**
+ * The configured MCP server named `server`, with the config's bad entries (`problems`), or the
+ * sentence that there is none. Loads tools-mcp itself, only when called.
+ */
+export async function configuredMcpServer(
+  settings: ToolSettings,
+  server: string,
+): Promise<{ problems: string[] } & ({ named: McpNamedServer } | { status: 'refused'; reason: string })> {
+  const { loadMcpServers } = await import('@macstats/tools-mcp');
+  const { servers, errors: problems } = await loadMcpServers(mcpConfigSources(settings));
+  const named = servers.find((entry) => entry.name === server);
+  if (named) return { problems, named };
+  const known = servers.map((entry) => entry.name).join(', ') || 'none';
+  return {
+    problems,
+    status: 'refused',
+    reason: `there is no MCP server "${server}" (configured: ${known}).`,
   };
 }
 
@@ -70,17 +90,10 @@ export async function signInConfiguredMcpServer(
   server: string,
   options: McpSignInOptions,
 ): Promise<McpSignInOutcome> {
-  const { createFileOAuthStore, loadMcpServers, signInMcpServer } = await import('@macstats/tools-mcp');
-  const { servers, errors: problems } = await loadMcpServers(mcpConfigSources(settings));
-  const named = servers.find((entry) => entry.name === server);
-  if (!named) {
-    const known = servers.map((entry) => entry.name).join(', ') || 'none';
-    return {
-      problems,
-      status: 'refused',
-      reason: `there is no MCP server "${server}" (configured: ${known}).`,
-    };
-  }
+  const { createFileOAuthStore, signInMcpServer } = await import('@macstats/tools-mcp');
+  const found = await configuredMcpServer(settings, server);
+  if (!('named' in found)) return found;
+  const { problems, named } = found;
   if (!('url' in named.server)) {
     return {
       problems,

@@ -1,7 +1,7 @@
 import type { Logger } from '@macstats/core';
 import type { McpToolInfo } from '@macstats/tools-mcp';
 import type { ToolSettings } from './configured-tools.js';
-import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
+import { configuredMcpServer, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
 
 /**
  * How a trust ended: `pinned` (every tool definition the server lists now is approved; `changed`
@@ -25,17 +25,10 @@ export async function trustConfiguredMcpServer(
   server: string,
   options: { logger?: Logger | undefined } = {},
 ): Promise<McpTrustOutcome> {
-  const { connectMcpServers, loadMcpPins, loadMcpServers } = await import('@macstats/tools-mcp');
-  const { servers, errors: problems } = await loadMcpServers(mcpConfigSources(settings));
-  const named = servers.find((entry) => entry.name === server);
-  if (!named) {
-    const known = servers.map((entry) => entry.name).join(', ') || 'none';
-    return {
-      problems,
-      status: 'refused',
-      reason: `there is no MCP server "${server}" (configured: ${known}).`,
-    };
-  }
+  const { connectMcpServers, loadMcpPins } = await import('@macstats/tools-mcp');
+  const found = await configuredMcpServer(settings, server);
+  if (!('named' in found)) return found;
+  const { problems, named } = found;
   const pins = await loadMcpPins(mcpPinsFile(settings.home));
   const set = await connectMcpServers([named], {
     ...(options.logger ? { logger: options.logger } : {}),
