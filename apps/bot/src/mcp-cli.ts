@@ -47,7 +47,7 @@ ${exitCodes(['0  stopped (SIGINT, SIGTERM, or the client closed standard input)'
       `
 Tool definitions are pinned the first time a server is used; a tool whose description, schema or
 annotations change later is not offered until you accept it here. It prints what changed first.
-${exitCodes(['0  pinned', '1  the server did not answer', '2  no such server'])}`,
+${exitCodes(['0  pinned', '1  the server did not answer, or the pins file cannot be read', '2  no such server'])}`,
     )
     .action((server: string) =>
       run('file-only', async (config, io) =>

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scriptedMcpServer } from '@macstats/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,5 +35,23 @@ describe('macstats mcp trust', () => {
     const { code, stderr } = await runCli(['mcp', 'trust', 'nosuch'], home);
     expect(code).toBe(2);
     expect(stderr).toContain('there is no MCP server "nosuch" (configured: none).');
+  });
+
+  it('exits 1 naming an unreadable pins file, after the bad entries of the config', async () => {
+    const home = await tempHome();
+    const env = {
+      MCP_SERVER_STDIO: scriptedMcpServer(join(home, 'scripted-tools.json'), [{ name: 'lookup' }]),
+    };
+    await writeFile(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
+    await writeFile(join(home, 'mcp-pins.json'), '{"servers": ');
+    const { code, stderr } = await runCli(['mcp', 'trust', 'default'], home, env);
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('macstats mcp trust: '));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('broken');
+    expect(lines[1]).toContain(
+      `${join(home, 'mcp-pins.json')}: the pinned MCP tool definitions cannot be read`,
+    );
+    expect(lines[1]).toContain('nothing was pinned');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scriptedMcpServer } from '@macstats/testing';
@@ -57,5 +57,20 @@ describe('trustConfiguredMcpServer', () => {
       status: 'failed',
       reason: 'MCP server "gone" is not answering; nothing was pinned.',
     });
+  });
+
+  it('fails naming the pins file when it cannot be read, after the bad entries, and leaves it as it was', async () => {
+    const settings = dictionary('Looks a word up.');
+    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
+    const pinsFile = join(home, 'mcp-pins.json');
+    writeFileSync(pinsFile, '{"servers": ');
+    const outcome = await trustConfiguredMcpServer(settings, 'default');
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(outcome.problems).toHaveLength(1);
+    expect(outcome.status === 'failed' && outcome.reason).toMatch(
+      /^\S+mcp-pins\.json: the pinned MCP tool definitions cannot be read \(.+\); nothing was pinned \(fix or delete the file, then trust again\)\.$/,
+    );
+    expect(outcome.status === 'failed' && outcome.reason).toContain(pinsFile);
+    expect(readFileSync(pinsFile, 'utf8')).toBe('{"servers": ');
   });
 });

@@ -1,13 +1,13 @@
 import type { Logger } from '@macstats/core';
-import type { McpToolInfo } from '@macstats/tools-mcp';
+import type { McpPins, McpToolInfo } from '@macstats/tools-mcp';
 import type { ToolSettings } from './configured-tools.js';
 import { configuredMcpServer, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
 
 /**
  * How a trust ended: `pinned` (every tool definition the server lists now is approved; `changed`
  * names those withheld until now because their definition changed since the last approval),
- * `refused` (no such server) or `failed` (the server did not answer; nothing was pinned).
- * `problems` are the config's bad entries.
+ * `refused` (no such server) or `failed` (the pins file cannot be read, or the server did not
+ * answer; nothing was pinned). `problems` are the config's bad entries.
  */
 export type McpTrustOutcome = { problems: string[] } & (
   | { status: 'pinned'; tools: readonly McpToolInfo[]; changed: string[] }
@@ -17,8 +17,8 @@ export type McpTrustOutcome = { problems: string[] } & (
 /**
  * Pins a configured server's tool definitions as they are now (what `macstats mcp trust <server>`
  * does; the dashboard's Trust pins through its running connection), so tools withheld because
- * their definition changed since first use are offered again. Rejects when the pins file cannot
- * be read. Loads tools-mcp (the MCP SDK) itself, only when called.
+ * their definition changed since first use are offered again. Loads tools-mcp (the MCP SDK)
+ * itself, only when called.
  */
 export async function trustConfiguredMcpServer(
   settings: ToolSettings,
@@ -29,7 +29,19 @@ export async function trustConfiguredMcpServer(
   const found = await configuredMcpServer(settings, server);
   if (!('named' in found)) return found;
   const { problems, named } = found;
-  const pins = await loadMcpPins(mcpPinsFile(settings.home));
+  let pins: McpPins;
+  try {
+    pins = await loadMcpPins(mcpPinsFile(settings.home));
+  } catch (error) {
+    // Never pinned over: a reset file would drop the other servers' pins, and their changed tools
+    // would then count as new. The message names the file and what is wrong with it.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+    return {
+      problems,
+      status: 'failed',
+      reason: `${message}; nothing was pinned (fix or delete the file, then trust again).`,
+    };
+  }
   const set = await connectMcpServers([named], {
     ...(options.logger ? { logger: options.logger } : {}),
     pins,
