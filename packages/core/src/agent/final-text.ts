@@ -74,16 +74,25 @@ function withoutReactCalls(text: string): string {
     .join('\n');
 }
 
+/** A word each pass of {@link withoutReplyMarkup} needs: a reply without any is left as it is. */
+const MARKUP_WORDS = /RECOMMEND|final[ _-]?answer|tool_output|untrusted data/i;
+
 /** The user-facing text of a reply without tool calls: no reasoning, no restated plan, no envelope markup. */
 export function replyText(content: string): string {
-  let text = stripThinking(content);
-  // One scan tells whether any pass below can change the text: most answers hold none of this.
-  if (/RECOMMEND|final[ _-]?answer|tool_output|untrusted data/i.test(text)) {
-    text = withoutFinalAnswerLabel(withoutPlan(text));
-    if (/tool_output|untrusted data/i.test(text)) text = text.replace(ENVELOPE_MARKUP, '');
-  }
-  if (text.includes('\n\n\n')) text = text.replace(/\n{3,}/g, '\n\n');
-  return text.trim();
+  const visible = stripThinking(content);
+  // One scan tells whether any pass can change the text: most answers hold none of its words.
+  const text = MARKUP_WORDS.test(visible) ? withoutReplyMarkup(visible) : visible;
+  return (text.includes('\n\n\n') ? text.replace(/\n{3,}/g, '\n\n') : text).trim();
+}
+
+/**
+ * A reply without its restated plan, ReAct's `Final Answer:` label and the envelope markup a
+ * small model copies. Exported for the test that a reply without {@link MARKUP_WORDS} comes back
+ * unchanged.
+ */
+export function withoutReplyMarkup(text: string): string {
+  const kept = withoutFinalAnswerLabel(withoutPlan(text));
+  return /tool_output|untrusted data/i.test(kept) ? kept.replace(ENVELOPE_MARKUP, '') : kept;
 }
 
 /**

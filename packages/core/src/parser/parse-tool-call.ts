@@ -13,7 +13,13 @@ import {
   hasCallMarker,
   type StructuredCallOptions,
 } from './structured-calls.js';
-import { looseKey, nameFromArguments, type ToolSyntax, toolSyntaxTable } from './tool-syntax.js';
+import {
+  looseKey,
+  nameFromArguments,
+  type ToolSyntax,
+  type ToolSyntaxTable,
+  toolSyntaxTable,
+} from './tool-syntax.js';
 
 const UPPER_NAME = /^[A-Z][A-Z0-9_]+$/;
 
@@ -60,6 +66,15 @@ export function findToolCallCandidates(text: string, tools: ToolSpecs = []): Too
   if (!/[:{[(<>]/.test(text)) return [];
   const table = toolSyntaxTable(tools);
   if (isPlainProse(text)) return findLineCalls(text, NOWHERE, table).sort(byIndex);
+  return candidatesFromEveryStage(text, table);
+}
+
+/**
+ * The candidates every stage of the parser finds: reasoning stripped, quotes and examples
+ * blanked, structured calls, ReAct blocks, then `NAME: argument` lines. Exported for the test
+ * that a plain-prose reply's line pass alone finds the same.
+ */
+export function candidatesFromEveryStage(text: string, table: ToolSyntaxTable): ToolCallCandidate[] {
   const visible = stripThinking(text);
   // Blanked regions' starts, to ask afterwards whether any lies inside a call's own text.
   const starts: number[] = [];
@@ -123,9 +138,10 @@ const NOWHERE = (_offset: number) => false;
  * no JSON (`{`), no inline code or fence (`` ` ``), no marker of a call format (tags, `[TOOL_CALLS]`,
  * a parenthesis…), no ReAct step (`Action`), no reasoning and no quoted paragraph. For such a
  * reply every other stage finds nothing and changes nothing, so the parse is the line pass alone
- * (most final answers are such prose, and the stages' code is cold by then).
+ * (most final answers are such prose, and the stages' code is cold by then). Exported for the
+ * test that the two agree.
  */
-function isPlainProse(text: string): boolean {
+export function isPlainProse(text: string): boolean {
   return (
     !/[{`]|action/i.test(text) &&
     !hasCallMarker(text) &&
