@@ -142,29 +142,32 @@ describe('/api/notes on a shared note backend', () => {
         connectPostgres({ url }),
         connectPostgres({ url }),
       ]);
-      const otherHost = otherDatabase.noteStore();
-      const shared = await startDashboard({
-        home: ownHome,
-        ollama: { host: fake.url, model: 'gemma2:2b' },
-        collector,
-        scheduler: false,
-        noteBackend: database.noteBackend(),
-      });
       try {
-        const sharedApi = createApiClient(shared.port, shared.token);
-        expect(
-          (await sharedApi('POST', '/api/notes', { text: 'The VPN is at vpn.example.org' })).status,
-        ).toBe(201);
-        await otherHost.add('discord-9', 'Kept by a bot host');
-        expect((await otherHost.list(GLOBAL_SCOPE)).map((note) => note.text)).toEqual([
-          'The VPN is at vpn.example.org',
-        ]);
-        expect((await sharedApi('GET', '/api/notes?scope=discord-9')).json.notes).toMatchObject([
-          { text: 'Kept by a bot host' },
-        ]);
-        expect(readdirSync(ownHome)).not.toContain('memory');
+        const otherHost = otherDatabase.noteStore();
+        const shared = await startDashboard({
+          home: ownHome,
+          ollama: { host: fake.url, model: 'gemma2:2b' },
+          collector,
+          scheduler: false,
+          noteBackend: database.noteBackend(),
+        });
+        try {
+          const sharedApi = createApiClient(shared.port, shared.token);
+          expect(
+            (await sharedApi('POST', '/api/notes', { text: 'The VPN is at vpn.example.org' })).status,
+          ).toBe(201);
+          await otherHost.add('discord-9', 'Kept by a bot host');
+          expect((await otherHost.list(GLOBAL_SCOPE)).map((note) => note.text)).toEqual([
+            'The VPN is at vpn.example.org',
+          ]);
+          expect((await sharedApi('GET', '/api/notes?scope=discord-9')).json.notes).toMatchObject([
+            { text: 'Kept by a bot host' },
+          ]);
+          expect(readdirSync(ownHome)).not.toContain('memory');
+        } finally {
+          await shared.close();
+        }
       } finally {
-        await shared.close();
         await Promise.all([database.close(), otherDatabase.close()]);
       }
     } finally {
