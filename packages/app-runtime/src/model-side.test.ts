@@ -1,3 +1,5 @@
+import { createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Agent, AgentAnswer, AnswerOptions } from '@macstats/core';
 import { silentLogger } from '@macstats/core';
 import { type FakeOllama, startFakeOllama } from '@macstats/testing';
@@ -6,10 +8,53 @@ import { FALLBACK_MODEL, MODEL_RETRY_MS } from './model-resolver.js';
 import { checkModelServer, type ModelSettings } from './model-server.js';
 import { createModelSide } from './model-side.js';
 
-const servers: FakeOllama[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
+
+/** A server on a port of its own that passes each request to a fake, or drops it (a server down). */
+interface Front {
+  url: string;
+  /** Where requests go from now on; undefined drops them, as a server that is down. */
+  pointAt(fake: FakeOllama | undefined): void;
+  close(): Promise<void>;
+}
+
+/** A {@link Front}, down until pointed at a fake; closed after the test. */
+async function startFront(): Promise<Front> {
+  let target: URL | undefined;
+  const server = createServer((request, response) => {
+    if (!target) {
+      request.socket.destroy();
+      return;
+    }
+    const passed = forward(
+      new URL(request.url ?? '/', target),
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    passed.on('error', () => response.destroy());
+    request.pipe(passed);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const front: Front = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pointAt: (fake) => {
+      target = fake ? new URL(fake.url) : undefined;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(front);
+  return front;
+}
 
 /** An agent that says which model each answer was asked with. */
 function modelEcho(): Agent {
@@ -30,24 +75,26 @@ function modelEcho(): Agent {
 
 describe('createModelSide', () => {
   it('picks the model once Ollama is up when it was down at start-up', async () => {
-    // Ollama is down: a fake started and closed, whose port it comes back on later.
-    const gone = await startFakeOllama();
-    await gone.close();
-    const port = Number(new URL(gone.url).port);
-    const settings: ModelSettings = { modelProvider: 'ollama', ollamaHost: gone.url };
+    const ollama = await startFront();
+    const settings: ModelSettings = { modelProvider: 'ollama', ollamaHost: ollama.url };
     let clock = 0;
     const server = await checkModelServer(settings);
     expect(server.reachable).toBe(false);
     const side = await createModelSide(settings, { server, logger: silentLogger, now: () => clock });
-    const agent = side.wrapper.wrap(modelEcho());
-    expect((await agent.answer('hi')).text).toBe(FALLBACK_MODEL);
+    try {
+      const agent = side.wrapper.wrap(modelEcho());
+      expect((await agent.answer('hi')).text).toBe(FALLBACK_MODEL);
 
-    servers.push(await startFakeOllama({ port, models: [{ name: 'gemma3:4b' }] }));
-    expect((await agent.answer('hi')).text).toBe(FALLBACK_MODEL);
-    clock += MODEL_RETRY_MS;
-    expect((await agent.answer('hi')).text).toBe('gemma3:4b');
-    expect(side.known()).toBe('gemma3:4b');
-    side.close();
+      const fake = await startFakeOllama({ models: [{ name: 'gemma3:4b' }] });
+      servers.push(fake);
+      ollama.pointAt(fake);
+      expect((await agent.answer('hi')).text).toBe(FALLBACK_MODEL);
+      clock += MODEL_RETRY_MS;
+      expect((await agent.answer('hi')).text).toBe('gemma3:4b');
+      expect(side.known()).toBe('gemma3:4b');
+    } finally {
+      side.close();
+    }
   });
 
   it('ends an answer naming a model that is not installed, with the sentence naming those that are', async () => {
@@ -58,16 +105,18 @@ describe('createModelSide', () => {
       server: await checkModelServer(settings),
       logger: silentLogger,
     });
-    const answer = await side.wrapper.wrap(modelEcho()).answer('hi', { model: 'gone:7b' });
-    expect(answer.error?.code).toBe('MODEL_NOT_INSTALLED');
-    expect(answer.text).toBe('The model "gone:7b" is not installed: the installed models are a:1b.');
-    expect(await side.listModels()).toEqual(['a:1b']);
-    side.close();
+    try {
+      const answer = await side.wrapper.wrap(modelEcho()).answer('hi', { model: 'gone:7b' });
+      expect(answer.error?.code).toBe('MODEL_NOT_INSTALLED');
+      expect(answer.text).toBe('The model "gone:7b" is not installed: the installed models are a:1b.');
+      expect(await side.listModels()).toEqual(['a:1b']);
+    } finally {
+      side.close();
+    }
   });
 
   it('spreads answers over the hosts of OLLAMA_HOSTS as one pool, routing around one that is down', async () => {
-    const gone = await startFakeOllama();
-    await gone.close();
+    const gone = await startFront();
     const up = await startFakeOllama({ models: [{ name: 'a:1b' }], replies: ['from the pool'] });
     servers.push(up);
     const settings: ModelSettings = {
@@ -79,8 +128,11 @@ describe('createModelSide', () => {
       server: await checkModelServer(settings),
       logger: silentLogger,
     });
-    const reply = await side.chat.chat({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(reply.content).toBe('from the pool');
-    side.close();
+    try {
+      const reply = await side.chat.chat({ messages: [{ role: 'user', content: 'hi' }] });
+      expect(reply.content).toBe('from the pool');
+    } finally {
+      side.close();
+    }
   });
 });
