@@ -19,8 +19,10 @@ export interface OpenNoteStoreOptions {
 /**
  * MEMORY's notes where an app keeps them: in `backend` when given, else the files under
  * `<home>/memory`, with the MEMORY tool's rules (the check, the length, each scope's budget).
- * The bot's and the dashboard's tools, the Notes view and `macstats database import` open them
- * here, so each reads and writes the same notes the same way.
+ * The bot's and the dashboard's tools and the Notes view open them here, so each reads and
+ * writes the same notes the same way. `macstats database import` (`importNotes`) writes to the
+ * database's with tools-memory's `createNoteStore` directly (it is given the backend, not a
+ * home), under the same rules.
  *
  * @example
  * const notes = openNoteStore({ home, backend: database?.noteBackend(), logger, toolNames: () => names });

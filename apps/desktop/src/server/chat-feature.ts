@@ -33,7 +33,11 @@ export interface ChatFeatureOptions {
   agent: AgentSource;
   /** The tools of a chat answer (the agent's plus RUN_JS). Default: the agent's own. */
   tools?: Tool[];
-  /** Live context for each answer (the current metrics, the conversation's notes). Default none. */
+  /**
+   * Live context for each answer: the dashboard gives the current metrics. Default none. The
+   * conversation's notes are not added here: the `notes` layer of the root's `appAgentWrappers`
+   * puts them after this context.
+   */
   context?: (conversationId: string) => string | undefined | Promise<string | undefined>;
   /** Records a model call beside the machine's load; its CPU share is shown with the turn. */
   recordCall?: (event: AgentEvent) => { cpuPercent: number | null } | null;
