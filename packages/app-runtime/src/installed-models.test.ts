@@ -1,6 +1,7 @@
 import type { Agent, AgentEvent, AnswerOptions } from '@macstats/core';
+import { failedAnswer } from '@macstats/core/internal';
 import { describe, expect, it } from 'vitest';
-import { createInstalledModels, failedAnswer, INSTALLED_MODELS_TTL_MS } from './installed-models.js';
+import { createInstalledModels, INSTALLED_MODELS_TTL_MS } from './installed-models.js';
 import { withModel } from './model-resolver.js';
 
 describe('createInstalledModels', () => {
@@ -40,7 +41,7 @@ describe('withModel', () => {
     const agent: Agent = {
       answer: async (_question, options = {}) => {
         seen.push(options);
-        return failedAnswer('NONE', 'not used');
+        return failedAnswer({ code: 'NONE', message: 'not used' });
       },
       forget: async () => {},
       remember: async () => {},

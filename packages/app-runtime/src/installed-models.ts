@@ -1,4 +1,4 @@
-import { type AgentAnswer, modelNotInstalled, sameModel } from '@macstats/core';
+import { modelNotInstalled, sameModel } from '@macstats/core';
 
 /** How long the list of installed models is trusted before it is asked again, in milliseconds. */
 export const INSTALLED_MODELS_TTL_MS = 60_000;
@@ -23,17 +23,5 @@ export function createInstalledModels(options: { list: () => Promise<string[] | 
       known.at = Number.NEGATIVE_INFINITY;
       return modelNotInstalled(model, known.models);
     },
-  };
-}
-
-/** An answer that failed before any model call, saying why. */
-export function failedAnswer(code: string, text: string): AgentAnswer {
-  return {
-    text,
-    toolCalls: [],
-    llmCalls: 0,
-    steps: [],
-    usage: { promptTokens: null, completionTokens: null, durationMs: 0 },
-    error: { code, message: text },
   };
 }

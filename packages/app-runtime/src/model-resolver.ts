@@ -1,5 +1,5 @@
 import type { Agent, AnswerOptions } from '@macstats/core';
-import { failedAnswer } from './installed-models.js';
+import { failedAnswer } from '@macstats/core/internal';
 
 /** The model asked for when nothing better is known: Ollama then says what to pull. */
 export const FALLBACK_MODEL = 'llama3.2:3b';
@@ -71,7 +71,7 @@ export function withModel(
       const missing = await problem(options.model);
       if (missing === null) return agent.answer(question, options);
       options.onEvent?.({ type: 'error', code: 'MODEL_NOT_INSTALLED', message: missing });
-      return failedAnswer('MODEL_NOT_INSTALLED', missing);
+      return failedAnswer({ code: 'MODEL_NOT_INSTALLED', message: missing });
     },
   };
 }
