@@ -87,7 +87,8 @@ try {
   console.log(`  macstats dashboard   ${format(dashboard, bare)}`);
 
   // Each library alone, imported into a fresh node from this app's node_modules, or from the
-  // composition root's for the tool packages (the root depends on them, the app does not).
+  // composition root's for the tool packages and model-openai (the root depends on them, the app
+  // does not).
   console.log('\nimport cost of one library (RSS after import, minus bare node)');
   const runtimeDir = resolve(here, '../../../packages/app-runtime');
   const libraries = [
@@ -102,7 +103,8 @@ try {
   ];
   for (const name of libraries) {
     const script = `await import(${JSON.stringify(name)}); setInterval(() => {}, 1000); console.log("ready")`;
-    const from = name.startsWith('@macstats/tools-') ? runtimeDir : resolve(here, '..');
+    const fromRoot = name.startsWith('@macstats/tools-') || name === '@macstats/model-openai';
+    const from = fromRoot ? runtimeDir : resolve(here, '..');
     const mb = await idleResident(['--input-type=module', '-e', script], /ready/, env, from);
     console.log(`  ${name.padEnd(26)} +${(mb - bare).toFixed(0).padStart(4)} MB`);
   }
