@@ -40,7 +40,9 @@ describe('macstats mcp trust', () => {
   it('exits 1 naming an unreadable pins file, after the bad entries of the config', async () => {
     const home = await tempHome();
     const env = {
-      MCP_SERVER_STDIO: scriptedMcpServer(join(home, 'scripted-tools.json'), [{ name: 'lookup' }]),
+      MCP_SERVER_STDIO: scriptedMcpServer(join(home, 'scripted-tools.json'), [
+        { name: 'lookup', description: 'Looks a word up.' },
+      ]),
     };
     await writeFile(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
     await writeFile(join(home, 'mcp-pins.json'), '{"servers": ');
