@@ -1,6 +1,6 @@
 import { browserSetup } from '@macstats/app-runtime';
 import type { AppConfig } from '../app-config.js';
-import type { Check } from './doctor-checks.js';
+import { type Check, checkTimeout } from './doctor-checks.js';
 
 /**
  * BROWSER as the catalog builds it (`browserSetup`): off, left out for want of playwright-core
@@ -28,9 +28,7 @@ export async function checkBrowser(config: AppConfig): Promise<Check[]> {
 /** The Chrome at BROWSER_CDP_URL answers its DevTools version endpoint. */
 async function checkCdp(cdpUrl: string): Promise<Check[]> {
   try {
-    const response = await fetch(`${cdpUrl.replace(/\/+$/, '')}/json/version`, {
-      signal: AbortSignal.timeout(8000),
-    });
+    const response = await fetch(`${cdpUrl.replace(/\/+$/, '')}/json/version`, { signal: checkTimeout() });
     if (response.ok) return [{ status: 'ok', text: `BROWSER attaches to the Chrome at ${cdpUrl}` }];
     return [
       {

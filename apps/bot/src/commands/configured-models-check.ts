@@ -5,7 +5,7 @@ import { parseChannelSettings } from '@macstats/discord';
 import { parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { plural } from '../plural.js';
-import type { Check } from './doctor-checks.js';
+import { type Check, checkTimeout } from './doctor-checks.js';
 
 async function readText(file: string): Promise<string | null> {
   return readFile(file, 'utf8').catch(() => null);
@@ -48,7 +48,7 @@ export async function checkConfiguredAgents(config: AppConfig, ids: readonly str
 export async function checkConfiguredModels(config: AppConfig): Promise<Check[]> {
   const wanted = await configured(config, 'model');
   if (wanted.length === 0) return [];
-  const server = await checkModelServer(config, { signal: AbortSignal.timeout(8000) }).catch(() => null);
+  const server = await checkModelServer(config, { signal: checkTimeout() }).catch(() => null);
   if (!server?.reachable)
     return [
       {

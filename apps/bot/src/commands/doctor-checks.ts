@@ -15,7 +15,11 @@ export interface Check {
 
 const BRAVE_API = 'https://api.search.brave.com';
 
-const timeout = () => AbortSignal.timeout(8000);
+/** How long one of `doctor`'s network checks may take, in milliseconds. */
+export const CHECK_TIMEOUT_MS = 8000;
+
+/** The signal of one network check of `doctor`: it gives up after {@link CHECK_TIMEOUT_MS}. */
+export const checkTimeout = (): AbortSignal => AbortSignal.timeout(CHECK_TIMEOUT_MS);
 
 /** The configured model server: Ollama, or the OpenAI-compatible one when MODEL_PROVIDER=openai. */
 export async function checkModelServer(config: AppConfig): Promise<Check[]> {
@@ -54,7 +58,7 @@ async function checkOneOpenAiServer(
       },
     ];
   // doctor's sentences name OPENAI_BASE_URL for a pool's server too, as they did before the root owned this.
-  const result = await checkModelServerAt(config, baseUrl, { signal: timeout(), pool: false }).catch(
+  const result = await checkModelServerAt(config, baseUrl, { signal: checkTimeout(), pool: false }).catch(
     (error: unknown) => ({ reachable: false, ok: false, problem: (error as Error).message }) as const,
   );
   if (!result.reachable)
@@ -197,7 +201,10 @@ async function checkSlashCommands(
   const fix =
     'start the bot once (`macstats start`): it registers them; check the invite has the applications.commands scope';
   if (!appId) return { status: 'fail', text: 'Discord gave no application id', fix: 'try again later' };
-  const response = await fetch(`${base}/v10/applications/${appId}/commands`, { headers, signal: timeout() });
+  const response = await fetch(`${base}/v10/applications/${appId}/commands`, {
+    headers,
+    signal: checkTimeout(),
+  });
   if (!response.ok)
     return {
       status: 'fail',
@@ -225,7 +232,7 @@ export async function checkBrave(config: AppConfig): Promise<Check[]> {
   try {
     const response = await fetch(`${base}/res/v1/web/search?q=macstats&count=1`, {
       headers: { 'x-subscription-token': config.braveApiKey, accept: 'application/json' },
-      signal: timeout(),
+      signal: checkTimeout(),
     });
     if (response.status === 401 || response.status === 403) {
       return [
@@ -258,7 +265,7 @@ export async function checkSearxng(config: AppConfig): Promise<Check[]> {
     return [{ status: 'skip', text: 'SearXNG: no SEARXNG_URL, so WEB_SEARCH is left out' }];
   const base = config.searxngUrl.replace(/\/+$/, '');
   try {
-    const response = await fetch(`${base}/search?q=macstats&format=json`, { signal: timeout() });
+    const response = await fetch(`${base}/search?q=macstats&format=json`, { signal: checkTimeout() });
     if (response.status === 403)
       return [
         {

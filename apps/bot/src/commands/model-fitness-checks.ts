@@ -6,7 +6,7 @@ import { assembleBotTools } from '../bot-tools.js';
 import { POOR_SCORE } from '../eval/eval-report.js';
 import { readEvalReport } from '../eval/save-report.js';
 import { plural } from '../plural.js';
-import type { Check } from './doctor-checks.js';
+import { type Check, checkTimeout } from './doctor-checks.js';
 
 /** Room a question, some history and the reply need besides the fixed prompt, in tokens. */
 const ROOM_FOR_A_CONVERSATION = 4096;
@@ -16,7 +16,7 @@ const ROOM_FOR_A_CONVERSATION = 4096;
  * list leaves room in, and its last `macstats eval` score. Warnings, not failures: the bot runs.
  */
 export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
-  const server = await checkModelServer(config, { signal: AbortSignal.timeout(8000) }).catch(() => null);
+  const server = await checkModelServer(config, { signal: checkTimeout() }).catch(() => null);
   const name = server?.model;
   if (!server?.ok || !name) return [];
   const checks: Check[] = [];
@@ -29,7 +29,7 @@ export async function checkModelFitness(config: AppConfig): Promise<Check[]> {
 
   const model = createChatModel(config, name);
   const reported = await model
-    .capabilities({ signal: AbortSignal.timeout(8000) })
+    .capabilities({ signal: checkTimeout() })
     .then((found) => found.contextLength)
     .catch(() => null);
   const window = Math.min(
