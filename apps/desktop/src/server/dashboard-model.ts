@@ -6,6 +6,7 @@ import {
   createAppAgent,
   createAppRuntime,
   createChatModel,
+  MODEL_LOOKUP_TIMEOUT_MS,
   type ModelSettings,
   modelSettingsAt,
 } from '@macstats/app-runtime';
@@ -96,7 +97,7 @@ export function createDashboardModel(
         ? null
         : createChatModel(at(ollama.status().host, name), name).capabilities({
             model: name,
-            signal: AbortSignal.timeout(3000),
+            signal: AbortSignal.timeout(MODEL_LOOKUP_TIMEOUT_MS),
           }),
     readEval: async () => (await readEvalSummary(join(home, 'eval.json')))?.models,
   });
