@@ -75,9 +75,14 @@ function serversOf(settings: ModelSettings): string[] {
   return hosts.length > 0 ? [...hosts] : [settings.ollamaHost ?? DEFAULT_OLLAMA_HOST];
 }
 
-/** True when the settings list several servers of the provider, answering as one pool. */
-const isPool = (settings: ModelSettings) =>
-  ((settings.modelProvider === 'openai' ? settings.openaiBaseUrls : settings.ollamaHosts)?.length ?? 0) > 1;
+/**
+ * The servers of the provider that answer as one pool (`OLLAMA_HOSTS`, `OPENAI_BASE_URLS`), or
+ * null when the settings list fewer than two: one server is no pool.
+ */
+export function poolServers(settings: ModelSettings): readonly string[] | null {
+  const listed = (settings.modelProvider === 'openai' ? settings.openaiBaseUrls : settings.ollamaHosts) ?? [];
+  return listed.length > 1 ? listed : null;
+}
 
 /**
  * Checks the configured model server (Ollama or OpenAI-compatible); never throws for its problems,
@@ -123,7 +128,7 @@ export async function checkModelServerAt(
   url: string,
   options: ModelServerCheckOptions & { pool?: boolean | undefined } = {},
 ): Promise<ModelServerCheck> {
-  const pool = options.pool ?? isPool(settings);
+  const pool = options.pool ?? poolServers(settings) !== null;
   if (settings.modelProvider === 'openai') {
     const found = await checkOpenAi({
       baseUrl: url,

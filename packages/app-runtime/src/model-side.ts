@@ -16,6 +16,7 @@ import {
   createChatModel,
   type ModelServerCheck,
   type ModelSettings,
+  poolServers,
 } from './model-server.js';
 
 /** How long one look at the server (the model list, a model's capabilities) may take, in milliseconds. */
@@ -57,11 +58,11 @@ export interface ModelSide {
  * loaded first, then least busy; a server that fails is routed around. One server: no pool.
  */
 function createPool(settings: ModelSettings, model: string, logger: Logger): ModelPool | undefined {
+  const servers = poolServers(settings);
+  if (!servers) return undefined;
   if (settings.modelProvider === 'openai') {
-    const urls = settings.openaiBaseUrls ?? [];
-    if (urls.length < 2) return undefined;
     return createModelPool({
-      members: urls.map((baseUrl) =>
+      members: servers.map((baseUrl) =>
         createOpenAiPoolMember({
           baseUrl,
           apiKey: settings.openaiApiKey,
@@ -72,10 +73,8 @@ function createPool(settings: ModelSettings, model: string, logger: Logger): Mod
       logger,
     });
   }
-  const hosts = settings.ollamaHosts ?? [];
-  if (hosts.length < 2) return undefined;
   return createModelPool({
-    members: hosts.map((host) =>
+    members: servers.map((host) =>
       createOllamaPoolMember({
         host,
         model,
