@@ -15,8 +15,8 @@ import { createRoleRouter, type RoleRouter, type SkillsAndAgents } from '@macsta
 import type { DashboardOptions } from './dashboard-options.js';
 import type { DashboardState } from './dashboard-state.js';
 import { readEvalSummary } from './eval-summary.js';
+import { probeModelServer } from './model-probe.js';
 import { createOllamaFeature } from './ollama-feature.js';
-import { probeModelServer } from './ollama-probe.js';
 import type { DashboardCore } from './start-dashboard.js';
 
 /** The dashboard's model side: Settings' host and model, the role router, and the runtime every surface asks. */

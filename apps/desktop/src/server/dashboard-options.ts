@@ -4,7 +4,7 @@ import type { MetricsCollector } from '@macstats/metrics';
 import type { AppMetrics } from '@macstats/observability';
 import type { Scheduler } from '@macstats/scheduler';
 import type { DashboardSharedState } from './dashboard-shared-state.js';
-import type { OllamaStatus } from './ollama-probe.js';
+import type { OllamaStatus } from './model-probe.js';
 import type { HttpDashboard } from './start-dashboard.js';
 import type { DashboardVoice } from './voice-feature.js';
 

@@ -2,7 +2,7 @@ import { updateConfigEnv } from '@macstats/app-config';
 import type { AgentSource, ChatAgent } from './chat-feature.js';
 import { readEvalSummary } from './eval-summary.js';
 import { HttpError, readJsonBody, sendJson, stringField } from './http-helpers.js';
-import type { OllamaStatus } from './ollama-probe.js';
+import type { OllamaStatus } from './model-probe.js';
 import type { DashboardCore, DashboardFeature } from './start-dashboard.js';
 
 /** Options of {@link createOllamaFeature}. */
