@@ -6,7 +6,8 @@ import { createFetchUrlTool, parseAllowHosts } from '@macstats/tools-fetch';
 import type { McpServerSet } from '@macstats/tools-mcp';
 import { createRunCmdTool, isLocalCmdAllowed } from '@macstats/tools-runcmd';
 import { browserSetup } from './browser-setup.js';
-import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
+import { mcpConfigSources, mcpPinsFile } from './mcp-config.js';
+import { mcpOAuthOptions } from './mcp-sign-in.js';
 
 /** The settings the tools are built from, as both apps read them. */
 export interface ToolSettings {

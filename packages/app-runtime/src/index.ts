@@ -36,12 +36,12 @@ export {
 export { importNotes, type NotesImport } from './import-notes.js';
 export { INSTALLED_MODELS_TTL_MS } from './installed-models.js';
 export { checkConfiguredMcpServers, type McpServerCheck } from './mcp-check.js';
+export { mcpConfigSources } from './mcp-config.js';
 export {
   type McpSignInOptions,
   type McpSignInOutcome,
   type McpSignInSurface,
   mcpAuthFile,
-  mcpConfigSources,
   mcpOAuthOptions,
   mcpSignInSurface,
   signInConfiguredMcpServer,

@@ -1,5 +1,6 @@
 import type { ToolSettings } from './configured-tools.js';
-import { mcpConfigSources, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
+import { mcpConfigSources, mcpPinsFile } from './mcp-config.js';
+import { mcpOAuthOptions } from './mcp-sign-in.js';
 
 /**
  * One configured server as a check sees it: `listed` with the tools it offers (`withheld`: those

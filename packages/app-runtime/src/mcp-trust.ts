@@ -1,7 +1,8 @@
 import type { Logger } from '@macstats/core';
 import type { McpPins, McpToolInfo } from '@macstats/tools-mcp';
 import type { ToolSettings } from './configured-tools.js';
-import { configuredMcpServer, mcpOAuthOptions, mcpPinsFile } from './mcp-sign-in.js';
+import { configuredMcpServer, mcpPinsFile } from './mcp-config.js';
+import { mcpOAuthOptions } from './mcp-sign-in.js';
 
 /**
  * How a trust ended: `pinned` (every tool definition the server lists now is approved; `changed`
