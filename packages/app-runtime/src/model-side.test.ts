@@ -75,6 +75,7 @@ function modelEcho(): Agent {
 
 describe('createModelSide', () => {
   it('picks the model once Ollama is up when it was down at start-up', async () => {
+    // Ollama is down: the front drops every request until it is pointed at a fake.
     const ollama = await startFront();
     const settings: ModelSettings = { modelProvider: 'ollama', ollamaHost: ollama.url };
     let clock = 0;
@@ -116,7 +117,7 @@ describe('createModelSide', () => {
   });
 
   it('spreads answers over the hosts of OLLAMA_HOSTS as one pool, routing around one that is down', async () => {
-    const gone = await startFront();
+    const gone = await startFront(); // never pointed at a fake: a host that is down
     const up = await startFakeOllama({ models: [{ name: 'a:1b' }], replies: ['from the pool'] });
     servers.push(up);
     const settings: ModelSettings = {
