@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   discoverLinuxTemperatureSensors,
+  readLinuxBattery,
   readLinuxCpuFrequencyMhz,
   readLinuxTemperatures,
 } from './linux-sensors.js';
@@ -70,5 +71,65 @@ describe('Linux CPU clock', () => {
 
   it('is null, not zero, when neither says', () => {
     expect(readLinuxCpuFrequencyMhz(root, join(root, 'missing'))).toBeNull();
+  });
+});
+
+describe('Linux battery', () => {
+  const supply = (name: string, files: Record<string, string>) => {
+    for (const [file, content] of Object.entries(files))
+      write(`class/power_supply/${name}/${file}`, `${content}\n`);
+  };
+
+  it('is null on a machine without one, and leaves out a mouse', () => {
+    expect(readLinuxBattery(root)).toBeNull();
+    supply('AC', { type: 'Mains', online: '1' });
+    supply('hidpp_battery_0', { type: 'Battery', scope: 'Device', capacity: '40', status: 'Discharging' });
+    expect(readLinuxBattery(root)).toBeNull();
+  });
+
+  it('reads a discharging laptop battery by energy: percent, no charge, off mains, minutes left', () => {
+    supply('AC', { type: 'Mains', online: '0' });
+    supply('BAT0', {
+      type: 'Battery',
+      present: '1',
+      status: 'Discharging',
+      capacity: '57',
+      energy_now: '30000000',
+      energy_full: '52000000',
+      power_now: '10000000',
+    });
+    expect(readLinuxBattery(root)).toEqual({
+      percent: 57,
+      charging: false,
+      acConnected: false,
+      timeRemainingMinutes: 180,
+    });
+  });
+
+  it('reads a charging battery by charge, its percent worked out when capacity is missing', () => {
+    supply('ADP1', { type: 'Mains', online: '1' });
+    supply('BAT1', {
+      type: 'Battery',
+      status: 'Charging',
+      charge_now: '2500000',
+      charge_full: '5000000',
+      current_now: '-1500000',
+    });
+    expect(readLinuxBattery(root)).toEqual({
+      percent: 50,
+      charging: true,
+      acConnected: true,
+      timeRemainingMinutes: null,
+    });
+  });
+
+  it('says unknown, not false, where the kernel does not say', () => {
+    supply('BAT0', { type: 'Battery', capacity: '100', status: 'Unknown' });
+    expect(readLinuxBattery(root)).toEqual({
+      percent: 100,
+      charging: null,
+      acConnected: null,
+      timeRemainingMinutes: null,
+    });
   });
 });

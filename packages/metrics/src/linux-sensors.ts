@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { TemperatureReading } from './source-types.js';
+import type { BatteryReading, TemperatureReading } from './source-types.js';
 
 /** Driver names of hwmon chips that measure the CPU. */
 const cpuChips =
@@ -19,7 +19,8 @@ function readTrimmed(path: string): string | null {
   }
 }
 
-function listDirectory(path: string): string[] {
+/** The entries of a directory, or none when it cannot be read. */
+export function listDirectory(path: string): string[] {
   try {
     return readdirSync(path);
   } catch {
@@ -86,4 +87,46 @@ export function readLinuxCpuFrequencyMhz(sysRoot = '/sys', cpuinfoFile = '/proc/
   }
   if (values.length === 0) return null;
   return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** A number from a sysfs file, or null when it is missing or not a number. */
+function readNumber(path: string): number | null {
+  const text = readTrimmed(path);
+  const value = text === null || text === '' ? Number.NaN : Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The machine's battery from `/sys/class/power_supply` (the kernel's own numbers, no library):
+ * the first system battery (a mouse's or a headset's, scope `Device`, is not the machine's), its
+ * charge in percent, whether it is charging, whether a mains supply is online, and while it
+ * discharges the minutes left at the present draw. Null without a battery.
+ */
+export function readLinuxBattery(sysRoot = '/sys'): BatteryReading | null {
+  const base = `${sysRoot}/class/power_supply`;
+  const supplies = listDirectory(base).sort();
+  const type = (name: string) => readTrimmed(`${base}/${name}/type`);
+  const battery = supplies.find(
+    (name) =>
+      type(name) === 'Battery' &&
+      readTrimmed(`${base}/${name}/scope`) !== 'Device' &&
+      readNumber(`${base}/${name}/present`) !== 0,
+  );
+  if (battery === undefined) return null;
+  const at = (file: string) => readNumber(`${base}/${battery}/${file}`);
+  // Batteries report energy (µWh, µW) or charge (µAh, µA), never both.
+  const now = at('energy_now') ?? at('charge_now');
+  const full = at('energy_full') ?? at('charge_full');
+  const rate = at('power_now') ?? at('current_now');
+  const percent = at('capacity') ?? (now !== null && full ? Math.round((now / full) * 100) : null);
+  if (percent === null) return null;
+  const status = readTrimmed(`${base}/${battery}/status`);
+  const mains = supplies.filter((name) => type(name) === 'Mains');
+  return {
+    percent: Math.min(100, Math.max(0, percent)),
+    charging: status === null || status === 'Unknown' ? null : status === 'Charging',
+    acConnected: mains.length === 0 ? null : mains.some((name) => readNumber(`${base}/${name}/online`) === 1),
+    timeRemainingMinutes:
+      status === 'Discharging' && now !== null && rate ? Math.round((now / Math.abs(rate)) * 60) : null,
+  };
 }

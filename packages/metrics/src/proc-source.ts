@@ -1,19 +1,17 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { loadavg, uptime } from 'node:os';
 import { readLinuxFileSystems } from './linux-file-systems.js';
 import { readLinuxProcesses } from './linux-processes.js';
 import {
   discoverLinuxTemperatureSensors,
+  listDirectory,
+  readLinuxBattery,
   readLinuxCpuFrequencyMhz,
   readLinuxTemperatures,
 } from './linux-sensors.js';
 import { parseDiskstats, parseMeminfo, parseNetDev, parseProcStat } from './proc-parse.js';
 import { readRequiredProcFile } from './read-proc-file.js';
-import {
-  readBatteryWithSystemInformation,
-  readCpuInfoWithOs,
-  readGpusWithSystemInformation,
-} from './si-readers.js';
+import { readCpuInfoWithOs, readGpusWithSystemInformation } from './si-readers.js';
 import type { DiskDeviceReading, MetricsSource } from './source-types.js';
 
 /**
@@ -21,14 +19,6 @@ import type { DiskDeviceReading, MetricsSource } from './source-types.js';
  * software RAID) or that are memory (zram, ram disks): left out of the machine total.
  */
 const stackedOrVirtual = /^(loop|ram|zram|dm-|md)/;
-
-function listDirectory(path: string): string[] {
-  try {
-    return readdirSync(path);
-  } catch {
-    return [];
-  }
-}
 
 /** Where the Linux source reads from; tests point it at fixture trees. */
 export interface ProcSourceOptions {
@@ -79,7 +69,7 @@ export function createProcSource(options: ProcSourceOptions = {}): MetricsSource
       sensors ??= discoverLinuxTemperatureSensors(sysRoot);
       return sensors.length === 0 ? null : readLinuxTemperatures(sensors);
     },
-    battery: readBatteryWithSystemInformation,
+    battery: () => readLinuxBattery(sysRoot),
     cpuFrequencyMhz: () => readLinuxCpuFrequencyMhz(sysRoot, `${procRoot}/cpuinfo`),
     gpus() {
       // No display device and no NVIDIA device node: no GPU, and no lspci to spawn to learn that.

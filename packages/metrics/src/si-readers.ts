@@ -8,7 +8,7 @@ let loading: Promise<SystemInformation> | undefined;
 
 /**
  * Loads systeminformation on first use: importing it costs tens of milliseconds of CPU, which
- * the Linux source only pays if it ever asks for a battery or a GPU.
+ * the Linux source only pays if it ever asks for a GPU.
  */
 export function loadSystemInformation(): Promise<SystemInformation> {
   loading ??= import('systeminformation').then((module) => module.default ?? module);
