@@ -38,12 +38,15 @@ export function vendorLazyRequires(vendored: Map<string, string>): Plugin {
     setup(build) {
       build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/][^\\/]+\.js$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        const declaration = /^(?:const|var|let) (\w+) = createRequire\(import\.meta\.url\);$/m.exec(text);
-        if (!declaration) return undefined;
-        const calls = new RegExp(`\\b${declaration[1]}\\((['"])([^'"]+)\\1\\)`, 'g');
-        const contents = text.replace(calls, (_call, _quote, specifier: string) => {
+        // A package's build may hold several (one per source file that requires lazily).
+        const names = [
+          ...text.matchAll(/^(?:const|var|let) (\w+) = createRequire\(import\.meta\.url\);$/gm),
+        ].map((declaration) => declaration[1] as string);
+        if (names.length === 0) return undefined;
+        const calls = new RegExp(`\\b(${names.join('|')})\\((['"])([^'"]+)\\2\\)`, 'g');
+        const contents = text.replace(calls, (_call, name: string, _quote, specifier: string) => {
           vendored.set(specifier, args.path);
-          return `${declaration[1]}("#vendor/${vendorName(specifier)}")`;
+          return `${name}("#vendor/${vendorName(specifier)}")`;
         });
         return { contents, loader: 'js' };
       });

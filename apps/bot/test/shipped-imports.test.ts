@@ -12,17 +12,33 @@ function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
 }
 
-/** Every package the built JavaScript under `folder` imports by name. */
+/**
+ * The specifiers a file asks for through a `require` it made with `createRequire`: a library's
+ * lazily required dependency, which the build must have turned into `#vendor/<name>`.
+ */
+function requiredLazily(text: string): string[] {
+  // Not the bundle's own `require` (its banner's), with which bundled CommonJS code asks for built-ins.
+  const names = [...text.matchAll(/\b(?:const|var|let) (\w+) = createRequire\(import\.meta\.url\)/g)];
+  return names.flatMap(([, name]) =>
+    [...text.matchAll(new RegExp(`\\b${name}\\(\\s*['"]([^'"]+)['"]\\s*\\)`, 'g'))].map(
+      (call) => call[1] ?? '',
+    ),
+  );
+}
+
+/** Every package the built JavaScript under `folder` imports, or requires lazily, by name. */
 async function importedPackages(folder: string): Promise<Set<string>> {
   const found = new Set<string>();
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js') || basename(entry.parentPath) === 'page') continue;
     const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
-    for (const match of text.matchAll(
-      /(?:^|\n)\s*(?:import|export)[^'"\n]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-    )) {
-      const specifier = match[1] ?? match[2] ?? '';
-      if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+    const imported = [
+      ...text.matchAll(
+        /(?:^|\n)\s*(?:import|export)[^'"\n]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+      ),
+    ].map((match) => match[1] ?? match[2] ?? '');
+    for (const specifier of [...imported, ...requiredLazily(text)]) {
+      if (specifier.startsWith('.') || specifier.startsWith('node:') || specifier.startsWith('#')) continue;
       found.add(packageOf(specifier));
     }
   }
