@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { CronExpressionParser } from 'cron-parser';
 import type { IANAZone } from 'luxon';
 import { schedulerError } from './scheduler-errors.js';
+import { luxon } from './zoned-time.js';
 
 type CronIterator = ReturnType<typeof CronExpressionParser.parse>;
 
@@ -10,7 +11,7 @@ type CronIterator = ReturnType<typeof CronExpressionParser.parse>;
 // never holds them.
 const require = createRequire(import.meta.url);
 const cronParser = () => (require('cron-parser') as typeof import('cron-parser')).CronExpressionParser;
-const ianaZone = () => (require('luxon') as typeof import('luxon')).IANAZone;
+const ianaZone = () => luxon().IANAZone;
 
 /** Occurrences of a cron expression in an interval, as the scheduler needs them. */
 export interface CronWindow {

@@ -1,4 +1,11 @@
-import { DateTime, IANAZone } from 'luxon';
+import { createRequire } from 'node:module';
+import type { DateTime } from 'luxon';
+
+// luxon is required on the first date-time or zone read (cron.ts reads zones through it): a process with
+// no schedule to read never holds it (with cron-parser, about 10 MB resident once loaded).
+const require = createRequire(import.meta.url);
+/** luxon, required on first use (cron.ts reads zones through it too). */
+export const luxon = (): typeof import('luxon') => require('luxon') as typeof import('luxon');
 
 const atPattern =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -10,7 +17,7 @@ export function isValidTimezone(zone: string): boolean {
   let valid = zoneValidity.get(zone);
   if (valid === undefined) {
     // luxon builds an Intl formatter per check; remember the answer (zone names are few).
-    valid = zone.length > 0 && zone.length < 100 && IANAZone.isValidZone(zone);
+    valid = zone.length > 0 && zone.length < 100 && luxon().IANAZone.isValidZone(zone);
     if (zoneValidity.size < 1_000) zoneValidity.set(zone, valid);
   }
   return valid;
@@ -50,27 +57,29 @@ export function parseAtTime(
     millisecond: Number((fraction ?? '0').padEnd(3, '0')),
   };
   if (offset !== undefined) {
-    const fixed = DateTime.fromObject(fields, {
+    const fixed = luxon().DateTime.fromObject(fields, {
       zone: offset.toUpperCase() === 'Z' ? 'UTC' : `UTC${offset}`,
     });
     return fixed.isValid ? { ok: true, ms: fixed.toMillis() } : { ok: false, reason: invalidReason(fixed) };
   }
   const zoneName = zone ?? systemTimezone();
-  const resolved = DateTime.fromObject(fields, { zone: zoneName });
+  const resolved = luxon().DateTime.fromObject(fields, { zone: zoneName });
   if (!resolved.isValid) return { ok: false, reason: invalidReason(resolved) };
   return { ok: true, ms: earliestInstant(fields, zoneName, resolved.toMillis()) };
 }
 
 /** Formats an instant as a wall-clock time in a zone, with its offset: `2025-06-01 09:00 (+02:00)`. */
 export function formatInZone(ms: number, zone?: string): string {
-  const time = DateTime.fromMillis(ms, { zone: zone ?? systemTimezone() });
+  const time = luxon().DateTime.fromMillis(ms, { zone: zone ?? systemTimezone() });
   const pattern = time.second === 0 ? 'yyyy-MM-dd HH:mm' : 'yyyy-MM-dd HH:mm:ss';
   return `${time.toFormat(pattern)} (${time.toFormat('ZZ')} ${time.toFormat('ccc')})`;
 }
 
 /** An instant as a local ISO date-time without offset in a zone: `2025-06-01T09:00:00`. */
 export function toLocalIso(ms: number, zone?: string): string {
-  return DateTime.fromMillis(ms, { zone: zone ?? systemTimezone() }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+  return luxon()
+    .DateTime.fromMillis(ms, { zone: zone ?? systemTimezone() })
+    .toFormat("yyyy-MM-dd'T'HH:mm:ss");
 }
 
 function invalidReason(time: DateTime): string {
@@ -84,7 +93,7 @@ function invalidReason(time: DateTime): string {
  * keep the smallest instant whose wall-clock reading is the requested one.
  */
 function earliestInstant(fields: Record<string, number>, zoneName: string, luxonMs: number): number {
-  const zone = IANAZone.create(zoneName);
+  const zone = luxon().IANAZone.create(zoneName);
   const wallAsUtc = Date.UTC(
     fields.year ?? 0,
     (fields.month ?? 1) - 1,

@@ -1,4 +1,8 @@
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+
+// yaml is required at the first front matter read: a home without skills never holds it.
+const require = createRequire(import.meta.url);
+const yaml = () => require('yaml') as typeof import('yaml');
 
 /** A markdown file's YAML front matter and the text after it. */
 export interface FrontMatter {
@@ -20,7 +24,7 @@ export function readFrontMatter(text: string): FrontMatter | { problem: string }
   if (!match) return { problem: 'has no front matter (it must start with a --- line, then YAML, then ---)' };
   let data: unknown;
   try {
-    data = parse(match[1] ?? '', { maxAliasCount: 10 });
+    data = yaml().parse(match[1] ?? '', { maxAliasCount: 10 });
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     return { problem: `has front matter that is not valid YAML (${reason})` };

@@ -1,4 +1,9 @@
-import { decodeHTML } from 'entities';
+import { createRequire } from 'node:module';
+
+// entities is required at the first result formatted: a process that never searches never holds it.
+const require = createRequire(import.meta.url);
+const decodeHTML = (text: string): string =>
+  (require('entities') as typeof import('entities')).decodeHTML(text);
 
 /** One web result as the Brave API sends it (fields the tool reads). */
 export interface BraveWebResult {

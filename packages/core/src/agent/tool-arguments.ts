@@ -1,17 +1,30 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { Tool } from '../types.js';
 import type { JsonSchema } from '../util/json-schema.js';
 
 // One validator per schema object: tools keep their schema, so each is compiled once.
 const compiled = new WeakMap<JsonSchema, ValidateFunction | Error>();
-// Not strict: servers' schemas carry keywords and formats ajv does not know; they are ignored.
-const ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateFormats: false });
+// ajv is required, and made, at the first schema to check: a process whose tools take no
+// structured arguments never holds it.
+const require = createRequire(import.meta.url);
+let made: Ajv | undefined;
+function ajv(): Ajv {
+  // Not strict: servers' schemas carry keywords and formats ajv does not know; they are ignored.
+  made ??= new (require('ajv') as typeof import('ajv')).Ajv({
+    strict: false,
+    allErrors: false,
+    logger: false,
+    validateFormats: false,
+  });
+  return made;
+}
 
 function validator(schema: JsonSchema): ValidateFunction | Error {
   let found = compiled.get(schema);
   if (!found) {
     try {
-      found = ajv.compile(schema);
+      found = ajv().compile(schema);
     } catch (error) {
       found = error instanceof Error ? error : new Error(String(error));
     }
