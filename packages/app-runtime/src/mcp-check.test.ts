@@ -31,7 +31,16 @@ describe('checkConfiguredMcpServers', () => {
     const { servers } = await checkConfiguredMcpServers(settings);
     expect(servers).toEqual([
       { name: 'default', status: 'listed', tools: ['lookup'], withheld: [] },
-      { name: 'gone', status: 'failed', reason: 'the server closed the connection', signIn: false },
+      {
+        name: 'gone',
+        status: 'failed',
+        // A server that exits at once: its first failure, or, when the set already retried it by
+        // the time it is asked (a loaded machine), the retries' count.
+        reason: expect.stringMatching(
+          /^the server closed the connection$|^the server failed \d+ times in a row/,
+        ),
+        signIn: false,
+      },
     ]);
     // A look is not a first use: a later change is still a first definition, offered as it is.
     const changed = dictionary('Looks a word up, then another.');
