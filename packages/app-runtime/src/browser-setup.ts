@@ -23,8 +23,8 @@ export type BrowserSetup =
  * `macstats doctor` both ask it, so they never disagree.
  *
  * @example
- * const setup = browserSetup(config, process.env.PATH);
- * if (setup.status === 'launch') console.log(`BROWSER launches ${setup.executablePath} on first use`);
+ * const setup = browserSetup(settings, searchPath); // the app passes the PATH it read
+ * if (setup.status === 'launch') logger.info({ chromium: setup.executablePath }, 'BROWSER launches on first use');
  */
 export function browserSetup(settings: ToolSettings, path: string | undefined): BrowserSetup {
   if (!isLocalCmdAllowed(settings.setting('ALLOW_BROWSER'))) return { status: 'off' };

@@ -59,6 +59,7 @@ export {
   type ModelSettings,
   modelSettingsAt,
   OPENAI_BASE_URL_MISSING,
+  poolServers,
 } from './model-server.js';
 export {
   createModelSide,

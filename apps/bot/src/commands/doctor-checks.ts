@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { checkModelServerAt } from '@macstats/app-runtime';
+import { checkModelServerAt, poolServers } from '@macstats/app-runtime';
 import { parseSchedules } from '@macstats/scheduler';
 import { type AppConfig, paths } from '../app-config.js';
 import { checkDiscordToken, discordApiBase } from '../discord-token.js';
@@ -21,15 +21,20 @@ export const CHECK_TIMEOUT_MS = 8000;
 /** The signal of one network check of `doctor`: it gives up after {@link CHECK_TIMEOUT_MS}. */
 export const checkTimeout = (): AbortSignal => AbortSignal.timeout(CHECK_TIMEOUT_MS);
 
-/** The configured model server: Ollama, or the OpenAI-compatible one when MODEL_PROVIDER=openai. */
+/**
+ * The configured model server (Ollama, or the OpenAI-compatible one when MODEL_PROVIDER=openai)
+ * and its model, or each server of the pool when OLLAMA_HOSTS or OPENAI_BASE_URLS lists several.
+ */
 export async function checkModelServer(config: AppConfig): Promise<Check[]> {
-  return config.modelProvider === 'openai' ? checkOpenAiServer(config) : checkOllamaAndModel(config);
-}
-
-/** The OpenAI-compatible server, or each server of the pool when OPENAI_BASE_URLS lists several. */
-export async function checkOpenAiServer(config: AppConfig): Promise<Check[]> {
-  if (config.openaiBaseUrls.length < 2) return checkOneOpenAiServer(config, config.openaiBaseUrl, '');
-  return checkPool(config.openaiBaseUrls, (url) => checkOneOpenAiServer(config, url, ` at ${url}`));
+  const openai = config.modelProvider === 'openai';
+  const pool = poolServers(config);
+  if (pool)
+    return checkPool([...pool], (url) =>
+      openai ? checkOneOpenAiServer(config, url, ` at ${url}`) : checkOneOllama(config, url, ` at ${url}`),
+    );
+  return openai
+    ? checkOneOpenAiServer(config, config.openaiBaseUrl, '')
+    : checkOneOllama(config, config.ollamaHost, '');
 }
 
 /**
@@ -83,12 +88,6 @@ async function checkOneOpenAiServer(
   const context = result.contextLength ? `, context ${result.contextLength} tokens` : '';
   checks.push({ status: 'ok', text: `model ${result.model}${chosen} is listed${where}${context}` });
   return checks;
-}
-
-/** Ollama and the model, or each host of the pool when OLLAMA_HOSTS lists several. */
-export async function checkOllamaAndModel(config: AppConfig): Promise<Check[]> {
-  if (config.ollamaHosts.length < 2) return checkOneOllama(config, config.ollamaHost, '');
-  return checkPool(config.ollamaHosts, (host) => checkOneOllama(config, host, ` at ${host}`));
 }
 
 async function checkOneOllama(config: AppConfig, host: string, where: string): Promise<Check[]> {
